@@ -1,0 +1,136 @@
+#include "codelets/cpu_kernels.hpp"
+
+#include <initializer_list>
+
+#include "codelets/stencil.hpp"
+#include "physics/stf.hpp"
+
+namespace ondes::cpu {
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml) {
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields6 f = stress_fields(s, n);
+  for (int k = 0; k < sh.nz; ++k)
+    for (int j = 0; j < sh.ny; ++j) {
+      const int64_t row = sh.idx(0, j, k);
+      for (int64_t i = row; i < row + sh.nx; ++i) add_velocity(v, n, mat, i, velocity_diffs(f, i, sy, sz), p.dt_h);
+    }
+  if (!pml) return;
+  const int64_t count = *reinterpret_cast<const int64_t*>(pml);
+  for (int64_t q = 0; q < count; ++q) {
+    const int64_t i = pml_cell(pml, q);
+    Diffs d = velocity_diffs(f, i, sy, sz);
+    pml_memory(sh, pml, count, q, 0, kVelocityAxis, kVelocityHalf, d, p.inv_h);
+    add_velocity(v, n, mat, i, d, p.dt);
+  }
+}
+
+namespace {
+
+// Stress images above the free surface: szz(-k) = -szz(k), sxz and syz odd about z = 0.
+void image_free_surface(const BlockShape& sh, float* s) {
+  const int64_t n = sh.cells();
+  for (int j = 0; j < sh.ny; ++j)
+    for (int i = 0; i < sh.nx; ++i) {
+      for (int c : {SXZ, SYZ}) {
+        float* f = s + c * n;
+        f[sh.idx(i, j, -1)] = -f[sh.idx(i, j, 0)];
+        f[sh.idx(i, j, -2)] = -f[sh.idx(i, j, 1)];
+      }
+      float* zz = s + SZZ * n;
+      zz[sh.idx(i, j, -1)] = -zz[sh.idx(i, j, 1)];
+      zz[sh.idx(i, j, -2)] = -zz[sh.idx(i, j, 2)];
+    }
+}
+
+}  // namespace
+
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml) {
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields3 f = velocity_fields(v, n);
+  for (int k = 0; k < sh.nz; ++k) {
+    const int plane = z_plane(k, p.free_surface);
+    for (int j = 0; j < sh.ny; ++j) {
+      const int64_t row = sh.idx(0, j, k);
+      for (int64_t i = row; i < row + sh.nx; ++i)
+        add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, plane), p.dt_h, plane);
+    }
+  }
+  if (pml) {
+    const int64_t count = *reinterpret_cast<const int64_t*>(pml);
+    for (int64_t q = 0; q < count; ++q) {
+      const int64_t i = pml_cell(pml, q);
+      int ci, cj, ck;
+      unpack_index(sh, i, &ci, &cj, &ck);
+      const int plane = z_plane(ck, p.free_surface);
+      Diffs d = stress_diffs(f, i, sy, sz, plane);
+      pml_memory(sh, pml, count, q, 9, kStressAxis, kStressHalf, d, p.inv_h);
+      add_stress(s, n, mat, i, d, p.dt, plane);
+    }
+  }
+  if (p.free_surface) image_free_surface(sh, s);
+}
+
+void save_box(const BlockShape& sh, int ncomp, const Box& b, const float* field, float* buffer) {
+  const int64_t n = sh.cells();
+  for (int c = 0; c < ncomp; ++c)
+    for (int k = 0; k < sh.nz; ++k)
+      for (int jj = 0; jj < b.nj; ++jj) {
+        const float* src = field + c * n + sh.idx(b.i0, b.j0 + jj, k);
+        float* dst = buffer + buffer_index(b, sh.nz, c, k, jj, 0);
+        for (int ii = 0; ii < b.ni; ++ii) dst[ii] = src[ii];
+      }
+}
+
+void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer, float* field) {
+  const int64_t n = sh.cells();
+  for (int c = 0; c < ncomp; ++c)
+    for (int k = 0; k < sh.nz; ++k)
+      for (int jj = 0; jj < b.nj; ++jj) {
+        const float* src = buffer + buffer_index(b, sh.nz, c, k, jj, 0);
+        float* dst = field + c * n + sh.idx(b.i0, b.j0 + jj, k);
+        for (int ii = 0; ii < b.ni; ++ii) dst[ii] = src[ii];
+      }
+}
+
+void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t) {
+  for (int64_t q = 0; q < count; ++q) {
+    const SourcePoint& sp = points[q];
+    field[sp.comp * cells + sp.idx] +=
+        static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
+  }
+}
+
+void record(const BlockShape& sh, const float* v, const StationPoint* st, int64_t count, int step, int nsteps,
+            float* traces) {
+  const int64_t n = sh.cells();
+  for (int64_t q = 0; q < count; ++q)
+    for (int c = 0; c < 3; ++c)
+      traces[(q * 3 + c) * nsteps + step] =
+          trilinear(v + c * n, st[q].base[c], sh.sy(), sh.sz(), st[q].fx[c], st[q].fy[c], st[q].fz[c]);
+}
+
+double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0,
+              int j1, int k0, int k1, double h) {
+  const int64_t n = sh.cells();
+  double e = 0;
+  for (int k = k0; k < k1; ++k)
+    for (int j = j0; j < j1; ++j)
+      for (int i = i0; i < i1; ++i) {
+        const int64_t q = sh.idx(i, j, k);
+        double kin = 0;
+        for (int c = 0; c < 3; ++c) kin += double(v[c * n + q]) * v[c * n + q] / mat[c * n + q];
+        // Strain energy of an isotropic solid: (1/4mu)(s:s - lam/(3lam+2mu) tr(s)^2).
+        const double lam = mat[LAM * n + q], mu = mat[MU * n + q];
+        const double xx = s[SXX * n + q], yy = s[SYY * n + q], zz = s[SZZ * n + q];
+        const double xy = s[SXY * n + q], xz = s[SXZ * n + q], yz = s[SYZ * n + q];
+        const double tr = xx + yy + zz;
+        const double ss = xx * xx + yy * yy + zz * zz + 2 * (xy * xy + xz * xz + yz * yz);
+        e += 0.5 * kin + (ss - lam / (3 * lam + 2 * mu) * tr * tr) / (4 * mu);
+      }
+  return e * h * h * h;
+}
+
+}  // namespace ondes::cpu

@@ -1,0 +1,116 @@
+// Memory layout of a block's arrays, shared by every kernel (CPU and CUDA) and by the set-up code.
+// A block holds nx x ny x nz interior cells plus kGhost cells on every side; x is contiguous.
+// A handle of a field kind stores its components one after another, each `cells()` long.
+#pragma once
+#include <cstdint>
+
+#include "physics/hd.hpp"
+
+namespace ondes {
+
+constexpr int kGhost = 2;
+
+enum Component : int { VX = 0, VY = 1, VZ = 2 };
+enum StressComponent : int { SXX = 0, SYY = 1, SZZ = 2, SXY = 3, SXZ = 4, SYZ = 5 };
+// Material: buoyancy at the three velocity points, lambda and mu at the cell centre, mu at the
+// three shear-stress points (harmonic averages).
+enum MaterialComponent : int { BX = 0, BY = 1, BZ = 2, LAM = 3, MU = 4, MUXY = 5, MUXZ = 6, MUYZ = 7 };
+constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 8;
+
+// Boundary directions of a block: -x, +x, -y, +y.
+enum Direction : int { XM = 0, XP = 1, YM = 2, YP = 3 };
+constexpr int kDirections = 4;
+ONDES_HD inline int opposite(int dir) { return dir ^ 1; }
+
+struct BlockShape {
+  int nx = 0, ny = 0, nz = 0;  // interior cells
+
+  ONDES_HD int64_t sy() const { return nx + 2 * kGhost; }
+  ONDES_HD int64_t sz() const { return sy() * (ny + 2 * kGhost); }
+  ONDES_HD int64_t cells() const { return sz() * (nz + 2 * kGhost); }
+  ONDES_HD int64_t idx(int i, int j, int k) const {
+    return (static_cast<int64_t>(k + kGhost) * (ny + 2 * kGhost) + (j + kGhost)) * sy() + (i + kGhost);
+  }
+};
+
+// An x-y box of cells over the whole z column.
+struct Box {
+  int i0, ni, j0, nj;
+};
+
+// The interior cells a block sends to its neighbour in direction dir.
+ONDES_HD inline Box edge_box(const BlockShape& s, int dir) {
+  switch (dir) {
+    case XM: return {0, kGhost, 0, s.ny};
+    case XP: return {s.nx - kGhost, kGhost, 0, s.ny};
+    case YM: return {0, s.nx, 0, kGhost};
+    default: return {0, s.nx, s.ny - kGhost, kGhost};
+  }
+}
+
+// The ghost cells a block receives from its neighbour in direction dir.
+ONDES_HD inline Box ghost_box(const BlockShape& s, int dir) {
+  switch (dir) {
+    case XM: return {-kGhost, kGhost, 0, s.ny};
+    case XP: return {s.nx, kGhost, 0, s.ny};
+    case YM: return {0, s.nx, -kGhost, kGhost};
+    default: return {0, s.nx, s.ny, kGhost};
+  }
+}
+
+// Position in a boundary buffer (components, then z, y, x) of cell (ii, jj, k) of a box.
+ONDES_HD inline int64_t buffer_index(const Box& b, int nz, int c, int k, int jj, int ii) {
+  return ((static_cast<int64_t>(c) * nz + k) * b.nj + jj) * b.ni + ii;
+}
+
+inline int64_t boundary_floats(const BlockShape& s, int dir, int ncomp) {
+  const Box b = edge_box(s, dir);
+  return static_cast<int64_t>(ncomp) * b.ni * b.nj * s.nz;
+}
+
+// Parameters of a compute task, passed by value to the codelets.
+struct StepParams {
+  BlockShape shape;
+  float dt = 0;      // s
+  float dt_h = 0;    // dt / h
+  float inv_h = 0;   // 1 / h
+  int free_surface = 0;
+};
+
+// A source's contribution to one field point: field[comp][idx] += coef * s(t).
+struct SourcePoint {
+  double coef, f0, t0, duration;
+  int64_t idx;
+  int32_t comp, stf;
+};
+
+// Trilinear interpolation of the three velocity components at a station: for component c, the
+// corner cell base[c] and the fractions towards +x, +y, +z.
+struct StationPoint {
+  int64_t base[3];
+  float fx[3], fy[3], fz[3];
+};
+
+// The PML memory of a block is one byte buffer: a count, the cells' indices, per-axis profiles
+// (a and b at integer and half positions), then 18 memory variables per PML cell.
+struct PmlLayout {
+  int64_t count = 0;
+  int64_t cells_offset = 0, profiles_offset = 0, psi_offset = 0, bytes = 0;
+  ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count) {
+    PmlLayout l;
+    l.count = count;
+    l.cells_offset = 16;
+    l.profiles_offset = l.cells_offset + 8 * count;
+    const int64_t profiles = 4 * (int64_t(s.nx) + s.ny + s.nz);
+    l.psi_offset = l.profiles_offset + 4 * profiles;
+    l.bytes = l.psi_offset + 4 * kPsi * count;
+    return l;
+  }
+  // Profile table of an axis: [a_int, b_int, a_half, b_half], each n_axis long.
+  ONDES_HD static int64_t axis_offset(const BlockShape& s, int axis) {
+    return axis == 0 ? 0 : axis == 1 ? 4 * int64_t(s.nx) : 4 * (int64_t(s.nx) + s.ny);
+  }
+  static constexpr int kPsi = 18;
+};
+
+}  // namespace ondes

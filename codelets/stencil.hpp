@@ -1,0 +1,144 @@
+// The velocity-stress stencils of one cell, shared by the CPU loops and the CUDA kernels.
+// Staggering (Graves 1996): normal stresses at (i, j, k), vx at (i+1/2, j, k), vy at (i, j+1/2, k),
+// vz at (i, j, k+1/2), sxy at (i+1/2, j+1/2, k), sxz at (i+1/2, j, k+1/2), syz at (i, j+1/2, k+1/2).
+// A field stored at index i of a half-position axis lives at i+1/2.
+#pragma once
+#include "codelets/layout.hpp"
+
+namespace ondes {
+
+constexpr float kC1 = 9.0f / 8.0f, kC2 = -1.0f / 24.0f;
+
+// 4th-order differences (times h): dp at i+1/2 of a field at integer points, dm at i of a field at
+// half points; dp2/dm2 are the 2nd-order ones used where the 4-point stencil would leave the medium.
+ONDES_HD inline float dp(const float* f, int64_t i, int64_t s) {
+  return kC1 * (f[i + s] - f[i]) + kC2 * (f[i + 2 * s] - f[i - s]);
+}
+ONDES_HD inline float dm(const float* f, int64_t i, int64_t s) {
+  return kC1 * (f[i] - f[i - s]) + kC2 * (f[i + s] - f[i - 2 * s]);
+}
+ONDES_HD inline float dp2(const float* f, int64_t i, int64_t s) { return f[i + s] - f[i]; }
+ONDES_HD inline float dm2(const float* f, int64_t i, int64_t s) { return f[i] - f[i - s]; }
+
+// How a z plane is treated: the free surface (k = 0) is the plane of the normal stresses, with
+// szz = 0 there and sxz, syz imaged antisymmetrically above it.
+enum ZPlane : int { kInterior = 0, kSurface = 1, kBelowSurface = 2 };
+ONDES_HD inline int z_plane(int k, int free_surface) {
+  return !free_surface ? kInterior : k == 0 ? kSurface : k == 1 ? kBelowSurface : kInterior;
+}
+
+// Nine spatial differences feeding one cell's update (times h, or memory variables in PML units).
+struct Diffs {
+  float d[9];
+};
+
+// Where each difference lives, for the PML profiles: axis, and whether at a half position.
+// Velocity: vx <- dx sxx, dy sxy, dz sxz; vy <- dx sxy, dy syy, dz syz; vz <- dx sxz, dy syz, dz szz.
+constexpr int kVelocityAxis[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
+constexpr int kVelocityHalf[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+// Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
+constexpr int kStressAxis[9] = {0, 1, 2, 1, 0, 2, 0, 2, 1};
+constexpr int kStressHalf[9] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
+
+struct Fields3 {
+  const float *x, *y, *z;
+};
+struct Fields6 {
+  const float *xx, *yy, *zz, *xy, *xz, *yz;
+};
+
+ONDES_HD inline Diffs velocity_diffs(const Fields6& s, int64_t i, int64_t sy, int64_t sz) {
+  return {{dp(s.xx, i, 1), dm(s.xy, i, sy), dm(s.xz, i, sz),
+           dm(s.xy, i, 1), dp(s.yy, i, sy), dm(s.yz, i, sz),
+           dm(s.xz, i, 1), dm(s.yz, i, sy), dp(s.zz, i, sz)}};
+}
+
+ONDES_HD inline Diffs stress_diffs(const Fields3& v, int64_t i, int64_t sy, int64_t sz, int plane) {
+  // At the surface dz vz is not needed (szz = 0 gives it); dz vx, dz vy at k+1/2 = 1/2 would reach
+  // above the surface, and dz vz at k = 1 would reach vz at -1/2: 2nd order there.
+  const float dzvz = plane == kSurface ? 0.0f : plane == kBelowSurface ? dm2(v.z, i, sz) : dm(v.z, i, sz);
+  const float dzvx = plane == kSurface ? dp2(v.x, i, sz) : dp(v.x, i, sz);
+  const float dzvy = plane == kSurface ? dp2(v.y, i, sz) : dp(v.y, i, sz);
+  return {{dm(v.x, i, 1), dm(v.y, i, sy), dzvz,
+           dp(v.x, i, sy), dp(v.y, i, 1),
+           dzvx, dp(v.z, i, 1),
+           dzvy, dp(v.z, i, sy)}};
+}
+
+// v += scale * b * (sum of the component's differences).
+ONDES_HD inline void add_velocity(float* v, int64_t n, const float* mat, int64_t i, const Diffs& d, float scale) {
+  v[VX * n + i] += scale * mat[BX * n + i] * (d.d[0] + d.d[1] + d.d[2]);
+  v[VY * n + i] += scale * mat[BY * n + i] * (d.d[3] + d.d[4] + d.d[5]);
+  v[VZ * n + i] += scale * mat[BZ * n + i] * (d.d[6] + d.d[7] + d.d[8]);
+}
+
+// sigma += scale * (Hooke's law applied to the differences). At the free surface szz stays zero and
+// dz vz = -lambda/(lambda+2mu) (dx vx + dy vy) is folded into the moduli (Graves 1996).
+ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i, const Diffs& d, float scale,
+                                int plane) {
+  const float lam = mat[LAM * n + i], mu = mat[MU * n + i];
+  const float l2m = lam + 2.0f * mu;
+  if (plane == kSurface) {
+    const float r = lam * lam / l2m;
+    s[SXX * n + i] += scale * ((l2m - r) * d.d[0] + (lam - r) * d.d[1]);
+    s[SYY * n + i] += scale * ((lam - r) * d.d[0] + (l2m - r) * d.d[1]);
+  } else {
+    s[SXX * n + i] += scale * (l2m * d.d[0] + lam * (d.d[1] + d.d[2]));
+    s[SYY * n + i] += scale * (l2m * d.d[1] + lam * (d.d[0] + d.d[2]));
+    s[SZZ * n + i] += scale * (l2m * d.d[2] + lam * (d.d[0] + d.d[1]));
+  }
+  s[SXY * n + i] += scale * mat[MUXY * n + i] * (d.d[3] + d.d[4]);
+  s[SXZ * n + i] += scale * mat[MUXZ * n + i] * (d.d[5] + d.d[6]);
+  s[SYZ * n + i] += scale * mat[MUYZ * n + i] * (d.d[7] + d.d[8]);
+}
+
+ONDES_HD inline Fields3 velocity_fields(const float* v, int64_t n) { return {v, v + n, v + 2 * n}; }
+ONDES_HD inline Fields6 stress_fields(const float* s, int64_t n) {
+  return {s, s + n, s + 2 * n, s + 3 * n, s + 4 * n, s + 5 * n};
+}
+
+// ---- C-PML: one cell's memory-variable update, then the additive correction ----
+
+ONDES_HD inline int64_t pml_cell(const char* pml, int64_t p) {
+  return reinterpret_cast<const int64_t*>(pml + 16)[p];
+}
+
+// Local (i, j, k) of a padded index.
+ONDES_HD inline void unpack_index(const BlockShape& s, int64_t idx, int* i, int* j, int* k) {
+  const int64_t plane = idx / s.sz(), rest = idx - plane * s.sz();
+  *k = static_cast<int>(plane) - kGhost;
+  *j = static_cast<int>(rest / s.sy()) - kGhost;
+  *i = static_cast<int>(rest % s.sy()) - kGhost;
+}
+
+// psi <- b psi + a d/h for the nine differences of a cell; d is replaced by the new psi.
+ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, int64_t p, int psi_base,
+                                const int* axis, const int* half, Diffs& d, float inv_h) {
+  const PmlLayout l = PmlLayout::of(s, count);
+  const float* prof = reinterpret_cast<const float*>(pml + l.profiles_offset);
+  float* psi = reinterpret_cast<float*>(pml + l.psi_offset);
+  int ijk[3];
+  unpack_index(s, pml_cell(pml, p), &ijk[0], &ijk[1], &ijk[2]);
+  const int n_axis[3] = {s.nx, s.ny, s.nz};
+  for (int q = 0; q < 9; ++q) {
+    const int a = axis[q];
+    const float* t = prof + PmlLayout::axis_offset(s, a) + 2 * half[q] * n_axis[a];
+    const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
+    float& m = psi[(psi_base + q) * count + p];
+    m = cb * m + ca * (d.d[q] * inv_h);
+    d.d[q] = m;
+  }
+}
+
+// ---- sources, stations, boundary copies ----
+
+ONDES_HD inline float trilinear(const float* f, int64_t b, int64_t sy, int64_t sz, float fx, float fy, float fz) {
+  const float c00 = f[b] + fx * (f[b + 1] - f[b]);
+  const float c10 = f[b + sy] + fx * (f[b + sy + 1] - f[b + sy]);
+  const float c01 = f[b + sz] + fx * (f[b + sz + 1] - f[b + sz]);
+  const float c11 = f[b + sz + sy] + fx * (f[b + sz + sy + 1] - f[b + sz + sy]);
+  const float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
+  return c0 + fz * (c1 - c0);
+}
+
+}  // namespace ondes

@@ -1,0 +1,341 @@
+#include "io/case_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "physics/medium.hpp"
+#include "physics/source.hpp"
+#include "physics/stability.hpp"
+
+namespace ondes {
+namespace {
+
+// A TOML table being read: remembers which keys were used so that the rest can be reported as
+// unknown (a typo is the commonest mistake), and names file, line and dotted key in every error.
+class Section {
+ public:
+  Section(const toml::table& t, std::string file, std::string prefix)
+      : t_(t), file_(std::move(file)), prefix_(std::move(prefix)) {}
+
+  [[noreturn]] void fail(const toml::node* n, const std::string& key, const std::string& msg) const {
+    const auto& src = n ? n->source() : t_.source();
+    throw CaseError(fmt::format("{}:{}: {}: {}", file_, src.begin.line, name(key), msg));
+  }
+  std::string name(const std::string& key) const { return prefix_.empty() ? key : prefix_ + "." + key; }
+  bool has(const std::string& key) const { return t_.contains(key); }
+  const toml::node* node(const std::string& key) {
+    used_.insert(key);
+    return t_.get(key);
+  }
+  const toml::node& required(const std::string& key) {
+    const toml::node* n = node(key);
+    if (!n) fail(nullptr, key, "missing (required)");
+    return *n;
+  }
+
+  double number(const std::string& key, double lo, double hi, bool lo_open = false) {
+    return checked(key, required(key), lo, hi, lo_open);
+  }
+  double number_or(const std::string& key, double def, double lo, double hi, bool lo_open = false) {
+    const toml::node* n = node(key);
+    return n ? checked(key, *n, lo, hi, lo_open) : def;
+  }
+  int integer(const std::string& key, long lo, long hi) { return checked_int(key, required(key), lo, hi); }
+  int integer_or(const std::string& key, int def, long lo, long hi) {
+    const toml::node* n = node(key);
+    return n ? checked_int(key, *n, lo, hi) : def;
+  }
+  bool boolean_or(const std::string& key, bool def) {
+    const toml::node* n = node(key);
+    if (!n) return def;
+    if (!n->is_boolean()) fail(n, key, "must be true or false");
+    return **n->as_boolean();
+  }
+  std::string string(const std::string& key) {
+    const toml::node& n = required(key);
+    if (!n.is_string()) fail(&n, key, "must be a string");
+    return **n.as_string();
+  }
+  std::string string_or(const std::string& key, const std::string& def) {
+    return has(key) ? string(key) : def;
+  }
+  template <size_t N>
+  std::array<double, N> vector(const std::string& key) {
+    const toml::node& n = required(key);
+    const toml::array* a = n.as_array();
+    if (!a || a->size() != N) fail(&n, key, fmt::format("must be an array of {} numbers", N));
+    std::array<double, N> v{};
+    for (size_t i = 0; i < N; ++i) {
+      auto x = (*a)[i].value<double>();
+      if (!x || !std::isfinite(*x)) fail(&n, key, fmt::format("element {} is not a finite number", i));
+      v[i] = *x;
+    }
+    return v;
+  }
+  Section table(const std::string& key) {
+    const toml::node& n = required(key);
+    if (!n.is_table()) fail(&n, key, "must be a table");
+    return Section(*n.as_table(), file_, name(key));
+  }
+  // Elements of an array of tables ([[key]]); empty when absent.
+  std::vector<Section> tables(const std::string& key) {
+    std::vector<Section> out;
+    const toml::node* n = node(key);
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (!a) fail(n, key, "must be an array of tables ([[" + name(key) + "]])");
+    for (size_t i = 0; i < a->size(); ++i) {
+      const toml::table* t = (*a)[i].as_table();
+      if (!t) fail(n, key, fmt::format("element {} is not a table", i));
+      out.emplace_back(*t, file_, fmt::format("{}[{}]", name(key), i));
+    }
+    return out;
+  }
+  void reject_unknown() const {
+    for (const auto& [k, v] : t_) {
+      const std::string key(k.str());
+      if (!used_.count(key)) fail(&v, key, "unknown key");
+    }
+  }
+  const toml::node* self() const { return &t_; }
+
+ private:
+  double checked(const std::string& key, const toml::node& n, double lo, double hi, bool lo_open) {
+    auto v = n.value<double>();
+    if (!v || n.is_boolean() || n.is_string()) fail(&n, key, "must be a number");
+    const bool below = lo_open ? !(*v > lo) : !(*v >= lo);
+    if (!std::isfinite(*v) || below || *v > hi)
+      fail(&n, key, fmt::format("{} is outside the allowed range {}{}, {}]", *v, lo_open ? "(" : "[", lo, hi));
+    return *v;
+  }
+  int checked_int(const std::string& key, const toml::node& n, long lo, long hi) {
+    if (!n.is_integer()) fail(&n, key, "must be an integer");
+    const long v = static_cast<long>(**n.as_integer());
+    if (v < lo || v > hi) fail(&n, key, fmt::format("{} is outside the allowed range [{}, {}]", v, lo, hi));
+    return static_cast<int>(v);
+  }
+
+  const toml::table& t_;
+  std::string file_, prefix_;
+  std::set<std::string> used_;
+};
+
+constexpr double kHuge = 1e30;
+
+TimeFunction read_stf(Section s) {
+  TimeFunction f;
+  const std::string type = s.string("type");
+  if (type == "gaussian" || type == "ricker") {
+    f.kind = type == "gaussian" ? StfKind::Gaussian : StfKind::Ricker;
+    f.f0 = s.number("f0", 0, 1e6, true);
+    f.t0 = s.number_or("t0", 1.2 / f.f0, 0, kHuge);
+  } else if (type == "triangle") {
+    f.kind = StfKind::Triangle;
+    f.duration = s.number("duration", 0, kHuge, true);
+    f.t0 = s.number_or("t0", 0, 0, kHuge);
+  } else {
+    s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle");
+  }
+  s.reject_unknown();
+  return f;
+}
+
+Source read_source(Section s) {
+  Source src;
+  const std::string type = s.string("type");
+  src.position = s.vector<3>("position");
+  if (type == "force") {
+    src.kind = SourceKind::Force;
+    src.force = s.vector<3>("force");
+  } else if (type == "moment") {
+    src.kind = SourceKind::Moment;
+    if (s.has("moment")) {
+      src.moment = s.vector<6>("moment");
+      for (const char* k : {"strike", "dip", "rake", "m0"})
+        if (s.has(k)) s.fail(s.node(k), k, "give either moment or strike/dip/rake/m0, not both");
+    } else {
+      const double strike = s.number("strike", -360, 360);
+      const double dip = s.number("dip", 0, 90);
+      const double rake = s.number("rake", -360, 360);
+      const double m0 = s.number("m0", 0, kHuge, true);
+      src.moment = double_couple(strike, dip, rake, m0);
+    }
+  } else {
+    s.fail(s.node("type"), "type", "'" + type + "' is not one of force, moment");
+  }
+  src.stf = read_stf(s.table("stf"));
+  s.reject_unknown();
+  return src;
+}
+
+Layer read_layer(Section& s, bool with_top) {
+  Layer l;
+  l.top = with_top ? s.number("top", 0, kHuge) : 0.0;
+  l.vp = s.number("vp", 0, kHuge, true);
+  l.vs = s.number("vs", 0, kHuge, true);
+  l.rho = s.number("rho", 0, kHuge, true);
+  if (l.vs >= l.vp / std::sqrt(2.0))
+    s.fail(s.node("vs"), "vs",
+           fmt::format("vs = {} must be below vp/sqrt(2) = {:.6g} (else lambda < 0)", l.vs, l.vp / std::sqrt(2.0)));
+  s.reject_unknown();
+  return l;
+}
+
+Medium read_medium(Section s) {
+  Medium m;
+  auto layers = s.tables("layers");
+  if (layers.empty()) {
+    m.layers.push_back(read_layer(s, false));
+  } else {
+    for (const char* k : {"vp", "vs", "rho"})
+      if (s.has(k)) s.fail(s.node(k), k, "give either vp/vs/rho or [[medium.layers]], not both");
+    for (auto& l : layers) m.layers.push_back(read_layer(l, true));
+    if (m.layers.front().top != 0) layers.front().fail(nullptr, "top", "the first layer must start at top = 0");
+    for (size_t i = 1; i < m.layers.size(); ++i)
+      if (!(m.layers[i].top > m.layers[i - 1].top))
+        layers[i].fail(nullptr, "top", "layers must be listed with increasing top depth");
+  }
+  s.reject_unknown();
+  return m;
+}
+
+}  // namespace
+
+Case parse_case(const std::string& text, const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path);
+  } catch (const toml::parse_error& e) {
+    throw CaseError(fmt::format("{}:{}: malformed TOML: {}", path, e.source().begin.line, e.description()));
+  }
+  Case c;
+  c.path = path;
+  c.text = text;
+  Section top(root, path, "");
+
+  Section g = top.table("grid");
+  c.grid.nx = g.integer("nx", 8, 1 << 20);
+  c.grid.ny = g.integer("ny", 8, 1 << 20);
+  c.grid.nz = g.integer("nz", 8, 1 << 20);
+  c.grid.h = g.number("h", 0, kHuge, true);
+  g.reject_unknown();
+
+  Section t = top.table("time");
+  c.time.dt = t.number("dt", 0, kHuge, true);
+  c.time.steps = t.integer("steps", 1, 100000000);
+  t.reject_unknown();
+
+  if (top.has("boundaries")) {
+    Section b = top.table("boundaries");
+    c.boundaries.free_surface = b.boolean_or("free_surface", true);
+    c.boundaries.pml_width = b.integer_or("pml_width", 10, 2, 1000);
+    c.boundaries.pml_reflection = b.number_or("pml_reflection", 1e-3, 0, 1, true);
+    c.boundaries.pml_frequency = b.number_or("pml_frequency", 0, 0, 1e6);
+    b.reject_unknown();
+  }
+
+  c.medium = read_medium(top.table("medium"));
+  for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
+  if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] is required");
+  std::set<std::string> names;
+  for (auto& s : top.tables("stations")) {
+    Station st;
+    st.name = s.string("name");
+    if (st.name.empty() || !names.insert(st.name).second)
+      s.fail(s.node("name"), "name", "'" + st.name + "' is empty or used twice");
+    st.position = s.vector<3>("position");
+    s.reject_unknown();
+    c.stations.push_back(st);
+  }
+
+  if (top.has("output")) {
+    Section o = top.table("output");
+    c.output = o.string_or("file", c.output);
+    o.reject_unknown();
+  }
+  if (top.has("run")) {
+    Section r = top.table("run");
+    if (r.has("blocks")) {
+      auto b = r.vector<2>("blocks");
+      if (b[0] != std::floor(b[0]) || b[1] != std::floor(b[1]) || b[0] < 1 || b[1] < 1)
+        r.fail(r.node("blocks"), "blocks", "must be two positive integers [nbx, nby]");
+      c.run.nbx = static_cast<int>(b[0]);
+      c.run.nby = static_cast<int>(b[1]);
+    }
+    c.run.scheduler = r.string_or("scheduler", "");
+    r.reject_unknown();
+  }
+  top.reject_unknown();
+  return c;
+}
+
+Case read_case(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw CaseError(fmt::format("{}: cannot open the case file", path));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_case(ss.str(), path);
+}
+
+namespace {
+
+void check_position(const Case& c, const std::array<double, 3>& p, const std::string& key) {
+  static const char* axis[] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a)
+    if (p[a] < 0 || p[a] > c.grid.extent(a))
+      throw CaseError(fmt::format("{}: {}: {} = {} m is outside the grid [0, {}] m", c.path, key, axis[a],
+                                  p[a], c.grid.extent(a)));
+}
+
+bool in_pml(const Case& c, const std::array<double, 3>& p) {
+  const double w = c.boundaries.pml_width * c.grid.h;
+  for (int a = 0; a < 3; ++a) {
+    const bool low_absorbing = a < 2 || !c.boundaries.free_surface;
+    if ((low_absorbing && p[a] < w) || p[a] > c.grid.extent(a) - w) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> validate_case(const Case& c) {
+  std::vector<std::string> warnings;
+  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
+  if (c.time.dt > limit)
+    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
+                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
+  const int w = c.boundaries.pml_width;
+  const int nz_needed = c.boundaries.free_surface ? w + 4 : 2 * w + 4;
+  if (c.grid.nx < 2 * w + 4 || c.grid.ny < 2 * w + 4 || c.grid.nz < nz_needed)
+    throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
+                                "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
+  for (size_t i = 0; i < c.sources.size(); ++i) {
+    const std::string key = fmt::format("sources[{}].position", i);
+    check_position(c, c.sources[i].position, key);
+    if (in_pml(c, c.sources[i].position)) warnings.push_back(key + " lies inside the PML");
+  }
+  for (size_t i = 0; i < c.stations.size(); ++i) {
+    const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
+    check_position(c, c.stations[i].position, key);
+    if (in_pml(c, c.stations[i].position)) warnings.push_back(key + " lies inside the PML");
+  }
+  // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
+  constexpr int kMinBlock = 4;
+  if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] does not divide the {} x {} grid sensibly: each "
+                                "block needs at least {} cells in x and y (at most [{}, {}])",
+                                c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
+                                c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
+  const double ppw = points_per_wavelength(c);
+  if (ppw < 5)
+    warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "
+                                   "at least 5 are needed for accurate waveforms", ppw));
+  return warnings;
+}
+
+}  // namespace ondes

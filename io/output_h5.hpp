@@ -1,0 +1,30 @@
+// The run's HDF5 file: /seismograms/velocity float32 [station][3][step] (vx, vy, vz; attributes dt,
+// t0, units), /stations/name, /stations/position float64 [station][3], and /run attributes.
+// Written to a temporary file renamed at the end, so no half-written output is ever left.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "physics/case.hpp"
+
+namespace ondes {
+
+struct RunMetadata {
+  std::string program_version, starpu_version, scheduler;
+  int nbx = 1, nby = 1, cpu_workers = 0, cuda_workers = 0, steps = 0;
+  double wall_seconds = 0, cell_updates_per_second = 0;
+};
+
+void write_output(const std::string& path, const Case& c, const std::vector<float>& seismograms,
+                  const RunMetadata& meta);
+
+// Reading back, for tests and tools.
+struct Seismograms {
+  std::vector<float> data;  // [station][3][steps]
+  int stations = 0, steps = 0;
+  double dt = 0, t0 = 0;
+  std::vector<std::string> names;
+};
+Seismograms read_seismograms(const std::string& path);
+
+}  // namespace ondes

@@ -1,0 +1,43 @@
+// A block's arrays and their StarPU handles. Arrays are allocated with starpu_malloc (pinned when
+// a GPU is used) and registered once; StarPU moves them between memory nodes, the application never does.
+#pragma once
+#include <starpu.h>
+
+#include <array>
+#include <vector>
+
+#include "partition/decomposition.hpp"
+#include "physics/case.hpp"
+
+namespace ondes {
+
+struct BlockData {
+  BlockInfo info;
+  float* velocity = nullptr;  // 3 components
+  float* stress = nullptr;    // 6 components
+  float* material = nullptr;  // 8 components
+  char* pml = nullptr;        // PmlLayout buffer, null when the block has no PML cell
+  size_t pml_bytes = 0;
+  int64_t pml_cells = 0;
+  std::vector<SourcePoint> force_points, moment_points;
+  std::vector<StationPoint> stations;
+  std::vector<int> station_ids;  // index into Case::stations
+  std::vector<float> traces;     // [station][3][steps]
+  std::array<std::vector<float>, kDirections> velocity_out, stress_out;  // boundary buffers
+
+  starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
+  starpu_data_handle_t h_force = nullptr, h_moment = nullptr, h_stations = nullptr, h_traces = nullptr;
+  std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
+};
+
+// Bytes a block needs (fields, material, PML, boundary buffers), for `check` and the logs.
+size_t block_bytes(const Case& c, const BlockInfo& b);
+
+// Allocates and fills the blocks' arrays: material from the medium, PML cells and profiles,
+// source and station points; traces sized for `steps`.
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, int steps);
+void register_handles(std::vector<BlockData>& blocks);
+// Unregisters (bringing the data back to main memory) and frees.
+void release_blocks(std::vector<BlockData>& blocks);
+
+}  // namespace ondes

@@ -1,0 +1,30 @@
+// The XY block decomposition: nbx x nby blocks, each with the full z column; block sizes differ by
+// at most one cell.
+#pragma once
+#include <array>
+#include <vector>
+
+#include "codelets/layout.hpp"
+#include "physics/case.hpp"
+
+namespace ondes {
+
+struct BlockInfo {
+  int id = 0, bx = 0, by = 0;
+  int x0 = 0, y0 = 0;  // global index of the first interior cell
+  BlockShape shape;
+  std::array<int, kDirections> neighbour{{-1, -1, -1, -1}};  // block id, or -1 at the domain edge
+
+  bool contains(int gi, int gj) const {
+    return gi >= x0 && gi < x0 + shape.nx && gj >= y0 && gj < y0 + shape.ny;
+  }
+};
+
+struct Decomposition {
+  int nbx = 1, nby = 1;
+  std::vector<BlockInfo> blocks;
+};
+
+Decomposition decompose(const Grid& g, int nbx, int nby);
+
+}  // namespace ondes

@@ -1,0 +1,81 @@
+// The simulation case as the user describes it (one TOML file), independent of the runtime.
+// Coordinates in metres: x north, y east, z down (Aki & Richards); z = 0 is the top of the grid.
+// Grid point (i, j, k) sits at (i h, j h, k h): normal stresses there, the other fields staggered.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+namespace ondes {
+
+struct Grid {
+  int nx = 0, ny = 0, nz = 0;
+  double h = 0;  // spacing, metres
+  double extent(int axis) const { return (axis == 0 ? nx - 1 : axis == 1 ? ny - 1 : nz - 1) * h; }
+};
+
+struct TimeStepping {
+  double dt = 0;  // seconds
+  int steps = 0;
+};
+
+struct Boundaries {
+  bool free_surface = true;  // false: absorbing (PML) on all six faces
+  int pml_width = 10;        // cells
+  double pml_reflection = 1e-3;  // target reflection coefficient R of the C-PML profile
+  double pml_frequency = 0;      // Hz, for alpha_max = pi f; 0: the sources' dominant frequency
+};
+
+struct Layer {
+  double top = 0;  // depth of the layer top, metres
+  double vp = 0, vs = 0, rho = 0;
+};
+
+// Homogeneous media are one layer with top 0.
+struct Medium {
+  std::vector<Layer> layers;
+};
+
+enum class StfKind : int { Gaussian = 0, Ricker = 1, Triangle = 2 };
+
+struct TimeFunction {
+  StfKind kind = StfKind::Ricker;
+  double f0 = 0;        // Hz (Gaussian, Ricker)
+  double t0 = 0;        // s, delay of the centre (Gaussian, Ricker) or of the onset (Triangle)
+  double duration = 0;  // s (Triangle)
+};
+
+enum class SourceKind { Force, Moment };
+
+struct Source {
+  SourceKind kind = SourceKind::Force;
+  std::array<double, 3> position{};
+  std::array<double, 3> force{};   // N (Force): F(t) = force * s(t)
+  std::array<double, 6> moment{};  // N m, Mxx Myy Mzz Mxy Mxz Myz (Moment): dM/dt = M * s(t)
+  TimeFunction stf;
+};
+
+struct Station {
+  std::string name;
+  std::array<double, 3> position{};
+};
+
+struct RunOptions {
+  int nbx = 1, nby = 1;
+  std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
+};
+
+struct Case {
+  std::string path;  // file it came from
+  std::string text;  // its full text, stored with the results
+  Grid grid;
+  TimeStepping time;
+  Boundaries boundaries;
+  Medium medium;
+  std::vector<Source> sources;
+  std::vector<Station> stations;
+  std::string output = "seismograms.h5";
+  RunOptions run;
+};
+
+}  // namespace ondes

@@ -1,0 +1,12 @@
+#pragma once
+#include "physics/case.hpp"
+
+namespace ondes {
+
+// Elastic properties at depth z (metres): the deepest layer whose top is at or above z.
+const Layer& layer_at(const Medium& m, double z);
+
+double vp_max(const Medium& m);
+double vs_min(const Medium& m);
+
+}  // namespace ondes

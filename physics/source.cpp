@@ -1,0 +1,35 @@
+#include "physics/source.hpp"
+
+#include <cmath>
+
+namespace ondes {
+
+std::array<double, 6> double_couple(double strike, double dip, double rake, double m0) {
+  const double d2r = M_PI / 180.0;
+  const double phi = strike * d2r, del = dip * d2r, lam = rake * d2r;
+  const double sd = std::sin(del), cd = std::cos(del), s2d = std::sin(2 * del), c2d = std::cos(2 * del);
+  const double sl = std::sin(lam), cl = std::cos(lam);
+  const double sp = std::sin(phi), cp = std::cos(phi), s2p = std::sin(2 * phi), c2p = std::cos(2 * phi);
+  const double mxx = -m0 * (sd * cl * s2p + s2d * sl * sp * sp);
+  const double myy = m0 * (sd * cl * s2p - s2d * sl * cp * cp);
+  const double mzz = m0 * s2d * sl;
+  const double mxy = m0 * (sd * cl * c2p + 0.5 * s2d * sl * s2p);
+  const double mxz = -m0 * (cd * cl * cp + c2d * sl * sp);
+  const double myz = -m0 * (cd * cl * sp - c2d * sl * cp);
+  return {mxx, myy, mzz, mxy, mxz, myz};
+}
+
+double stf_max_frequency(const TimeFunction& f) {
+  switch (f.kind) {
+    case StfKind::Gaussian: return 2.0 * f.f0;   // spectrum exp(-(f/f0)^2): 2% left at 2 f0
+    case StfKind::Ricker: return 2.5 * f.f0;     // standard rule of thumb
+    case StfKind::Triangle: return 4.0 / f.duration;
+  }
+  return 0;
+}
+
+double stf_dominant_frequency(const TimeFunction& f) {
+  return f.kind == StfKind::Triangle ? 1.0 / f.duration : f.f0;
+}
+
+}  // namespace ondes

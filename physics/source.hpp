@@ -1,0 +1,17 @@
+#pragma once
+#include <array>
+
+#include "physics/case.hpp"
+
+namespace ondes {
+
+// Moment tensor (Mxx Myy Mzz Mxy Mxz Myz) of a double couple, Aki & Richards (box 4.4),
+// x north, y east, z down; angles in degrees.
+std::array<double, 6> double_couple(double strike, double dip, double rake, double m0);
+
+// Highest frequency with significant energy in a time function (for the points-per-wavelength check).
+double stf_max_frequency(const TimeFunction& f);
+// Frequency the C-PML profile is tuned to (alpha_max = pi f).
+double stf_dominant_frequency(const TimeFunction& f);
+
+}  // namespace ondes

@@ -1,0 +1,27 @@
+// Source time functions s(t), shared by the CPU and CUDA codelets and by the analytic solutions.
+// Normalisation: Gaussian and triangle have unit area (so a moment tensor's M is the final moment,
+// a force's amplitude its impulse in N s); the Ricker wavelet has unit peak.
+#pragma once
+#include <cmath>
+
+#include "physics/hd.hpp"
+
+namespace ondes {
+
+enum : int { kStfGaussian = 0, kStfRicker = 1, kStfTriangle = 2 };
+
+ONDES_HD inline double stf_value(int kind, double f0, double t0, double duration, double t) {
+  const double pi = 3.14159265358979323846;
+  if (kind == kStfTriangle) {
+    const double u = (t - t0) / duration;  // 0..1 over the support
+    if (u <= 0.0 || u >= 1.0) return 0.0;
+    const double peak = 2.0 / duration;
+    return u < 0.5 ? peak * 2.0 * u : peak * 2.0 * (1.0 - u);
+  }
+  const double a = pi * f0 * (t - t0);
+  const double g = std::exp(-a * a);
+  if (kind == kStfRicker) return (1.0 - 2.0 * a * a) * g;
+  return f0 * std::sqrt(pi) * g;  // Gaussian, unit area
+}
+
+}  // namespace ondes

@@ -1,0 +1,42 @@
+// StarPU codelets of the iteration. Each has a CPU implementation here (wrapping codelets/) and a
+// performance model; CUDA implementations are added where a CUDA-enabled StarPU is available.
+#pragma once
+#include <starpu.h>
+
+#include "codelets/layout.hpp"
+
+namespace ondes {
+
+// Arguments of compute_velocity / compute_stress, passed by value. Buffers: the updated field (RW),
+// the other field (RW: its ghosts are filled from the neighbours' boundary buffers), material (R),
+// PML memory (RW) if has_pml, then one boundary buffer (R) per bit of neighbour_mask, in Direction order.
+struct ComputeArgs {
+  StepParams params;
+  int has_pml = 0;
+  int neighbour_mask = 0;
+};
+
+struct SaveArgs {
+  BlockShape shape;
+  int ncomp = 0;
+  int dir = 0;
+};
+
+struct SourceArgs {
+  int64_t cells = 0;
+  double time = 0;
+};
+
+struct RecordArgs {
+  BlockShape shape;
+  int step = 0;
+  int nsteps = 0;
+};
+
+struct Codelets {
+  starpu_codelet velocity, stress, save_boundary, update_source, record;
+};
+
+Codelets& codelets();
+
+}  // namespace ondes

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every dependency from Debian's packages and builds the project (CPU build, as CI uses).
+# Runs as root with no prompts; as a normal user it uses sudo for apt-get.
+#   tools/setup.sh            # install + configure + build into ./build
+#   SKIP_APT=1 tools/setup.sh # build only
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$here/build}
+
+packages=(
+  build-essential cmake pkg-config git
+  libstarpu-dev libhwloc-dev
+  libopenmpi-dev openmpi-bin
+  libhdf5-dev hdf5-tools
+  libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  python3 python3-numpy python3-h5py
+)
+
+if [ "${SKIP_APT:-0}" != 1 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
+fi
+
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
+cmake --build "$build" -j "$(nproc)"
