@@ -1,0 +1,124 @@
+// A point source in a homogeneous full space (absorbing on all six faces) against the analytic
+// Stokes solution, over the window before any wave reflected by the boundaries could arrive.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analytic.hpp"
+#include "helpers.hpp"
+#include "io/case_reader.hpp"
+
+using namespace ondes;
+
+namespace {
+
+constexpr double kVp = 3000, kVs = 1730, kRho = 2200, kH = 50;
+constexpr int kN = 96, kPml = 10;
+constexpr double kF0 = 2.0, kT0 = 0.6, kDt = 0.004;
+
+Case full_space() {
+  Case c = test::cube(kN, kH, kVp, kVs, kRho, kDt, 340, kPml, false);
+  c.run.nbx = 2;
+  c.run.nby = 2;
+  const double mid = kN / 2 * kH;
+  // Stations off every axis, so each component carries signal.
+  const double off[][3] = {{300, 225, -225}, {-225, 300, 225}, {225, -300, -300}};
+  for (int s = 0; s < 3; ++s)
+    c.stations.push_back(test::station("S" + std::to_string(s), mid + off[s][0], mid + off[s][1], mid + off[s][2]));
+  return c;
+}
+
+// Samples before the earliest time a reflection off the PML's inner faces could reach the station:
+// onset of the pulse (where the Gaussian reaches 1e-3 of its peak; a PML reflection is about 1% of
+// that again) plus the P travel time along the mirrored path. The window holds the P and S pulses.
+int clean_samples(const Case& c, const Source& src, const Station& st) {
+  const double onset = kT0 - std::sqrt(std::log(1e3)) / (M_PI * kF0);
+  double shortest = 1e30;
+  for (int a = 0; a < 3; ++a) {
+    const double lo = kPml * kH, hi = (kN - 1 - kPml) * kH;
+    for (double face : {lo, hi}) {
+      const double mirrored = 2 * face - st.position[a];
+      double d2 = 0;
+      for (int b = 0; b < 3; ++b) {
+        const double x = (b == a ? mirrored : st.position[b]) - src.position[b];
+        d2 += x * x;
+      }
+      shortest = std::min(shortest, std::sqrt(d2));
+    }
+  }
+  const double t_end = onset + shortest / kVp;
+  return std::min(c.time.steps, static_cast<int>((t_end - 0.5 * c.time.dt) / c.time.dt));
+}
+
+// Per component, relative L2 misfit between simulation and analytic solution.
+template <class Analytic>
+void expect_matches(const Case& c, const std::vector<float>& seis, const Analytic& solution) {
+  const Source& src = c.sources.front();
+  for (size_t s = 0; s < c.stations.size(); ++s) {
+    const int n = clean_samples(c, src, c.stations[s]);
+    analytic::Vec3 x;
+    for (int a = 0; a < 3; ++a) x[a] = c.stations[s].position[a] - src.position[a];
+    const double r = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    ASSERT_GT(n * c.time.dt, kT0 + r / kVs + 0.5 / kF0) << "the window must hold the whole S pulse";
+    std::vector<std::array<double, 3>> ref(n);
+    for (int i = 0; i < n; ++i) ref[i] = solution(x, (i + 0.5) * c.time.dt);
+    double peak = 0;
+    for (int i = 0; i < n; ++i)
+      for (int comp = 0; comp < 3; ++comp) peak = std::max(peak, std::abs(ref[i][comp]));
+    for (int comp = 0; comp < 3; ++comp) {
+      std::vector<double> a(n), b(n);
+      double comp_peak = 0;
+      for (int i = 0; i < n; ++i) {
+        a[i] = seis[(s * 3 + comp) * c.time.steps + i];
+        b[i] = ref[i][comp];
+        comp_peak = std::max(comp_peak, std::abs(b[i]));
+      }
+      // Each component must carry signal, else its relative misfit would test nothing.
+      ASSERT_GT(comp_peak, 0.3 * peak) << "station " << s << " component " << comp;
+      const double misfit = analytic::relative_misfit(a, b, n);
+      EXPECT_LT(misfit, 0.05) << "station " << c.stations[s].name << " component " << comp;
+      std::printf("station %s component %d (peak %.2f of the station's): relative L2 misfit %.4f over %.2f s\n",
+                  c.stations[s].name.c_str(), comp, comp_peak / peak,
+                  misfit, n * c.time.dt);
+    }
+  }
+}
+
+std::function<double(double)> stf() {
+  return [](double t) { return stf_value(kStfGaussian, kF0, kT0, 0, t); };
+}
+
+}  // namespace
+
+TEST(Analytic, PointForceMatchesStokesSolution) {
+  Case c = full_space();
+  Source s;
+  s.kind = SourceKind::Force;
+  s.position = {kN / 2 * kH, kN / 2 * kH, kN / 2 * kH};
+  s.force = {1e10, 0.6e10, -0.8e10};
+  s.stf = test::gaussian(kF0, kT0);
+  c.sources.push_back(s);
+  ASSERT_NO_THROW(validate_case(c));
+  const auto seis = test::run(c);
+  const analytic::Medium m{kVp, kVs, kRho};
+  expect_matches(c, seis, [&](const analytic::Vec3& x, double t) {
+    return analytic::force_velocity(m, stf(), x, {s.force[0], s.force[1], s.force[2]}, t);
+  });
+}
+
+TEST(Analytic, MomentTensorMatchesStokesSolution) {
+  Case c = full_space();
+  Source s;
+  s.kind = SourceKind::Moment;
+  s.position = {kN / 2 * kH, kN / 2 * kH, kN / 2 * kH};
+  s.moment = {-0.3e15, 0.3e15, -0.1e15, 0.5e15, 1e15, -0.3e15};  // no station near a node
+  s.stf = test::gaussian(kF0, kT0);
+  c.sources.push_back(s);
+  ASSERT_NO_THROW(validate_case(c));
+  const auto seis = test::run(c);
+  const analytic::Medium m{kVp, kVs, kRho};
+  expect_matches(c, seis, [&](const analytic::Vec3& x, double t) {
+    return analytic::moment_velocity(m, stf(), x, s.moment, t);
+  });
+}
