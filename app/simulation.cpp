@@ -44,13 +44,16 @@ int Runtime::cuda_workers() const { return starpu_worker_get_count_by_type(STARP
 
 Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
-  blocks_ = build_blocks(c, d, steps);
+  blocks_ = build_blocks(c, d);
+  stations_ = build_station_groups(c, d, steps);
   register_handles(blocks_);
-  stats_.tasks_per_iteration = tasks_per_iteration(blocks_);
+  register_station_groups(stations_);
+  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_);
 }
 
 Simulation::~Simulation() {
   starpu_task_wait_for_all();
+  release_station_groups(stations_);
   release_blocks(blocks_);
 }
 
@@ -74,7 +77,7 @@ void Simulation::advance(int n, bool show_progress) {
     // while more than a window of iterations is pending.
     const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration) * 16;
     for (int k = 0; k < n; ++k) {
-      submit_iteration(blocks_, plan, iteration_ + k);
+      submit_iteration(blocks_, stations_, plan, iteration_ + k);
       starpu_task_wait_for_n_submitted(window);
     }
     starpu_task_wait_for_all();
@@ -88,12 +91,11 @@ void Simulation::advance(int n, bool show_progress) {
 
 std::vector<float> Simulation::seismograms() {
   std::vector<float> out(case_.stations.size() * 3 * steps_, 0.0f);
-  for (BlockData& b : blocks_) {
-    if (!b.h_traces) continue;
-    starpu_data_acquire(b.h_traces, STARPU_R);
-    for (size_t q = 0; q < b.station_ids.size(); ++q)
-      std::copy_n(b.traces.begin() + q * 3 * steps_, 3 * steps_, out.begin() + b.station_ids[q] * 3 * steps_);
-    starpu_data_release(b.h_traces);
+  for (StationGroup& g : stations_) {
+    starpu_data_acquire(g.h_traces, STARPU_R);
+    for (size_t q = 0; q < g.station_ids.size(); ++q)
+      std::copy_n(g.traces.begin() + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
+    starpu_data_release(g.h_traces);
   }
   return out;
 }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "partition/block_data.hpp"
+#include "partition/stations.hpp"
 #include "physics/case.hpp"
 
 namespace ondes {
@@ -56,6 +57,7 @@ class Simulation {
   int steps_;
   int iteration_ = 0;
   std::vector<BlockData> blocks_;
+  std::vector<StationGroup> stations_;
   RunStats stats_;
 };
 

@@ -103,13 +103,10 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
   }
 }
 
-void record(const BlockShape& sh, const float* v, const StationPoint* st, int64_t count, int step, int nsteps,
-            float* traces) {
-  const int64_t n = sh.cells();
+void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t count, int step,
+            int nsteps, float* traces) {
   for (int64_t q = 0; q < count; ++q)
-    for (int c = 0; c < 3; ++c)
-      traces[(q * 3 + c) * nsteps + step] =
-          trilinear(v + c * n, st[q].base[c], sh.sy(), sh.sz(), st[q].fx[c], st[q].fy[c], st[q].fz[c]);
+    for (int c = 0; c < 3; ++c) traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, v, cells);
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0,

@@ -84,10 +84,14 @@ struct SourcePoint {
   int32_t comp, stf;
 };
 
-// Trilinear interpolation of the three velocity components at a station: for component c, the
-// corner cell base[c] and the fractions towards +x, +y, +z.
+// Trilinear interpolation of the three velocity components at a station. For component c, corner q
+// (q = dx + 2 dy + 4 dz) is read from the velocity buffer `slot[c][q]` of the record task at index
+// idx[c][q] (slot -1: outside the grid, value 0), so that no ghost is needed and the value does not
+// depend on the block layout.
+constexpr int kMaxStationBlocks = 4;
 struct StationPoint {
-  int64_t base[3];
+  int64_t idx[3][8];
+  int32_t slot[3][8];
   float fx[3], fy[3], fz[3];
 };
 

@@ -132,13 +132,22 @@ ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, i
 
 // ---- sources, stations, boundary copies ----
 
-ONDES_HD inline float trilinear(const float* f, int64_t b, int64_t sy, int64_t sz, float fx, float fy, float fz) {
-  const float c00 = f[b] + fx * (f[b + 1] - f[b]);
-  const float c10 = f[b + sy] + fx * (f[b + sy + 1] - f[b + sy]);
-  const float c01 = f[b + sz] + fx * (f[b + sz + 1] - f[b + sz]);
-  const float c11 = f[b + sz + sy] + fx * (f[b + sz + sy + 1] - f[b + sz + sy]);
+// Trilinear interpolation of the corner values f[dx + 2 dy + 4 dz].
+ONDES_HD inline float trilinear(const float* f, float fx, float fy, float fz) {
+  const float c00 = f[0] + fx * (f[1] - f[0]), c10 = f[2] + fx * (f[3] - f[2]);
+  const float c01 = f[4] + fx * (f[5] - f[4]), c11 = f[6] + fx * (f[7] - f[6]);
   const float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
   return c0 + fz * (c1 - c0);
+}
+
+// The velocity component c at a station, from the record task's velocity buffers.
+ONDES_HD inline float station_velocity(const StationPoint& st, int c, const float* const* v, const int64_t* cells) {
+  float f[8];
+  for (int q = 0; q < 8; ++q) {
+    const int s = st.slot[c][q];
+    f[q] = s < 0 ? 0.0f : v[s][c * cells[s] + st.idx[c][q]];
+  }
+  return trilinear(f, st.fx[c], st.fy[c], st.fz[c]);
 }
 
 }  // namespace ondes

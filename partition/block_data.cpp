@@ -175,33 +175,6 @@ void fill_sources(const Case& c, BlockData& b) {
   }
 }
 
-// A station belongs to the block holding its cell; its interpolation corners then lie in the
-// block's interior or ghosts.
-void fill_stations(const Case& c, BlockData& b, int steps) {
-  const Grid& g = c.grid;
-  const BlockShape& s = b.info.shape;
-  for (size_t id = 0; id < c.stations.size(); ++id) {
-    const auto& x = c.stations[id].position;
-    const int ci = std::min(static_cast<int>(std::floor(x[0] / g.h)), g.nx - 1);
-    const int cj = std::min(static_cast<int>(std::floor(x[1] / g.h)), g.ny - 1);
-    if (!b.info.contains(ci, cj)) continue;
-    StationPoint st{};
-    for (int comp = 0; comp < 3; ++comp) {
-      const double* off = kVelocityOffset[comp];
-      const Stencil1D sx = stencil_1d(x[0], g.h, off[0], g.nx);
-      const Stencil1D sy = stencil_1d(x[1], g.h, off[1], g.ny);
-      const Stencil1D sz = stencil_1d(x[2], g.h, off[2], g.nz);
-      st.base[comp] = s.idx(sx.i0 - b.info.x0, sy.i0 - b.info.y0, sz.i0);
-      st.fx[comp] = static_cast<float>(sx.frac);
-      st.fy[comp] = static_cast<float>(sy.frac);
-      st.fz[comp] = static_cast<float>(sz.frac);
-    }
-    b.stations.push_back(st);
-    b.station_ids.push_back(static_cast<int>(id));
-  }
-  b.traces.assign(b.stations.size() * 3 * steps, 0.0f);
-}
-
 template <class T>
 void register_vector(starpu_data_handle_t* h, T* data, size_t count) {
   starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data), count, sizeof(T));
@@ -228,7 +201,7 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   return bytes;
 }
 
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, int steps) {
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d) {
   std::vector<BlockData> blocks(d.blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
     BlockData& b = blocks[i];
@@ -240,7 +213,6 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, int s
     fill_material(c, b);
     fill_pml(c, b);
     fill_sources(c, b);
-    fill_stations(c, b, steps);
     for (int dir = 0; dir < kDirections; ++dir)
       if (b.info.neighbour[dir] >= 0) {
         b.velocity_out[dir].assign(boundary_floats(b.info.shape, dir, kVelocityComponents), 0.0f);
@@ -259,10 +231,6 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.pml) register_vector(&b.h_pml, b.pml, b.pml_bytes);
     if (!b.force_points.empty()) register_vector(&b.h_force, b.force_points.data(), b.force_points.size());
     if (!b.moment_points.empty()) register_vector(&b.h_moment, b.moment_points.data(), b.moment_points.size());
-    if (!b.stations.empty()) {
-      register_vector(&b.h_stations, b.stations.data(), b.stations.size());
-      register_vector(&b.h_traces, b.traces.data(), b.traces.size());
-    }
     for (int dir = 0; dir < kDirections; ++dir)
       if (b.info.neighbour[dir] >= 0) {
         register_vector(&b.h_velocity_out[dir], b.velocity_out[dir].data(), b.velocity_out[dir].size());
@@ -273,8 +241,7 @@ void register_handles(std::vector<BlockData>& blocks) {
 
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
-    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_force, &b.h_moment,
-                                    &b.h_stations, &b.h_traces})
+    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_force, &b.h_moment})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       unregister(b.h_velocity_out[dir]);

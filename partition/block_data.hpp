@@ -20,13 +20,10 @@ struct BlockData {
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
   std::vector<SourcePoint> force_points, moment_points;
-  std::vector<StationPoint> stations;
-  std::vector<int> station_ids;  // index into Case::stations
-  std::vector<float> traces;     // [station][3][steps]
   std::array<std::vector<float>, kDirections> velocity_out, stress_out;  // boundary buffers
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
-  starpu_data_handle_t h_force = nullptr, h_moment = nullptr, h_stations = nullptr, h_traces = nullptr;
+  starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
 };
 
@@ -34,8 +31,8 @@ struct BlockData {
 size_t block_bytes(const Case& c, const BlockInfo& b);
 
 // Allocates and fills the blocks' arrays: material from the medium, PML cells and profiles,
-// source and station points; traces sized for `steps`.
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, int steps);
+// source points.
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d);
 void register_handles(std::vector<BlockData>& blocks);
 // Unregisters (bringing the data back to main memory) and frees.
 void release_blocks(std::vector<BlockData>& blocks);

@@ -58,8 +58,10 @@ void update_source_cpu(void* buffers[], void* cl_arg) {
 
 void record_cpu(void* buffers[], void* cl_arg) {
   const auto a = args_of<RecordArgs>(cl_arg);
-  cpu::record(a.shape, ptr<float>(buffers[0]), ptr<StationPoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]),
-              a.step, a.nsteps, ptr<float>(buffers[2]));
+  const float* v[kMaxStationBlocks];
+  for (int s = 0; s < a.nblocks; ++s) v[s] = ptr<float>(buffers[2 + s]);
+  cpu::record(v, a.cells, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
+              ptr<float>(buffers[1]));
 }
 
 void define(starpu_codelet& cl, const char* name, starpu_cpu_func_t f, int nbuffers, starpu_perfmodel* model,
@@ -84,7 +86,7 @@ Codelets& codelets() {
     define(k.stress, "compute_stress", stress_cpu, STARPU_VARIABLE_NBUFFERS, &m.stress);
     define(k.save_boundary, "save_boundary", save_boundary_cpu, 2, &m.save_boundary, {STARPU_R, STARPU_W});
     define(k.update_source, "update_source", update_source_cpu, 2, &m.update_source, {STARPU_RW, STARPU_R});
-    define(k.record, "record_seismograms", record_cpu, 3, &m.record, {STARPU_R, STARPU_R, STARPU_RW});
+    define(k.record, "record_seismograms", record_cpu, STARPU_VARIABLE_NBUFFERS, &m.record);
     return k;
   }();
   return c;

@@ -27,10 +27,13 @@ struct SourceArgs {
   double time = 0;
 };
 
+// Buffers of record_seismograms: station points (R), traces (RW), then the velocity (R) of each
+// block the stations read, cells[slot] per component.
 struct RecordArgs {
-  BlockShape shape;
   int step = 0;
   int nsteps = 0;
+  int nblocks = 0;
+  int64_t cells[kMaxStationBlocks] = {};
 };
 
 struct Codelets {

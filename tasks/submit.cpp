@@ -63,9 +63,27 @@ void submit_source(starpu_data_handle_t field, starpu_data_handle_t points, int6
         "update_source");
 }
 
+void submit_record(std::vector<BlockData>& blocks, StationGroup& g, const IterationPlan& plan, int n) {
+  starpu_data_descr d[2 + kMaxStationBlocks];
+  d[0] = {g.h_points, STARPU_R};
+  d[1] = {g.h_traces, STARPU_RW};
+  RecordArgs a;
+  a.step = n;
+  a.nsteps = plan.nsteps;
+  a.nblocks = static_cast<int>(g.blocks.size());
+  for (int s = 0; s < a.nblocks; ++s) {
+    d[2 + s] = {blocks[g.blocks[s]].h_velocity, STARPU_R};
+    a.cells[s] = blocks[g.blocks[s]].info.shape.cells();
+  }
+  check(starpu_task_insert(&codelets().record, STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a, sizeof(a),
+                           0),
+        "record_seismograms");
+}
+
 }  // namespace
 
-void submit_iteration(std::vector<BlockData>& blocks, const IterationPlan& plan, int n) {
+void submit_iteration(std::vector<BlockData>& blocks, std::vector<StationGroup>& stations, const IterationPlan& plan,
+                      int n) {
   const double t = n * plan.dt;
   for (BlockData& b : blocks) submit_compute(blocks, b, plan, true);
   for (BlockData& b : blocks) submit_source(b.h_velocity, b.h_force, b.info.shape.cells(), t);
@@ -73,19 +91,14 @@ void submit_iteration(std::vector<BlockData>& blocks, const IterationPlan& plan,
   for (BlockData& b : blocks) submit_compute(blocks, b, plan, false);
   for (BlockData& b : blocks) submit_source(b.h_stress, b.h_moment, b.info.shape.cells(), t + 0.5 * plan.dt);
   for (BlockData& b : blocks) submit_saves(b, false);
-  for (BlockData& b : blocks) {
-    if (!b.h_stations) continue;
-    RecordArgs a{b.info.shape, n, plan.nsteps};
-    check(starpu_task_insert(&codelets().record, STARPU_R, b.h_velocity, STARPU_R, b.h_stations, STARPU_RW,
-                             b.h_traces, STARPU_VALUE, &a, sizeof(a), 0),
-          "record_seismograms");
-  }
+  // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.
+  for (StationGroup& g : stations) submit_record(blocks, g, plan, n);
 }
 
-int tasks_per_iteration(const std::vector<BlockData>& blocks) {
-  int n = 0;
+int tasks_per_iteration(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& stations) {
+  int n = static_cast<int>(stations.size());
   for (const BlockData& b : blocks) {
-    n += 2 + (b.h_force != nullptr) + (b.h_moment != nullptr) + (b.h_stations != nullptr);
+    n += 2 + (b.h_force != nullptr) + (b.h_moment != nullptr);
     for (int dir = 0; dir < kDirections; ++dir) n += 2 * (b.info.neighbour[dir] >= 0);
   }
   return n;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "partition/block_data.hpp"
+#include "partition/stations.hpp"
 
 namespace ondes {
 
@@ -18,9 +19,10 @@ struct IterationPlan {
 // Submits iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n to t_{n+1}).
 // Forces act at t_n right after the velocity update and moments at t_{n+1/2} after the stress
 // update, before the boundaries are saved, so that neighbours see the source too.
-void submit_iteration(std::vector<BlockData>& blocks, const IterationPlan& plan, int n);
+void submit_iteration(std::vector<BlockData>& blocks, std::vector<StationGroup>& stations, const IterationPlan& plan,
+                      int n);
 
 // Tasks submitted per iteration (for throttling and statistics).
-int tasks_per_iteration(const std::vector<BlockData>& blocks);
+int tasks_per_iteration(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& stations);
 
 }  // namespace ondes

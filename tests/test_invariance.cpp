@@ -1,0 +1,65 @@
+// The seismograms do not depend on how the domain is cut or how StarPU schedules the tasks:
+// bitwise identical for 1x1, 2x3 and 4x4 blocks and across schedulers.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "helpers.hpp"
+
+using namespace ondes;
+
+namespace {
+
+// Free surface, PML, a force and a moment tensor, stations on and near block edges.
+Case small_case() {
+  Case c = test::cube(40, 100, 4000, 2300, 2500, 0.008, 120, 6, true);
+  c.grid.nz = 24;
+  Source f;
+  f.kind = SourceKind::Force;
+  f.position = {2000, 1960, 800};  // at a block edge of the 2x3 and 4x4 layouts
+  f.force = {1e12, -2e12, 3e12};
+  f.stf = {StfKind::Ricker, 2.0, 0.6, 0};
+  Source m;
+  m.kind = SourceKind::Moment;
+  m.position = {1230, 2710, 1150};
+  m.moment = {1e15, -2e15, 1e15, 3e15, -1e15, 2e15};
+  m.stf = test::gaussian(2.0, 0.5);
+  c.sources = {f, m};
+  c.stations = {test::station("A", 1000, 1000, 0), test::station("B", 2000, 2000, 0),
+                test::station("C", 2950, 1330, 350), test::station("D", 1010, 2990, 1200),
+                test::station("E", 3000, 3000, 0)};
+  return c;
+}
+
+bool bitwise_equal(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+double peak(const std::vector<float>& a) {
+  double p = 0;
+  for (float x : a) p = std::max(p, double(std::abs(x)));
+  return p;
+}
+
+}  // namespace
+
+TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
+  Case c = small_case();
+  const auto reference = test::run(c);
+  ASSERT_GT(peak(reference), 0.0) << "the reference run recorded nothing";
+  for (auto [nbx, nby] : {std::pair{2, 3}, std::pair{4, 4}, std::pair{3, 1}}) {
+    c.run.nbx = nbx;
+    c.run.nby = nby;
+    EXPECT_TRUE(bitwise_equal(test::run(c), reference)) << nbx << "x" << nby << " blocks differ from 1x1";
+  }
+}
+
+TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
+  Case c = small_case();
+  c.run.nbx = 2;
+  c.run.nby = 3;
+  const auto reference = test::run(c, "eager");
+  ASSERT_GT(peak(reference), 0.0);
+  for (const char* sched : {"lws", "dmda", "ws", "prio"})
+    EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << sched << " differs from eager";
+}
