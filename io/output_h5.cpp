@@ -133,6 +133,7 @@ Seismograms read_seismograms(const std::string& path) {
   Id dn{H5Dopen2(file, "/stations/name", H5P_DEFAULT), H5Dclose};
   Id type{H5Tcopy(H5T_C_S1), H5Tclose};
   H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);  // as written
   std::vector<char*> names(s.stations);
   if (s.stations > 0) {
     check(H5Dread(dn, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names.data()), "names");

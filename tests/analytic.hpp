@@ -3,6 +3,7 @@
 // v_n = -M_pq d/dx_q u_n^(p), where u^(p) is the displacement of a unit force along p with time
 // function s; so one formula (Stokes) serves both.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <functional>
@@ -70,6 +71,31 @@ inline Vec3 moment_velocity(const Medium& m, const std::function<double(double)>
         v[n] -= M[p][q] * d;
       }
   return v;
+}
+
+// Time before which no wave reflected off the PML's inner faces can reach the station: the
+// pulse's onset plus the P travel time along the shortest mirrored path. `faces[a][side]` says
+// whether that face (low/high along axis a, at `lo[a]`/`hi[a]` metres) is a PML face.
+inline double reflection_free_until(const Vec3& src, const Vec3& st, const Vec3& lo, const Vec3& hi,
+                                    const bool faces[3][2], double vp, double onset) {
+  double shortest = 1e300;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      if (!faces[a][side]) continue;
+      const double mirrored = 2 * (side ? hi[a] : lo[a]) - st[a];
+      double d2 = 0;
+      for (int b = 0; b < 3; ++b) {
+        const double x = (b == a ? mirrored : st[b]) - src[b];
+        d2 += x * x;
+      }
+      shortest = std::min(shortest, std::sqrt(d2));
+    }
+  return onset + shortest / vp;
+}
+
+// Onset of a Gaussian pulse exp(-(pi f0 (t - t0))^2): where it reaches `level` of its peak.
+inline double gaussian_onset(double f0, double t0, double level) {
+  return t0 - std::sqrt(-std::log(level)) / (M_PI * f0);
 }
 
 // Relative L2 misfit |a - b| / |b| over samples [0, n).

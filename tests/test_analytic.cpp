@@ -29,25 +29,14 @@ Case full_space() {
   return c;
 }
 
-// Samples before the earliest time a reflection off the PML's inner faces could reach the station:
-// onset of the pulse (where the Gaussian reaches 1e-3 of its peak; a PML reflection is about 1% of
-// that again) plus the P travel time along the mirrored path. The window holds the P and S pulses.
+// Samples before the earliest time a reflection off the PML's inner faces could reach the station.
+// The onset is where the Gaussian reaches 1e-3 of its peak (a PML reflection is about 1% of that
+// again). The window holds the P and S pulses (asserted below).
 int clean_samples(const Case& c, const Source& src, const Station& st) {
-  const double onset = kT0 - std::sqrt(std::log(1e3)) / (M_PI * kF0);
-  double shortest = 1e30;
-  for (int a = 0; a < 3; ++a) {
-    const double lo = kPml * kH, hi = (kN - 1 - kPml) * kH;
-    for (double face : {lo, hi}) {
-      const double mirrored = 2 * face - st.position[a];
-      double d2 = 0;
-      for (int b = 0; b < 3; ++b) {
-        const double x = (b == a ? mirrored : st.position[b]) - src.position[b];
-        d2 += x * x;
-      }
-      shortest = std::min(shortest, std::sqrt(d2));
-    }
-  }
-  const double t_end = onset + shortest / kVp;
+  const double lo = kPml * kH, hi = (kN - 1 - kPml) * kH;
+  const bool faces[3][2] = {{true, true}, {true, true}, {true, true}};
+  const double t_end = analytic::reflection_free_until(src.position, st.position, {lo, lo, lo}, {hi, hi, hi}, faces,
+                                                       kVp, analytic::gaussian_onset(kF0, kT0, 1e-3));
   return std::min(c.time.steps, static_cast<int>((t_end - 0.5 * c.time.dt) / c.time.dt));
 }
 

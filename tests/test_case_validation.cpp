@@ -1,0 +1,143 @@
+// Invalid cases are refused before anything is allocated, with a message naming file, line and key.
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+
+#include "io/case_reader.hpp"
+
+using namespace ondes;
+
+namespace {
+
+const std::string kValid = R"(
+[grid]
+nx = 40
+ny = 40
+nz = 30
+h = 100.0
+[time]
+dt = 0.008
+steps = 100
+[boundaries]
+free_surface = true
+pml_width = 8
+[medium]
+vp = 4000.0
+vs = 2300.0
+rho = 2500.0
+[[sources]]
+type = "moment"
+position = [2000.0, 2000.0, 1000.0]
+strike = 10.0
+dip = 45.0
+rake = 90.0
+m0 = 1e15
+stf = { type = "ricker", f0 = 2.0 }
+[[stations]]
+name = "A"
+position = [2500.0, 2000.0, 0.0]
+[run]
+blocks = [2, 2]
+)";
+
+// Replaces the first occurrence of `from` in the valid case.
+std::string edit(const std::string& from, const std::string& to) {
+  std::string s = kValid;
+  const auto pos = s.find(from);
+  EXPECT_NE(pos, std::string::npos) << from;
+  return s.replace(pos, from.size(), to);
+}
+
+void load(const std::string& text) {
+  const Case c = parse_case(text, "case.toml");
+  validate_case(c);
+}
+
+struct Bad {
+  const char* what;
+  std::string text;
+  const char* message;  // a regular expression the error must match
+};
+
+}  // namespace
+
+TEST(CaseValidation, ValidCaseLoads) {
+  Case c = parse_case(kValid, "case.toml");
+  EXPECT_NO_THROW(validate_case(c));
+  EXPECT_EQ(c.grid.nx, 40);
+  EXPECT_EQ(c.run.nbx, 2);
+  EXPECT_NEAR(c.sources[0].stf.t0, 1.2 / 2.0, 1e-12);  // default delay
+}
+
+TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
+  const std::vector<Bad> bad = {
+      {"malformed TOML", edit("nx = 40", "nx = = 40"), R"(case\.toml:3: malformed TOML)"},
+      {"dt above CFL", edit("dt = 0.008", "dt = 0.02"), R"(time\.dt = 0\.02 s exceeds the CFL limit)"},
+      {"source outside", edit("[2000.0, 2000.0, 1000.0]", "[2000.0, 5000.0, 1000.0]"),
+       R"(sources\[0\]\.position: y = 5000 m is outside the grid \[0, 3900\] m)"},
+      {"station outside", edit("[2500.0, 2000.0, 0.0]", "[2500.0, 2000.0, -1.0]"),
+       R"(stations\[0\]\.position \(A\): z = -1 m is outside the grid)"},
+      {"negative vp", edit("vp = 4000.0", "vp = -4000.0"), R"(case\.toml:14: medium\.vp: -4000 is outside)"},
+      {"zero vs", edit("vs = 2300.0", "vs = 0.0"), R"(medium\.vs: 0 is outside the allowed range \(0)"},
+      {"zero rho", edit("rho = 2500.0", "rho = 0"), R"(medium\.rho)"},
+      {"vs too high", edit("vs = 2300.0", "vs = 2900.0"), R"(medium\.vs: vs = 2900 must be below vp/sqrt\(2\))"},
+      {"too many blocks", edit("blocks = [2, 2]", "blocks = [20, 2]"),
+       R"(run\.blocks = \[20, 2\] does not divide the 40 x 40 grid sensibly)"},
+      {"zero blocks", edit("blocks = [2, 2]", "blocks = [0, 2]"), R"(run\.blocks: must be two positive integers)"},
+      {"fractional blocks", edit("blocks = [2, 2]", "blocks = [1.5, 2]"), R"(run\.blocks)"},
+      {"unknown key", edit("h = 100.0", "h = 100.0\nhh = 3"), R"(case\.toml:7: grid\.hh: unknown key)"},
+      {"unknown section", kValid + "\n[outputs]\nfile = \"x.h5\"\n", R"(outputs: unknown key)"},
+      {"wrong type", edit("nx = 40", "nx = \"forty\""), R"(grid\.nx: must be an integer)"},
+      {"float for integer", edit("steps = 100", "steps = 100.0"), R"(time\.steps: must be an integer)"},
+      {"missing section", edit("[time]\ndt = 0.008\nsteps = 100\n", ""), R"(time: missing \(required\))"},
+      {"missing key", edit("h = 100.0\n", ""), R"(grid\.h: missing)"},
+      {"grid too small", edit("nx = 40", "nx = 4"), R"(grid\.nx: 4 is outside the allowed range \[8)"},
+      {"PML too wide", edit("pml_width = 8", "pml_width = 19"), R"(boundaries\.pml_width = 19 leaves)"},
+      {"unknown stf", edit("type = \"ricker\"", "type = \"sinc\""), R"(sources\[0\]\.stf\.type: 'sinc')"},
+      {"stf without f0", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"ricker\" }"),
+       R"(sources\[0\]\.stf\.f0: missing)"},
+      {"unknown source type", edit("type = \"moment\"", "type = \"explosion\""), R"(sources\[0\]\.type)"},
+      {"moment and angles", edit("m0 = 1e15", "m0 = 1e15\nmoment = [1, 1, 1, 0, 0, 0]"), R"(not both)"},
+      {"dip out of range", edit("dip = 45.0", "dip = 120.0"), R"(sources\[0\]\.dip: 120)"},
+      {"position not 3", edit("[2500.0, 2000.0, 0.0]", "[2500.0, 2000.0]"), R"(must be an array of 3 numbers)"},
+      {"duplicate station", kValid + "[[stations]]\nname = \"A\"\nposition = [1.0, 1.0, 0.0]\n",
+       R"(stations\[1\]\.name: 'A' is empty or used twice)"},
+      {"no sources", edit("[[sources]]", "[[sourcez]]"), R"(sourcez: unknown key|sources)"},
+      {"layers not increasing",
+       edit("vp = 4000.0\nvs = 2300.0\nrho = 2500.0",
+            "[[medium.layers]]\ntop = 0.0\nvp = 4000.0\nvs = 2300.0\nrho = 2500.0\n"
+            "[[medium.layers]]\ntop = 0.0\nvp = 5000.0\nvs = 2900.0\nrho = 2600.0"),
+       R"(medium\.layers\[1\]\.top: layers must be listed with increasing top depth)"},
+      {"layer with bad vs",
+       edit("vp = 4000.0\nvs = 2300.0\nrho = 2500.0",
+            "[[medium.layers]]\ntop = 0.0\nvp = 4000.0\nvs = 2300.0\nrho = 2500.0\n"
+            "[[medium.layers]]\ntop = 500.0\nvp = 5000.0\nvs = 3900.0\nrho = 2600.0"),
+       R"(medium\.layers\[1\]\.vs: vs = 3900 must be below)"},
+      {"bool for number", edit("h = 100.0", "h = true"), R"(grid\.h: must be a number)"},
+  };
+  for (const Bad& b : bad) {
+    try {
+      load(b.text);
+      ADD_FAILURE() << b.what << ": accepted";
+    } catch (const CaseError& e) {
+      EXPECT_TRUE(std::regex_search(e.what(), std::regex(b.message))) << b.what << ": got \"" << e.what() << "\"";
+    }
+  }
+}
+
+TEST(CaseValidation, MissingFileIsNamed) {
+  try {
+    read_case("/nonexistent/case.toml");
+    FAIL() << "accepted";
+  } catch (const CaseError& e) {
+    EXPECT_STREQ(e.what(), "/nonexistent/case.toml: cannot open the case file");
+  }
+}
+
+TEST(CaseValidation, TooFewPointsPerWavelengthWarns) {
+  const Case c = parse_case(edit("f0 = 2.0", "f0 = 4.0"), "case.toml");
+  const auto warnings = validate_case(c);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("points per shortest S wavelength"), std::string::npos);
+}

@@ -1,0 +1,147 @@
+// The program as a user runs it: exit codes, messages, and the HDF5 file it leaves (or not).
+#include <gtest/gtest.h>
+#include <hdf5.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "io/output_h5.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string output;
+};
+
+Result run(const std::string& args) {
+  const fs::path log = fs::temp_directory_path() / ("ondes_cli_" + std::to_string(::getpid()) + ".log");
+  const std::string cmd = std::string(ONDES_BINARY) + " " + args + " > " + log.string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  fs::remove(log);
+  return {WEXITSTATUS(status), ss.str()};
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ondes_cli_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // The small example case with one line replaced, written into the test's folder.
+  std::string small_case(const std::string& from = "", const std::string& to = "") {
+    std::ifstream in(std::string(ONDES_SOURCE_DIR) + "/inputs/small_homogeneous.toml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    if (!from.empty()) {
+      const auto pos = text.find(from);
+      EXPECT_NE(pos, std::string::npos);
+      text.replace(pos, from.size(), to);
+    }
+    const fs::path p = dir_ / "case.toml";
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  fs::path dir_;
+};
+
+std::string attr_string(hid_t obj, const char* name) {
+  hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+  hid_t t = H5Aget_type(a);
+  std::string s(H5Tget_size(t), '\0');
+  H5Aread(a, t, s.data());
+  H5Tclose(t);
+  H5Aclose(a);
+  return s.c_str();
+}
+
+}  // namespace
+
+TEST_F(Cli, BadCaseStopsWithTheKeyAndLeavesNoOutput) {
+  const fs::path out = dir_ / "out.h5";
+  const auto r = run("run " + small_case("dt = 0.008", "dt = 0.05") + " --output " + out.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(case\.toml: time\.dt = 0\.05 s exceeds the CFL limit)")))
+      << r.output;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_FALSE(fs::exists(out.string() + ".partial"));
+}
+
+TEST_F(Cli, MalformedAndMissingFiles) {
+  auto r = run("run " + small_case("[grid]", "[grid"));
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("malformed TOML"), std::string::npos) << r.output;
+  r = run("check " + (dir_ / "nope.toml").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("nope.toml: cannot open the case file"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, BadFlagsAreRefused) {
+  auto r = run("run " + small_case() + " --blocks 2by2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--blocks 2by2: expected NXxNY"), std::string::npos) << r.output;
+  r = run("run " + small_case() + " --blocks 30x1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("does not divide"), std::string::npos) << r.output;
+  r = run("run " + small_case() + " --sched fastest --output " + (dir_ / "o.h5").string());
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("unknown scheduler 'fastest'; StarPU offers:"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
+  r = run("run " + small_case() + " --output /nonexistent/dir/o.h5");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("does not exist"), std::string::npos) << r.output;
+}
+
+TEST_F(Cli, CheckPrintsTheEstimates) {
+  const auto r = run("check " + small_case() + " --blocks 2x3");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\d+\.\d% of the CFL limit)"))) << r.output;
+  EXPECT_NE(r.output.find("points per shortest S wavelength"), std::string::npos);
+  EXPECT_NE(r.output.find("blocks 2 x 3: largest block"), std::string::npos);
+}
+
+TEST_F(Cli, RunWritesTheDocumentedHdf5Layout) {
+  const fs::path out = dir_ / "run.h5";
+  const auto r = run("run " + small_case() + " --steps 60 --blocks 2x2 --sched eager --output " + out.string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  const ondes::Seismograms s = ondes::read_seismograms(out.string());
+  EXPECT_EQ(s.stations, 3);
+  EXPECT_EQ(s.steps, 60);
+  EXPECT_DOUBLE_EQ(s.dt, 0.008);
+  EXPECT_DOUBLE_EQ(s.t0, 0.004);
+  EXPECT_EQ(s.names, (std::vector<std::string>{"EPI", "N1500", "E1200"}));
+  // P reaches the epicentre (1 km above the source) at t0 + 0.25 s = 0.85 s, after the 60 steps
+  // (0.48 s): the traces must be finite and still quiet at the surface.
+  double peak = 0;
+  for (float v : s.data) {
+    ASSERT_TRUE(std::isfinite(v));
+    peak = std::max(peak, double(std::abs(v)));
+  }
+  EXPECT_LT(peak, 1e-3);
+  hid_t f = H5Fopen(out.string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t run_group = H5Gopen2(f, "run", H5P_DEFAULT);
+  EXPECT_EQ(attr_string(run_group, "blocks"), "2x2");
+  EXPECT_EQ(attr_string(run_group, "scheduler"), "eager");
+  EXPECT_NE(attr_string(run_group, "case").find("[grid]"), std::string::npos);
+  for (const char* a : {"wall_seconds", "cell_updates_per_second", "cpu_workers", "starpu_version"})
+    EXPECT_GT(H5Aexists(run_group, a), 0) << a;
+  hid_t pos = H5Dopen2(f, "/stations/position", H5P_DEFAULT);
+  double p[9];
+  H5Dread(pos, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, p);
+  EXPECT_DOUBLE_EQ(p[3], 3900.0);  // N1500 is 1.5 km north of the epicentre
+  H5Dclose(pos);
+  H5Gclose(run_group);
+  H5Fclose(f);
+}

@@ -1,0 +1,141 @@
+// Numerics checked alone, without StarPU: the stencils' order of accuracy, source time functions,
+// moment tensors, PML profiles, interpolation and the energy integral.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "codelets/cpu_kernels.hpp"
+#include "codelets/stencil.hpp"
+#include "physics/interp.hpp"
+#include "physics/pml.hpp"
+#include "physics/source.hpp"
+#include "physics/stf.hpp"
+
+using namespace ondes;
+
+namespace {
+double quartic(double x) { return 0.3 * x * x * x * x - 1.7 * x * x * x + 0.5 * x * x - 2 * x + 1; }
+double quartic_d(double x) { return 1.2 * x * x * x - 5.1 * x * x + x - 2; }
+}  // namespace
+
+// The 4th-order staggered difference is exact up to degree 4 (error ~ f^(5) h^4).
+TEST(Stencil, FourthOrderDifferencesAreExactForQuartics) {
+  std::vector<float> f(16);
+  for (int i = 0; i < 16; ++i) f[i] = static_cast<float>(quartic(i));
+  for (int i = 3; i < 12; ++i) {
+    EXPECT_NEAR(dp(f.data(), i, 1), quartic_d(i + 0.5), 2e-3 * std::abs(quartic_d(i + 0.5)) + 1e-3) << i;
+    // dm: field stored at half points i + 1/2.
+    std::vector<float> g(16);
+    for (int k = 0; k < 16; ++k) g[k] = static_cast<float>(quartic(k + 0.5));
+    EXPECT_NEAR(dm(g.data(), i, 1), quartic_d(i), 2e-3 * std::abs(quartic_d(i)) + 1e-3) << i;
+  }
+}
+
+// Halving h divides the error on a smooth function by 16 (4th order) and 4 (2nd order); h is
+// large enough that float32 rounding stays far below the truncation error.
+TEST(Stencil, ConvergenceOrders) {
+  auto err = [](double h, bool fourth) {
+    std::vector<float> f(8);
+    for (int i = 0; i < 8; ++i) f[i] = static_cast<float>(std::sin(1.0 + (i - 3.5) * h));  // centred on x = 1
+    const double d = fourth ? dp(f.data(), 3, 1) : dp2(f.data(), 3, 1);
+    return std::abs(d / h - std::cos(1.0));
+  };
+  EXPECT_NEAR(std::log2(err(0.8, true) / err(0.4, true)), 4.0, 0.3);
+  EXPECT_NEAR(std::log2(err(0.4, false) / err(0.2, false)), 2.0, 0.2);
+}
+
+TEST(SourceTimeFunction, NormalisationAndShape) {
+  const double f0 = 2.5, t0 = 0.5, dt = 1e-4;
+  double g = 0, tri = 0, ricker_mean = 0;
+  for (double t = 0; t < 2; t += dt) {
+    g += stf_value(kStfGaussian, f0, t0, 0, t) * dt;
+    tri += stf_value(kStfTriangle, 0, 0.2, 0.4, t) * dt;
+    ricker_mean += stf_value(kStfRicker, f0, t0, 0, t) * dt;
+  }
+  EXPECT_NEAR(g, 1.0, 1e-6);
+  EXPECT_NEAR(tri, 1.0, 1e-3);
+  EXPECT_NEAR(ricker_mean, 0.0, 1e-6);
+  EXPECT_DOUBLE_EQ(stf_value(kStfRicker, f0, t0, 0, t0), 1.0);
+  EXPECT_DOUBLE_EQ(stf_value(kStfTriangle, 0, 0.2, 0.4, 0.1), 0.0);  // before onset
+}
+
+// A double couple: traceless, eigenvalues (M0, 0, -M0) whatever the angles; known special case.
+TEST(MomentTensor, DoubleCoupleProperties) {
+  const auto ss = double_couple(0, 90, 0, 1e18);  // vertical strike-slip, fault along x (north)
+  EXPECT_NEAR(ss[3], 1e18, 1e6);                  // Mxy
+  for (int i : {0, 1, 2, 4, 5}) EXPECT_NEAR(ss[i], 0, 1e6);
+  for (auto [s, d, r] : {std::tuple{30., 60., 90.}, std::tuple{217., 25., -33.}, std::tuple{95., 80., 170.}}) {
+    const auto m = double_couple(s, d, r, 2.0);
+    EXPECT_NEAR(m[0] + m[1] + m[2], 0, 1e-12);
+    // Frobenius norm^2 = sum of eigenvalues^2 = 2 M0^2; determinant = 0.
+    const double fro = m[0] * m[0] + m[1] * m[1] + m[2] * m[2] + 2 * (m[3] * m[3] + m[4] * m[4] + m[5] * m[5]);
+    EXPECT_NEAR(fro, 8.0, 1e-9);
+    const double det = m[0] * (m[1] * m[2] - m[5] * m[5]) - m[3] * (m[3] * m[2] - m[5] * m[4]) +
+                       m[4] * (m[3] * m[5] - m[1] * m[4]);
+    EXPECT_NEAR(det, 0, 1e-9);
+  }
+}
+
+TEST(Pml, ProfileIsZeroInsideAndGrowsOutward) {
+  PmlAxis a;
+  a.n = 100;
+  a.width = 10;
+  a.h = 50;
+  a.dt = 0.004;
+  a.vp = 3000;
+  a.frequency = 2;
+  for (double x : {10.0, 50.0, 89.0, 89.5}) EXPECT_EQ(a.depth(x), 0.0) << x;  // non-PML cells
+  EXPECT_EQ(a.depth(0.0), 10.0);
+  EXPECT_EQ(a.depth(99.5), 10.0);
+  EXPECT_DOUBLE_EQ(a.depth(9.0), a.depth(90.5));  // symmetric layers
+  float prev_a = 1, pa, pb;
+  for (int i = 10; i >= 0; --i) {
+    a.coefficients(i, &pa, &pb);
+    EXPECT_LE(pa, 0.0f);
+    EXPECT_GT(pb, 0.0f);
+    EXPECT_LE(pb, 1.0f);
+    EXPECT_LE(pa, prev_a) << "damping must grow toward the outer wall";
+    prev_a = pa;
+  }
+  a.coefficients(10, &pa, &pb);
+  EXPECT_EQ(pa, 0.0f);  // no damping at the inner edge: the memory variable stays zero
+}
+
+// Trilinear interpolation reproduces linear fields exactly.
+TEST(Interpolation, ExactForLinearFields) {
+  auto lin = [](double x, double y, double z) { return 2 * x - 3 * y + 0.5 * z + 7; };
+  const double h = 10;
+  const double p[3] = {123.4, 57.9, 88.1};
+  for (int c = 0; c < 3; ++c) {
+    Stencil1D s[3];
+    for (int a = 0; a < 3; ++a) s[a] = stencil_1d(p[a], h, kVelocityOffset[c][a], 100);
+    float f[8];
+    for (int q = 0; q < 8; ++q)
+      f[q] = static_cast<float>(lin((s[0].i0 + (q & 1) + kVelocityOffset[c][0]) * h,
+                                    (s[1].i0 + ((q >> 1) & 1) + kVelocityOffset[c][1]) * h,
+                                    (s[2].i0 + ((q >> 2) & 1) + kVelocityOffset[c][2]) * h));
+    EXPECT_NEAR(trilinear(f, float(s[0].frac), float(s[1].frac), float(s[2].frac)), lin(p[0], p[1], p[2]), 1e-3);
+  }
+}
+
+// A uniform velocity carries kinetic energy rho v^2 / 2 per unit volume; a uniaxial stress
+// sigma_xx = s carries s^2 / (2 E) with Young's modulus E = mu (3 lam + 2 mu) / (lam + mu).
+TEST(Energy, KineticAndStrainEnergyDensities) {
+  const BlockShape sh{4, 4, 4};
+  const int64_t n = sh.cells();
+  std::vector<float> v(3 * n, 0), s(6 * n, 0), m(8 * n, 0);
+  const float rho = 2000, lam = 2e10, mu = 1.5e10;
+  for (int64_t i = 0; i < n; ++i) {
+    m[BX * n + i] = m[BY * n + i] = m[BZ * n + i] = 1 / rho;
+    m[LAM * n + i] = lam;
+    m[MU * n + i] = mu;
+    v[VY * n + i] = 0.5f;
+    s[SXX * n + i] = 1e6f;
+  }
+  const double h = 10, cells = 64;
+  const double l = lam, u = mu;
+  const double young = u * (3 * l + 2 * u) / (l + u);
+  const double expected = cells * h * h * h * (0.5 * rho * 0.25 + 1e12 / (2 * young));
+  EXPECT_NEAR(cpu::energy(sh, v.data(), s.data(), m.data(), 0, 4, 0, 4, 0, 4, h), expected, 1e-6 * expected);
+}
