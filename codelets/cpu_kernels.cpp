@@ -7,15 +7,32 @@
 
 namespace ondes::cpu {
 
+namespace {
+
+// One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
+// is a template parameter so the row has no branch and vectorises.
+void velocity_row(float* v, const Fields6& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy,
+                  int64_t sz, float scale) {
+#pragma GCC ivdep
+  for (int64_t i = row; i < row + nx; ++i) add_velocity(v, n, mat, i, velocity_diffs(f, i, sy, sz), scale);
+}
+
+template <int Plane>
+void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy, int64_t sz,
+                float scale) {
+#pragma GCC ivdep
+  for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
+}
+
+}  // namespace
+
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields6 f = stress_fields(s, n);
+  const float scale = p.dt_h;
   for (int k = 0; k < sh.nz; ++k)
-    for (int j = 0; j < sh.ny; ++j) {
-      const int64_t row = sh.idx(0, j, k);
-      for (int64_t i = row; i < row + sh.nx; ++i) add_velocity(v, n, mat, i, velocity_diffs(f, i, sy, sz), p.dt_h);
-    }
+    for (int j = 0; j < sh.ny; ++j) velocity_row(v, f, mat, sh.idx(0, j, k), sh.nx, n, sy, sz, scale);
   if (!pml) return;
   const int64_t count = *reinterpret_cast<const int64_t*>(pml);
   for (int64_t q = 0; q < count; ++q) {
@@ -50,12 +67,17 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields3 f = velocity_fields(v, n);
+  const float scale = p.dt_h;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
-      for (int64_t i = row; i < row + sh.nx; ++i)
-        add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, plane), p.dt_h, plane);
+      if (plane == kSurface)
+        stress_row<kSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+      else if (plane == kBelowSurface)
+        stress_row<kBelowSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+      else
+        stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, scale);
     }
   }
   if (pml) {

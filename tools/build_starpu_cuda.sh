@@ -35,7 +35,7 @@ cd starpu-1.3.10+dfsg
 
 # Patch 1: legacy cuBLAS header and calls.
 for f in src/drivers/cuda/starpu_cublas.c src/drivers/cuda/driver_cuda.h; do
-  sed -i 's|^#include <cublas.h>|/* ondes3d: legacy cublas.h removed for CUDA 13 */|' "$f"
+  sed -i 's|^#include <cublas.h>|#include <cublas_v2.h> /* ondes3d: legacy cublas.h replaced for CUDA 13 */|' "$f"
 done
 # Statements become empty ones, so the `if`s that guarded them stay well-formed.
 sed -i -e 's|cublasStatus cublasst = cublasInit();|cublasStatus_t cublasst = CUBLAS_STATUS_SUCCESS; /* cublasInit() removed (CUDA 13) */|' \
