@@ -19,9 +19,11 @@ std::vector<std::string> scheduler_names() {
   return names;
 }
 
-Runtime::Runtime(const std::string& scheduler) {
+Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda) {
   starpu_conf conf;
   starpu_conf_init(&conf);
+  if (ncpu >= 0) conf.ncpus = ncpu;
+  if (ncuda >= 0) conf.ncuda = ncuda;
   if (!scheduler.empty()) {
     const auto names = scheduler_names();
     if (std::find(names.begin(), names.end(), scheduler) == names.end())
@@ -87,6 +89,7 @@ void Simulation::advance(int n, bool show_progress) {
   stats_.steps += n;
   stats_.wall_seconds += wall;
   stats_.cell_updates_per_second = cells * stats_.steps / stats_.wall_seconds;
+  stats_.window_cell_updates_per_second = cells * n / wall;
 }
 
 std::vector<float> Simulation::seismograms() {

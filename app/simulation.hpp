@@ -14,7 +14,8 @@ namespace ondes {
 // choice, or STARPU_SCHED). Throws on an unknown scheduler name or when StarPU cannot start.
 class Runtime {
  public:
-  explicit Runtime(const std::string& scheduler);
+  // ncpu / ncuda: worker counts (-1: StarPU's default or STARPU_NCPU / STARPU_NCUDA).
+  explicit Runtime(const std::string& scheduler, int ncpu = -1, int ncuda = -1);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
@@ -29,7 +30,8 @@ std::vector<std::string> scheduler_names();
 struct RunStats {
   int steps = 0;
   double wall_seconds = 0;
-  double cell_updates_per_second = 0;
+  double cell_updates_per_second = 0;         // over every window so far
+  double window_cell_updates_per_second = 0;  // over the last advance() only
   int tasks_per_iteration = 0;
 };
 

@@ -26,7 +26,7 @@ void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int n
 
 }  // namespace
 
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml) {
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields6 f = stress_fields(s, n);
@@ -34,36 +34,15 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   for (int k = 0; k < sh.nz; ++k)
     for (int j = 0; j < sh.ny; ++j) velocity_row(v, f, mat, sh.idx(0, j, k), sh.nx, n, sy, sz, scale);
   if (!pml) return;
-  const int64_t count = *reinterpret_cast<const int64_t*>(pml);
   for (int64_t q = 0; q < count; ++q) {
     const int64_t i = pml_cell(pml, q);
     Diffs d = velocity_diffs(f, i, sy, sz);
-    pml_memory(sh, pml, count, q, 0, kVelocityAxis, kVelocityHalf, d, p.inv_h);
+    pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
     add_velocity(v, n, mat, i, d, p.dt);
   }
 }
 
-namespace {
-
-// Stress images above the free surface: szz(-k) = -szz(k), sxz and syz odd about z = 0.
-void image_free_surface(const BlockShape& sh, float* s) {
-  const int64_t n = sh.cells();
-  for (int j = 0; j < sh.ny; ++j)
-    for (int i = 0; i < sh.nx; ++i) {
-      for (int c : {SXZ, SYZ}) {
-        float* f = s + c * n;
-        f[sh.idx(i, j, -1)] = -f[sh.idx(i, j, 0)];
-        f[sh.idx(i, j, -2)] = -f[sh.idx(i, j, 1)];
-      }
-      float* zz = s + SZZ * n;
-      zz[sh.idx(i, j, -1)] = -zz[sh.idx(i, j, 1)];
-      zz[sh.idx(i, j, -2)] = -zz[sh.idx(i, j, 2)];
-    }
-}
-
-}  // namespace
-
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml) {
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields3 f = velocity_fields(v, n);
@@ -81,18 +60,19 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
     }
   }
   if (pml) {
-    const int64_t count = *reinterpret_cast<const int64_t*>(pml);
     for (int64_t q = 0; q < count; ++q) {
       const int64_t i = pml_cell(pml, q);
       int ci, cj, ck;
       unpack_index(sh, i, &ci, &cj, &ck);
       const int plane = z_plane(ck, p.free_surface);
       Diffs d = stress_diffs(f, i, sy, sz, plane);
-      pml_memory(sh, pml, count, q, 9, kStressAxis, kStressHalf, d, p.inv_h);
+      pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
       add_stress(s, n, mat, i, d, p.dt, plane);
     }
   }
-  if (p.free_surface) image_free_surface(sh, s);
+  if (p.free_surface)
+    for (int j = 0; j < sh.ny; ++j)
+      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
 }
 
 void save_box(const BlockShape& sh, int ncomp, const Box& b, const float* field, float* buffer) {

@@ -5,10 +5,11 @@
 
 namespace ondes::cpu {
 
-// Velocity from stress over the interior, then the PML correction on PML cells (pml may be null).
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml);
+// Velocity from stress over the interior, then the PML correction on the `pml_cells` PML cells
+// (pml may be null).
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells);
 // Stress from velocity, PML correction, then the free-surface images of the stress.
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml);
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells);
 
 // Copies a box of every component between the block's array and a boundary buffer.
 void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* field, float* buffer);

@@ -32,13 +32,25 @@ struct Diffs {
   float d[9];
 };
 
-// Where each difference lives, for the PML profiles: axis, and whether at a half position.
+// Where each difference lives, for the PML profiles: its axis (2 bits per difference) and whether
+// it sits at a half position (1 bit), packed into integers so host and device code share them.
+struct DiffPlaces {
+  uint32_t axes, halves;
+  ONDES_HD int axis(int q) const { return (axes >> (2 * q)) & 3; }
+  ONDES_HD int half(int q) const { return (halves >> q) & 1; }
+};
+constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
+  DiffPlaces p{0, 0};
+  for (int q = 0; q < 9; ++q) {
+    p.axes |= uint32_t(axis[q]) << (2 * q);
+    p.halves |= uint32_t(half[q]) << q;
+  }
+  return p;
+}
 // Velocity: vx <- dx sxx, dy sxy, dz sxz; vy <- dx sxy, dy syy, dz syz; vz <- dx sxz, dy syz, dz szz.
-constexpr int kVelocityAxis[9] = {0, 1, 2, 0, 1, 2, 0, 1, 2};
-constexpr int kVelocityHalf[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
 // Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
-constexpr int kStressAxis[9] = {0, 1, 2, 1, 0, 2, 0, 2, 1};
-constexpr int kStressHalf[9] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
+constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
 
 struct Fields3 {
   const float *x, *y, *z;
@@ -97,6 +109,20 @@ ONDES_HD inline Fields6 stress_fields(const float* s, int64_t n) {
   return {s, s + n, s + 2 * n, s + 3 * n, s + 4 * n, s + 5 * n};
 }
 
+// Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
+// about z = 0 (their index k is at depth k + 1/2).
+ONDES_HD inline void image_free_surface_column(const BlockShape& sh, float* s, int i, int j) {
+  const int64_t n = sh.cells();
+  const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
+  const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
+  for (int c = SXZ; c <= SYZ; ++c) {
+    s[c * n + m1] = -s[c * n + k0];
+    s[c * n + m2] = -s[c * n + k1];
+  }
+  s[SZZ * n + m1] = -s[SZZ * n + k1];
+  s[SZZ * n + m2] = -s[SZZ * n + k2];
+}
+
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
 ONDES_HD inline int64_t pml_cell(const char* pml, int64_t p) {
@@ -113,7 +139,7 @@ ONDES_HD inline void unpack_index(const BlockShape& s, int64_t idx, int* i, int*
 
 // psi <- b psi + a d/h for the nine differences of a cell; d is replaced by the new psi.
 ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, int64_t p, int psi_base,
-                                const int* axis, const int* half, Diffs& d, float inv_h) {
+                                DiffPlaces where, Diffs& d, float inv_h) {
   const PmlLayout l = PmlLayout::of(s, count);
   const float* prof = reinterpret_cast<const float*>(pml + l.profiles_offset);
   float* psi = reinterpret_cast<float*>(pml + l.psi_offset);
@@ -121,8 +147,8 @@ ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, i
   unpack_index(s, pml_cell(pml, p), &ijk[0], &ijk[1], &ijk[2]);
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   for (int q = 0; q < 9; ++q) {
-    const int a = axis[q];
-    const float* t = prof + PmlLayout::axis_offset(s, a) + 2 * half[q] * n_axis[a];
+    const int a = where.axis(q);
+    const float* t = prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     float& m = psi[(psi_base + q) * count + p];
     m = cb * m + ca * (d.d[q] * inv_h);

@@ -6,6 +6,11 @@
 #include "codelets/cpu_kernels.hpp"
 #include "perfmodels/models.hpp"
 
+#if defined(STARPU_USE_CUDA) && defined(ONDES_HAVE_CUDA_KERNELS)
+#define ONDES_CUDA_CODELETS 1
+#include "codelets/cuda_kernels.hpp"
+#endif
+
 namespace ondes {
 namespace {
 
@@ -21,72 +26,150 @@ Args args_of(void* cl_arg) {
   return a;
 }
 
-// Fills the ghosts of `field` from the neighbours' boundary buffers; returns the PML buffer.
-char* prepare(void* buffers[], const ComputeArgs& a, float* field, int ncomp) {
+// The two backends, with one signature per operation; the task bodies below serve both.
+struct Cpu {
+  static void load_box(const BlockShape& s, int nc, const Box& b, const float* buf, float* f) {
+    cpu::load_box(s, nc, b, buf, f);
+  }
+  static void save_box(const BlockShape& s, int nc, const Box& b, const float* f, float* buf) {
+    cpu::save_box(s, nc, b, f, buf);
+  }
+  static void velocity(const StepParams& p, float* v, const float* s, const float* m, char* pml, int64_t n) {
+    cpu::compute_velocity(p, v, s, m, pml, n);
+  }
+  static void stress(const StepParams& p, float* s, const float* v, const float* m, char* pml, int64_t n) {
+    cpu::compute_stress(p, s, v, m, pml, n);
+  }
+  static void sources(float* f, int64_t cells, const SourcePoint* pts, int64_t n, double t) {
+    cpu::apply_sources(f, cells, pts, n, t);
+  }
+  static void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t n, int step,
+                     int nsteps, float* traces) {
+    cpu::record(v, cells, st, n, step, nsteps, traces);
+  }
+};
+
+#ifdef ONDES_CUDA_CODELETS
+struct Gpu {
+  static cudaStream_t stream() { return starpu_cuda_get_local_stream(); }
+  static void load_box(const BlockShape& s, int nc, const Box& b, const float* buf, float* f) {
+    cuda::load_box(s, nc, b, buf, f, stream());
+  }
+  static void save_box(const BlockShape& s, int nc, const Box& b, const float* f, float* buf) {
+    cuda::save_box(s, nc, b, f, buf, stream());
+  }
+  static void velocity(const StepParams& p, float* v, const float* s, const float* m, char* pml, int64_t n) {
+    cuda::compute_velocity(p, v, s, m, pml, n, stream());
+  }
+  static void stress(const StepParams& p, float* s, const float* v, const float* m, char* pml, int64_t n) {
+    cuda::compute_stress(p, s, v, m, pml, n, stream());
+  }
+  static void sources(float* f, int64_t cells, const SourcePoint* pts, int64_t n, double t) {
+    cuda::apply_sources(f, cells, pts, n, t, stream());
+  }
+  static void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t n, int step,
+                     int nsteps, float* traces) {
+    cuda::VelocityBuffers vb{};
+    for (int s = 0; s < kMaxStationBlocks; ++s) {
+      vb.v[s] = v[s];
+      vb.cells[s] = cells[s];
+    }
+    cuda::record(vb, st, n, step, nsteps, traces, stream());
+  }
+};
+#endif
+
+// compute_velocity / compute_stress: fill the ghosts of the other field from the neighbours'
+// boundary buffers, then update. Buffers: see ComputeArgs.
+template <class B, bool Velocity>
+void compute_task(void* buffers[], void* cl_arg) {
+  const auto a = args_of<ComputeArgs>(cl_arg);
+  float* other = ptr<float>(buffers[1]);
   int next = 3;
   char* pml = a.has_pml ? ptr<char>(buffers[next++]) : nullptr;
+  const int ncomp = Velocity ? kStressComponents : kVelocityComponents;
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.neighbour_mask & (1 << dir))
-      cpu::load_box(a.params.shape, ncomp, ghost_box(a.params.shape, dir), ptr<float>(buffers[next++]), field);
-  return pml;
+      B::load_box(a.params.shape, ncomp, ghost_box(a.params.shape, dir), ptr<float>(buffers[next++]), other);
+  if (Velocity)
+    B::velocity(a.params, ptr<float>(buffers[0]), other, ptr<float>(buffers[2]), pml, a.pml_cells);
+  else
+    B::stress(a.params, ptr<float>(buffers[0]), other, ptr<float>(buffers[2]), pml, a.pml_cells);
 }
 
-void velocity_cpu(void* buffers[], void* cl_arg) {
-  const auto a = args_of<ComputeArgs>(cl_arg);
-  float* stress = ptr<float>(buffers[1]);
-  char* pml = prepare(buffers, a, stress, kStressComponents);
-  cpu::compute_velocity(a.params, ptr<float>(buffers[0]), stress, ptr<float>(buffers[2]), pml);
-}
-
-void stress_cpu(void* buffers[], void* cl_arg) {
-  const auto a = args_of<ComputeArgs>(cl_arg);
-  float* velocity = ptr<float>(buffers[1]);
-  char* pml = prepare(buffers, a, velocity, kVelocityComponents);
-  cpu::compute_stress(a.params, ptr<float>(buffers[0]), velocity, ptr<float>(buffers[2]), pml);
-}
-
-void save_boundary_cpu(void* buffers[], void* cl_arg) {
+template <class B>
+void save_boundary_task(void* buffers[], void* cl_arg) {
   const auto a = args_of<SaveArgs>(cl_arg);
-  cpu::save_box(a.shape, a.ncomp, edge_box(a.shape, a.dir), ptr<float>(buffers[0]), ptr<float>(buffers[1]));
+  B::save_box(a.shape, a.ncomp, edge_box(a.shape, a.dir), ptr<float>(buffers[0]), ptr<float>(buffers[1]));
 }
 
-void update_source_cpu(void* buffers[], void* cl_arg) {
+template <class B>
+void update_source_task(void* buffers[], void* cl_arg) {
   const auto a = args_of<SourceArgs>(cl_arg);
-  cpu::apply_sources(ptr<float>(buffers[0]), a.cells, ptr<SourcePoint>(buffers[1]),
-                     STARPU_VECTOR_GET_NX(buffers[1]), a.time);
+  B::sources(ptr<float>(buffers[0]), a.cells, ptr<SourcePoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]), a.time);
 }
 
-void record_cpu(void* buffers[], void* cl_arg) {
+template <class B>
+void record_task(void* buffers[], void* cl_arg) {
   const auto a = args_of<RecordArgs>(cl_arg);
-  const float* v[kMaxStationBlocks];
+  const float* v[kMaxStationBlocks] = {};
   for (int s = 0; s < a.nblocks; ++s) v[s] = ptr<float>(buffers[2 + s]);
-  cpu::record(v, a.cells, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
-              ptr<float>(buffers[1]));
+  B::record(v, a.cells, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
+            ptr<float>(buffers[1]));
 }
 
-void define(starpu_codelet& cl, const char* name, starpu_cpu_func_t f, int nbuffers, starpu_perfmodel* model,
-            std::initializer_list<starpu_data_access_mode> modes = {}) {
+using TaskFunc = void (*)(void*[], void*);
+
+void define(starpu_codelet& cl, const char* name, TaskFunc cpu_f, TaskFunc cuda_f, int nbuffers,
+            starpu_perfmodel* model, std::initializer_list<starpu_data_access_mode> modes = {}) {
   std::memset(&cl, 0, sizeof(cl));
   cl.name = name;
-  cl.cpu_funcs[0] = f;
+  cl.cpu_funcs[0] = cpu_f;
   cl.cpu_funcs_name[0] = name;
+#ifdef ONDES_CUDA_CODELETS
+  cl.cuda_funcs[0] = cuda_f;
+  cl.cuda_flags[0] = STARPU_CUDA_ASYNC;
+#else
+  (void)cuda_f;
+#endif
   cl.nbuffers = nbuffers;
   int i = 0;
   for (auto m : modes) cl.modes[i++] = m;
   cl.model = model;
 }
 
+#ifdef ONDES_CUDA_CODELETS
+#define ONDES_CUDA_FUNC(f) f<Gpu>
+#define ONDES_CUDA_FUNC2(f, v) f<Gpu, v>
+#else
+#define ONDES_CUDA_FUNC(f) nullptr
+#define ONDES_CUDA_FUNC2(f, v) nullptr
+#endif
+
 }  // namespace
+
+bool cuda_codelets_built() {
+#ifdef ONDES_CUDA_CODELETS
+  return true;
+#else
+  return false;
+#endif
+}
 
 Codelets& codelets() {
   static Codelets c = [] {
     Codelets k;
     PerfModels& m = perf_models();
-    define(k.velocity, "compute_velocity", velocity_cpu, STARPU_VARIABLE_NBUFFERS, &m.velocity);
-    define(k.stress, "compute_stress", stress_cpu, STARPU_VARIABLE_NBUFFERS, &m.stress);
-    define(k.save_boundary, "save_boundary", save_boundary_cpu, 2, &m.save_boundary, {STARPU_R, STARPU_W});
-    define(k.update_source, "update_source", update_source_cpu, 2, &m.update_source, {STARPU_RW, STARPU_R});
-    define(k.record, "record_seismograms", record_cpu, STARPU_VARIABLE_NBUFFERS, &m.record);
+    define(k.velocity, "compute_velocity", compute_task<Cpu, true>, ONDES_CUDA_FUNC2(compute_task, true),
+           STARPU_VARIABLE_NBUFFERS, &m.velocity);
+    define(k.stress, "compute_stress", compute_task<Cpu, false>, ONDES_CUDA_FUNC2(compute_task, false),
+           STARPU_VARIABLE_NBUFFERS, &m.stress);
+    define(k.save_boundary, "save_boundary", save_boundary_task<Cpu>, ONDES_CUDA_FUNC(save_boundary_task), 2,
+           &m.save_boundary, {STARPU_R, STARPU_W});
+    define(k.update_source, "update_source", update_source_task<Cpu>, ONDES_CUDA_FUNC(update_source_task), 2,
+           &m.update_source, {STARPU_RW, STARPU_R});
+    define(k.record, "record_seismograms", record_task<Cpu>, ONDES_CUDA_FUNC(record_task), STARPU_VARIABLE_NBUFFERS,
+           &m.record);
     return k;
   }();
   return c;

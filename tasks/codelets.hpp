@@ -1,5 +1,6 @@
-// StarPU codelets of the iteration. Each has a CPU implementation here (wrapping codelets/) and a
-// performance model; CUDA implementations are added where a CUDA-enabled StarPU is available.
+// StarPU codelets of the iteration. Each has a CPU implementation (codelets/cpu_kernels) and, when
+// StarPU has CUDA and the CUDA kernels are built, a CUDA one (codelets/cuda_kernels, asynchronous on
+// StarPU's stream), and a performance model.
 #pragma once
 #include <starpu.h>
 
@@ -14,6 +15,7 @@ struct ComputeArgs {
   StepParams params;
   int has_pml = 0;
   int neighbour_mask = 0;
+  int64_t pml_cells = 0;
 };
 
 struct SaveArgs {
@@ -41,5 +43,8 @@ struct Codelets {
 };
 
 Codelets& codelets();
+
+// Whether the codelets carry CUDA implementations in this build.
+bool cuda_codelets_built();
 
 }  // namespace ondes

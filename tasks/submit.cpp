@@ -26,6 +26,7 @@ void submit_compute(std::vector<BlockData>& blocks, BlockData& b, const Iteratio
   if (b.h_pml) {
     d[n++] = {b.h_pml, STARPU_RW};
     a.has_pml = 1;
+    a.pml_cells = b.pml_cells;
   }
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];

@@ -1,5 +1,6 @@
 // Cases built in code for the tests, and a one-call run on StarPU.
 #pragma once
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -25,9 +26,32 @@ inline TimeFunction gaussian(double f0, double t0) { return {StfKind::Gaussian, 
 
 inline Station station(const std::string& name, double x, double y, double z) { return {name, {x, y, z}}; }
 
-// Runs the whole case under a fresh StarPU with the given scheduler; returns [station][3][step].
-inline std::vector<float> run(const Case& c, const std::string& scheduler = "") {
-  Runtime rt(scheduler);
+// Workers of a test run: ONDES_TEST_WORKERS=cuda asks for CUDA workers only (the GPU machine runs
+// the physics suites that way); otherwise StarPU's default (or STARPU_NCPU / STARPU_NCUDA).
+inline bool cuda_only() {
+  const char* w = std::getenv("ONDES_TEST_WORKERS");
+  return w && std::string(w) == "cuda";
+}
+
+inline bool have_cuda_worker() {
+  try {
+    Runtime rt("", 0, -1);
+    return rt.cuda_workers() > 0;
+  } catch (const std::exception&) {
+    return false;  // StarPU without CUDA, or no GPU: no worker at all
+  }
+}
+
+// Skips a test that asked for CUDA workers where there are none (CI has no GPU).
+#define ONDES_SKIP_WITHOUT_REQUESTED_GPU()                                                      \
+  if (::ondes::test::cuda_only() && !::ondes::test::have_cuda_worker())                         \
+  GTEST_SKIP() << "ONDES_TEST_WORKERS=cuda but no CUDA worker (no GPU, or StarPU without CUDA)"
+
+// Runs the whole case under a fresh StarPU with the given scheduler and worker counts (-1: default);
+// returns [station][3][step].
+inline std::vector<float> run(const Case& c, const std::string& scheduler = "", int ncpu = -2, int ncuda = -1) {
+  if (ncpu == -2) ncpu = cuda_only() ? 0 : -1;
+  Runtime rt(scheduler, ncpu, ncuda);
   Simulation sim(c, c.time.steps);
   sim.advance(c.time.steps);
   return sim.seismograms();

@@ -81,6 +81,7 @@ std::function<double(double)> stf() {
 }  // namespace
 
 TEST(Analytic, PointForceMatchesStokesSolution) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = full_space();
   Source s;
   s.kind = SourceKind::Force;
@@ -97,6 +98,7 @@ TEST(Analytic, PointForceMatchesStokesSolution) {
 }
 
 TEST(Analytic, MomentTensorMatchesStokesSolution) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = full_space();
   Source s;
   s.kind = SourceKind::Moment;

@@ -15,6 +15,7 @@
 using namespace ondes;
 
 TEST(FreeSurface, DoublesTheVerticalIncidentP) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   constexpr double vp = 3000, vs = 1730, rho = 2200, h = 50, f0 = 4.0, t0 = 0.3, depth = 2500;
   constexpr int n = 80, nz = 76, pml = 10;
   Case c = test::cube(n, h, vp, vs, rho, 0.004, 360, pml, true);

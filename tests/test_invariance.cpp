@@ -44,6 +44,7 @@ double peak(const std::vector<float>& a) {
 }  // namespace
 
 TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();
   const auto reference = test::run(c);
   ASSERT_GT(peak(reference), 0.0) << "the reference run recorded nothing";
@@ -55,6 +56,7 @@ TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
 }
 
 TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();
   c.run.nbx = 2;
   c.run.nby = 3;

@@ -1,0 +1,103 @@
+// Plain-loop baseline: the same CUDA kernels over the whole grid (one block), launched in a loop on
+// one stream with no task runtime, to measure StarPU's overhead against. The arrays are prepared
+// by the same set-up code as a run (StarPU is started with one CPU worker only for starpu_malloc),
+// then copied to the GPU by hand - the one place the application copies data itself.
+//   plain_loop CASE.toml [STEPS]
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include "app/simulation.hpp"
+#include "codelets/cuda_kernels.hpp"
+#include "io/case_reader.hpp"
+#include "partition/block_data.hpp"
+#include "partition/stations.hpp"
+
+using namespace ondes;
+
+namespace {
+
+void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+
+template <class T>
+T* to_device(const T* host, size_t count) {
+  if (count == 0) return nullptr;
+  void* d = nullptr;
+  check(cudaMalloc(&d, count * sizeof(T)), "cudaMalloc");
+  check(cudaMemcpy(d, host, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
+  return static_cast<T*>(d);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s CASE.toml [STEPS]\n", argv[0]);
+    return 2;
+  }
+  Case c = read_case(argv[1]);
+  if (argc > 2) c.time.steps = std::stoi(argv[2]);
+  c.run.nbx = c.run.nby = 1;
+  validate_case(c);
+  Runtime rt("", 1, 0);
+  const Decomposition d = decompose(c.grid, 1, 1);
+  std::vector<BlockData> blocks = build_blocks(c, d);
+  std::vector<StationGroup> groups = build_station_groups(c, d, c.time.steps);
+  BlockData& b = blocks[0];
+  const BlockShape sh = b.info.shape;
+  const int64_t n = sh.cells();
+  float* v = to_device(b.velocity, kVelocityComponents * n);
+  float* s = to_device(b.stress, kStressComponents * n);
+  float* mat = to_device(b.material, kMaterialComponents * n);
+  char* pml = to_device(b.pml, b.pml_bytes);
+  SourcePoint* force = to_device(b.force_points.data(), b.force_points.size());
+  SourcePoint* moment = to_device(b.moment_points.data(), b.moment_points.size());
+  std::vector<StationPoint*> st;
+  std::vector<float*> traces;
+  for (StationGroup& g : groups) {
+    st.push_back(to_device(g.points.data(), g.points.size()));
+    traces.push_back(to_device(g.traces.data(), g.traces.size()));
+  }
+  cudaStream_t stream;
+  check(cudaStreamCreate(&stream), "stream");
+  StepParams p;
+  p.shape = sh;
+  p.dt = static_cast<float>(c.time.dt);
+  p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
+  p.inv_h = static_cast<float>(1.0 / c.grid.h);
+  p.free_surface = c.boundaries.free_surface;
+  cuda::VelocityBuffers vb{};
+  vb.v[0] = v;
+  vb.cells[0] = n;
+  auto step = [&](int it) {
+    const double t = it * c.time.dt;
+    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, stream);
+    cuda::apply_sources(v, n, force, b.force_points.size(), t, stream);
+    cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, stream);
+    cuda::apply_sources(s, n, moment, b.moment_points.size(), t + 0.5 * c.time.dt, stream);
+    for (size_t g = 0; g < groups.size(); ++g)
+      cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
+  };
+  const int warm = std::min(10, c.time.steps / 2);
+  for (int it = 0; it < warm; ++it) step(it);
+  check(cudaStreamSynchronize(stream), "warm-up");
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = warm; it < c.time.steps; ++it) step(it);
+  check(cudaStreamSynchronize(stream), "loop");
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
+  const int timed = c.time.steps - warm;
+  std::printf("plain loop: %d steps (after %d warm-up) in %.4f s: %.4g cell-updates/s, %.3f ms per step\n", timed,
+              warm, wall, cells * timed / wall, 1e3 * wall / timed);
+  release_station_groups(groups);
+  release_blocks(blocks);
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "error: %s\n", e.what());
+  return 1;
+}

@@ -1,0 +1,148 @@
+#include "codelets/cuda_kernels.hpp"
+
+#include "codelets/stencil.hpp"
+#include "physics/stf.hpp"
+
+namespace ondes::cuda {
+namespace {
+
+// Threads cover an x-y tile of the block and march down z: consecutive threads read consecutive x,
+// and each thread's neighbours in z stay in cache from the previous plane.
+constexpr int kTx = 32, kTy = 8;
+
+dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
+
+__global__ void velocity_kernel(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+                                const float* __restrict__ mat) {
+  const BlockShape& sh = p.shape;
+  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  if (i >= sh.nx || j >= sh.ny) return;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields6 f = stress_fields(s, n);
+  for (int k = 0; k < sh.nz; ++k) {
+    const int64_t q = sh.idx(i, j, k);
+    add_velocity(v, n, mat, q, velocity_diffs(f, q, sy, sz), p.dt_h);
+  }
+}
+
+__global__ void stress_kernel(StepParams p, float* __restrict__ s, const float* __restrict__ v,
+                              const float* __restrict__ mat) {
+  const BlockShape& sh = p.shape;
+  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  if (i >= sh.nx || j >= sh.ny) return;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields3 f = velocity_fields(v, n);
+  for (int k = 0; k < sh.nz; ++k) {
+    const int64_t q = sh.idx(i, j, k);
+    const int plane = z_plane(k, p.free_surface);
+    add_stress(s, n, mat, q, stress_diffs(f, q, sy, sz, plane), p.dt_h, plane);
+  }
+}
+
+__global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, const float* mat, char* pml,
+                                    int64_t count) {
+  const int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q >= count) return;
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  Diffs d = velocity_diffs(stress_fields(s, n), i, sh.sy(), sh.sz());
+  pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
+  add_velocity(v, n, mat, i, d, p.dt);
+}
+
+__global__ void stress_pml_kernel(StepParams p, float* s, const float* v, const float* mat, char* pml,
+                                  int64_t count) {
+  const int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q >= count) return;
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  int ci, cj, ck;
+  unpack_index(sh, i, &ci, &cj, &ck);
+  const int plane = z_plane(ck, p.free_surface);
+  Diffs d = stress_diffs(velocity_fields(v, n), i, sh.sy(), sh.sz(), plane);
+  pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
+  add_stress(s, n, mat, i, d, p.dt, plane);
+}
+
+__global__ void image_kernel(BlockShape sh, float* s) {
+  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  if (i >= sh.nx || j >= sh.ny) return;
+  image_free_surface_column(sh, s, i, j);
+}
+
+template <bool ToBuffer>
+__global__ void box_kernel(BlockShape sh, int ncomp, Box b, float* field, float* buffer) {
+  const int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  const int64_t per_comp = int64_t(b.ni) * b.nj * sh.nz;
+  if (t >= per_comp * ncomp) return;
+  const int c = static_cast<int>(t / per_comp);
+  int64_t r = t - c * per_comp;
+  const int k = static_cast<int>(r / (int64_t(b.ni) * b.nj));
+  r -= int64_t(k) * b.ni * b.nj;
+  const int jj = static_cast<int>(r / b.ni), ii = static_cast<int>(r % b.ni);
+  float& f = field[c * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k)];
+  float& x = buffer[buffer_index(b, sh.nz, c, k, jj, ii)];
+  if (ToBuffer)
+    x = f;
+  else
+    f = x;
+}
+
+// One thread applies every point in order: sources are few per block, and the order (hence the
+// rounding) is the CPU's.
+__global__ void sources_kernel(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t) {
+  for (int64_t q = 0; q < count; ++q) {
+    const SourcePoint& sp = points[q];
+    field[sp.comp * cells + sp.idx] += static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
+  }
+}
+
+__global__ void record_kernel(VelocityBuffers vb, const StationPoint* st, int64_t count, int step, int nsteps,
+                              float* traces) {
+  const int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (t >= count * 3) return;
+  const int64_t q = t / 3;
+  const int c = static_cast<int>(t % 3);
+  traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, vb.v, vb.cells);
+}
+
+int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads; }
+
+}  // namespace
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
+                      cudaStream_t stream) {
+  velocity_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat);
+  if (pml && pml_cells > 0)
+    velocity_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
+}
+
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
+                    cudaStream_t stream) {
+  stress_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat);
+  if (pml && pml_cells > 0)
+    stress_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
+  if (p.free_surface) image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
+}
+
+void save_box(const BlockShape& sh, int ncomp, const Box& b, const float* field, float* buffer, cudaStream_t stream) {
+  const int64_t n = int64_t(ncomp) * b.ni * b.nj * sh.nz;
+  box_kernel<true><<<blocks_for(n, 256), 256, 0, stream>>>(sh, ncomp, b, const_cast<float*>(field), buffer);
+}
+
+void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer, float* field, cudaStream_t stream) {
+  const int64_t n = int64_t(ncomp) * b.ni * b.nj * sh.nz;
+  box_kernel<false><<<blocks_for(n, 256), 256, 0, stream>>>(sh, ncomp, b, field, const_cast<float*>(buffer));
+}
+
+void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t,
+                   cudaStream_t stream) {
+  if (count > 0) sources_kernel<<<1, 1, 0, stream>>>(field, cells, points, count, t);
+}
+
+void record(const VelocityBuffers& vb, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
+            cudaStream_t stream) {
+  if (count > 0) record_kernel<<<blocks_for(count * 3, 64), 64, 0, stream>>>(vb, st, count, step, nsteps, traces);
+}
+
+}  // namespace ondes::cuda

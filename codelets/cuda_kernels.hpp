@@ -1,0 +1,27 @@
+// CUDA kernels of one block, launched asynchronously on the given stream. They use the per-cell
+// stencils of stencil.hpp (the same code as the CPU loops) and never copy data: StarPU hands them
+// device pointers. No StarPU here, so they compile without a CUDA-enabled StarPU.
+#pragma once
+#include <cuda_runtime.h>
+
+#include "codelets/layout.hpp"
+
+namespace ondes::cuda {
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
+                      cudaStream_t stream);
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
+                    cudaStream_t stream);
+void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* field, float* buffer, cudaStream_t stream);
+void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buffer, float* field, cudaStream_t stream);
+void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t,
+                   cudaStream_t stream);
+
+struct VelocityBuffers {
+  const float* v[kMaxStationBlocks];
+  int64_t cells[kMaxStationBlocks];
+};
+void record(const VelocityBuffers& vb, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
+            cudaStream_t stream);
+
+}  // namespace ondes::cuda

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# GPU build: StarPU with CUDA (tools/build_starpu_cuda.sh), the project against it for sm_90,
+# then a self-contained, stripped bundle for the GPU machine (which has CUDA 13 and OpenMPI but
+# no StarPU, hwloc or HDF5):
+#   bundle/bin/    ondes3d, plain_loop, copy_bandwidth, the test programs
+#   bundle/lib/    every shared library they need beyond the GPU machine's base system
+#   bundle/inputs/ the example cases;  bundle/gpu_check.sh runs the checks and benchmarks there
+# The bundle must stay under 64 MiB (the device tool's limit); the script says its size.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+prefix=$here/build-gpu/starpu-cuda
+build=$here/build-gpu/project
+bundle=$here/bundle
+export PATH=$PATH:/usr/local/cuda/bin
+
+"$here/tools/build_starpu_cuda.sh" "$prefix"
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DONDES_CUDA=ON -DONDES_STARPU_PREFIX="$prefix" \
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_RPATH="$prefix/lib" > "$build.configure.log"
+grep -q "CUDA kernels ON" "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
+cmake --build "$build" -j "$(nproc)"
+grep -q "define STARPU_USE_CUDA 1" "$prefix/include/starpu/1.3/starpu_config.h" || {
+  echo "StarPU in $prefix has no CUDA" >&2; exit 1; }
+
+rm -rf "$bundle"
+mkdir -p "$bundle/bin" "$bundle/lib"
+programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "$build"/tests/test_*)
+cp "${programs[@]}" "$bundle/bin/"
+# Libraries the GPU machine has itself (glibc, the C++ runtime, the CUDA driver) stay out.
+base='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.)'
+LD_LIBRARY_PATH=$prefix/lib ldd "${programs[@]}" | awk '/=> \//{print $1, $3}' | sort -u |
+  while read -r name path; do
+    [[ $name =~ $base ]] || cp -L "$path" "$bundle/lib/$name"
+  done
+strip --strip-unneeded "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null || true
+cp -r "$here/inputs" "$bundle/inputs"
+cp "$here/tools/gpu_check.sh" "$bundle/"
+du -sh "$bundle"
+size=$(du -sm "$bundle" | cut -f1)
+[ "$size" -lt 64 ] || { echo "bundle is ${size} MiB, over the 64 MiB limit" >&2; exit 1; }

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
+# then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
+#   bundle/gpu_check.sh OUTDIR [STEPS]
+# StarPU's performance models start empty on a fresh machine: each configuration gets a
+# calibration run (STARPU_CALIBRATE=1) before the measured one.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: gpu_check.sh OUTDIR [STEPS]}
+steps=${2:-300}
+mkdir -p "$out"
+export LD_LIBRARY_PATH=$here/lib:${LD_LIBRARY_PATH:-}
+export STARPU_HOME=${STARPU_HOME:-/tmp/ondes-starpu-home} STARPU_SILENT=1
+bin=$here/bin
+case_file=$here/inputs/benchmark.toml
+log=$out/gpu_check.log
+table=$out/gpu_table.txt
+: > "$log"
+say() { echo "$@" | tee -a "$log"; }
+section() { say ""; say "=== $*"; }
+
+section "machine"
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$log" 2>&1
+"$bin/ondes3d" info >> "$log" 2>&1
+copy=$("$bin/copy_bandwidth" 2>&1 | tee -a "$log")
+copy_gbs=$(echo "$copy" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p')
+
+section "correctness"
+status=0
+check() {  # ENV... PROGRAM
+  say "--- $*"
+  env "$@" >> "$log" 2>&1 || status=1
+}
+check ONDES_TEST_WORKERS=any "$bin/test_gpu"
+for t in test_analytic test_invariance test_free_surface; do check ONDES_TEST_WORKERS=cuda "$bin/$t"; done
+grep -E "relative L2|misfit|surface vz|PASSED|FAILED|SKIPPED" "$log" | sed 's/^/  /' | tail -40
+say "correctness status: $status (0 = all passed)"
+
+section "benchmark ($steps steps of $(basename "$case_file"))"
+# run LABEL ENV... -- ARGS: prints one table row from the run's log line.
+cups_of() { sed -n 's/.*done in \([0-9.]*\) s: \([0-9.e+]*\) cell-updates\/s, \([0-9]*\) tasks.*/\2 \3/p'; }
+row() {
+  local label=$1; shift
+  local envs=() args=()
+  while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
+  env "${envs[@]}" STARPU_CALIBRATE=1 "$bin/ondes3d" run "$case_file" --steps 40 --output /tmp/cal.h5 "$@" >> "$log" 2>&1
+  local l
+  l=$(env "${envs[@]}" "$bin/ondes3d" run "$case_file" --steps "$steps" --output /tmp/run.h5 "$@" 2>&1 | tee -a "$log")
+  read -r cups tasks <<< "$(echo "$l" | cups_of)"
+  printf '%-34s %14.4g %8s\n' "$label" "$cups" "$tasks" | tee -a "$table"
+}
+: > "$table"
+{
+  echo "# $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); copy bandwidth ${copy_gbs} GB/s"
+  echo "# $(basename "$case_file") 512x512x256, $steps steps, throughput after 10 warm-up iterations"
+  printf '%-34s %14s %8s\n' configuration cell_updates/s tasks/it
+} | tee "$table"
+plain=$("$bin/plain_loop" "$case_file" "$steps" 2>&1 | tee -a "$log")
+plain_cups=$(echo "$plain" | sed -n 's/.*in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+printf '%-34s %14.4g %8s\n' "plain loop (no runtime), 1 GPU" "$plain_cups" "-" | tee -a "$table"
+for b in 1x1 2x2 4x4; do
+  row "StarPU dmda, 1 GPU only, $b" STARPU_NCPU=0 -- --blocks "$b" --sched dmda
+done
+for s in dmda dmdas; do
+  row "StarPU $s, GPU + CPUs, 4x4" STARPU_NCUDA=1 -- --blocks 4x4 --sched "$s"
+done
+bytes=140  # per cell-update: velocity 15 floats, stress 20 floats (each field read once, written once)
+echo "# bytes per cell-update: $bytes (interior, PML excluded); achieved = throughput x bytes / copy bandwidth" | tee -a "$table"
+awk -v b=$bytes -v c="$copy_gbs" 'NR>3 && $0 !~ /^#/ {v=$(NF-1); printf "#   %-32s %6.1f%% of copy bandwidth\n", substr($0,1,32), 100*v*b/(c*1e9)}' "$table" | tee -a "$table.tmp"
+cat "$table.tmp" >> "$table"; rm -f "$table.tmp"
+exit $status
