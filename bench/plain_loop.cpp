@@ -94,6 +94,7 @@ int main(int argc, char** argv) try {
   const int timed = c.time.steps - warm;
   std::printf("plain loop: %d steps (after %d warm-up) in %.4f s: %.4g cell-updates/s, %.3f ms per step\n", timed,
               warm, wall, cells * timed / wall, 1e3 * wall / timed);
+  std::fflush(stdout);
   release_station_groups(groups);
   release_blocks(blocks);
   return 0;

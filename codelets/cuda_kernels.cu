@@ -6,37 +6,33 @@
 namespace ondes::cuda {
 namespace {
 
-// Threads cover an x-y tile of the block and march down z: consecutive threads read consecutive x,
-// and each thread's neighbours in z stay in cache from the previous plane.
-constexpr int kTx = 32, kTy = 8;
+// One thread per cell: a warp reads 32 consecutive x, a thread block is one x-y tile of one z
+// plane (so the plane's free-surface treatment is uniform in it), and there are enough threads in
+// flight to cover memory latency even for small blocks. The plane is the fastest grid index, so
+// thread blocks run down a tile's column one after another and the +-2 planes a stencil reads
+// are still in L2 (plane-by-plane order would need ~45 MB of planes resident for the big case).
+constexpr int kTx = 32, kTy = 16;
 
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
+dim3 zxy_grid(const BlockShape& s) { return dim3(s.nz, (s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
 __global__ void velocity_kernel(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                 const float* __restrict__ mat) {
   const BlockShape& sh = p.shape;
-  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
   if (i >= sh.nx || j >= sh.ny) return;
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const Fields6 f = stress_fields(s, n);
-  for (int k = 0; k < sh.nz; ++k) {
-    const int64_t q = sh.idx(i, j, k);
-    add_velocity(v, n, mat, q, velocity_diffs(f, q, sy, sz), p.dt_h);
-  }
+  const int64_t n = sh.cells(), q = sh.idx(i, j, k);
+  add_velocity(v, n, mat, q, velocity_diffs(stress_fields(s, n), q, sh.sy(), sh.sz()), p.dt_h);
 }
 
 __global__ void stress_kernel(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                               const float* __restrict__ mat) {
   const BlockShape& sh = p.shape;
-  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
   if (i >= sh.nx || j >= sh.ny) return;
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const Fields3 f = velocity_fields(v, n);
-  for (int k = 0; k < sh.nz; ++k) {
-    const int64_t q = sh.idx(i, j, k);
-    const int plane = z_plane(k, p.free_surface);
-    add_stress(s, n, mat, q, stress_diffs(f, q, sy, sz, plane), p.dt_h, plane);
-  }
+  const int64_t n = sh.cells(), q = sh.idx(i, j, k);
+  const int plane = z_plane(k, p.free_surface);
+  add_stress(s, n, mat, q, stress_diffs(velocity_fields(v, n), q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
 }
 
 __global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, const float* mat, char* pml,
@@ -112,14 +108,14 @@ int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads;
 
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
                       cudaStream_t stream) {
-  velocity_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat);
+  velocity_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat);
   if (pml && pml_cells > 0)
     velocity_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
                     cudaStream_t stream) {
-  stress_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat);
+  stress_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat);
   if (pml && pml_cells > 0)
     stress_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
   if (p.free_surface) image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);

@@ -80,11 +80,11 @@ void register_station_groups(std::vector<StationGroup>& groups) {
 }
 
 void release_station_groups(std::vector<StationGroup>& groups) {
-  for (StationGroup& g : groups) {
-    starpu_data_unregister(g.h_points);
-    starpu_data_unregister(g.h_traces);
-    g.h_points = g.h_traces = nullptr;
-  }
+  for (StationGroup& g : groups)
+    for (starpu_data_handle_t* h : {&g.h_points, &g.h_traces}) {
+      if (*h) starpu_data_unregister(*h);
+      *h = nullptr;
+    }
 }
 
 }  // namespace ondes

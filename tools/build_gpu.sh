@@ -23,10 +23,12 @@ grep -q "define STARPU_USE_CUDA 1" "$prefix/include/starpu/1.3/starpu_config.h" 
 
 rm -rf "$bundle"
 mkdir -p "$bundle/bin" "$bundle/lib"
-programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "$build"/tests/test_*)
+mapfile -t tests < <(find "$build/tests" -maxdepth 1 -type f -executable -name 'test_*')
+programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "${tests[@]}")
 cp "${programs[@]}" "$bundle/bin/"
-# Libraries the GPU machine has itself (glibc, the C++ runtime, the CUDA driver) stay out.
-base='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libstdc\+\+|libgcc_s|libcuda\.)'
+# Libraries the GPU machine has itself stay out: glibc (libresolv must match its libc), the C++
+# runtime, the CUDA driver and the CUDA 13 math libraries StarPU links (cuBLAS, cuSPARSE).
+base='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libresolv\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcusparse|libnvJitLink)'
 LD_LIBRARY_PATH=$prefix/lib ldd "${programs[@]}" | awk '/=> \//{print $1, $3}' | sort -u |
   while read -r name path; do
     [[ $name =~ $base ]] || cp -L "$path" "$bundle/lib/$name"

@@ -55,14 +55,23 @@ row() {
   echo "# $(basename "$case_file") 512x512x256, $steps steps, throughput after 10 warm-up iterations"
   printf '%-34s %14s %8s\n' configuration cell_updates/s tasks/it
 } | tee "$table"
-plain=$("$bin/plain_loop" "$case_file" "$steps" 2>&1 | tee -a "$log")
+plain=$("$bin/plain_loop" "$case_file" "$steps" 2>&1 | tee -a "$log") || say "plain loop failed: $plain"
 plain_cups=$(echo "$plain" | sed -n 's/.*in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p')
 printf '%-34s %14.4g %8s\n' "plain loop (no runtime), 1 GPU" "$plain_cups" "-" | tee -a "$table"
 for b in 1x1 2x2 4x4; do
-  row "StarPU dmda, 1 GPU only, $b" STARPU_NCPU=0 -- --blocks "$b" --sched dmda
+  row "StarPU dmda, 1 GPU only, $b" STARPU_NCPU=0 STARPU_NCUDA=1 -- --blocks "$b" --sched dmda
 done
+# Several workers (streams) per GPU let small blocks' kernels overlap.
+row "StarPU dmda, 1 GPU x4 streams, 4x4" STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_NWORKER_PER_CUDA=4 -- --blocks 4x4 --sched dmda
+ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+if [ "$ngpu" -ge 2 ]; then
+  for b in 2x1 4x4; do
+    row "StarPU dmda, 2 GPUs only, $b" STARPU_NCPU=0 STARPU_NCUDA=2 -- --blocks "$b" --sched dmda
+  done
+  row "StarPU dmda, 2 GPUs x4 streams, 4x4" STARPU_NCPU=0 STARPU_NCUDA=2 STARPU_NWORKER_PER_CUDA=4 -- --blocks 4x4 --sched dmda
+fi
 for s in dmda dmdas; do
-  row "StarPU $s, GPU + CPUs, 4x4" STARPU_NCUDA=1 -- --blocks 4x4 --sched "$s"
+  row "StarPU $s, 1 GPU + CPUs, 4x4" STARPU_NCUDA=1 -- --blocks 4x4 --sched "$s"
 done
 bytes=140  # per cell-update: velocity 15 floats, stress 20 floats (each field read once, written once)
 echo "# bytes per cell-update: $bytes (interior, PML excluded); achieved = throughput x bytes / copy bandwidth" | tee -a "$table"
