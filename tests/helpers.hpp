@@ -26,6 +26,21 @@ inline TimeFunction gaussian(double f0, double t0) { return {StfKind::Gaussian, 
 
 inline Station station(const std::string& name, double x, double y, double z) { return {name, {x, y, z}}; }
 
+// A Ricker force and a Gaussian moment tensor at the given positions (invariance and GPU tests).
+inline void add_force_and_moment(Case& c, const std::array<double, 3>& force_at, const std::array<double, 3>& moment_at) {
+  Source f;
+  f.kind = SourceKind::Force;
+  f.position = force_at;
+  f.force = {1e12, -2e12, 3e12};
+  f.stf = {StfKind::Ricker, 2.0, 0.6, 0};
+  Source m;
+  m.kind = SourceKind::Moment;
+  m.position = moment_at;
+  m.moment = {1e15, -2e15, 1e15, 3e15, -1e15, 2e15};
+  m.stf = gaussian(2.0, 0.5);
+  c.sources = {f, m};
+}
+
 // Workers of a test run: ONDES_TEST_WORKERS=cuda asks for CUDA workers only (the GPU machine runs
 // the physics suites that way); otherwise StarPU's default (or STARPU_NCPU / STARPU_NCUDA).
 inline bool cuda_only() {

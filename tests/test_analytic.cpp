@@ -80,36 +80,39 @@ std::function<double(double)> stf() {
 
 }  // namespace
 
-TEST(Analytic, PointForceMatchesStokesSolution) {
-  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
-  Case c = full_space();
+// A source at the centre of the full space, with the test's Gaussian time function.
+Source centred(SourceKind kind) {
   Source s;
-  s.kind = SourceKind::Force;
+  s.kind = kind;
   s.position = {kN / 2 * kH, kN / 2 * kH, kN / 2 * kH};
-  s.force = {1e10, 0.6e10, -0.8e10};
   s.stf = test::gaussian(kF0, kT0);
+  return s;
+}
+
+template <class Analytic>
+void run_and_compare(const Source& s, const Analytic& solution) {
+  Case c = full_space();
   c.sources.push_back(s);
   ASSERT_NO_THROW(validate_case(c));
-  const auto seis = test::run(c);
-  const analytic::Medium m{kVp, kVs, kRho};
-  expect_matches(c, seis, [&](const analytic::Vec3& x, double t) {
-    return analytic::force_velocity(m, stf(), x, {s.force[0], s.force[1], s.force[2]}, t);
+  expect_matches(c, test::run(c), solution);
+}
+
+const analytic::Medium kMedium{kVp, kVs, kRho};
+
+TEST(Analytic, PointForceMatchesStokesSolution) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Source s = centred(SourceKind::Force);
+  s.force = {1e10, 0.6e10, -0.8e10};
+  run_and_compare(s, [&](const analytic::Vec3& x, double t) {
+    return analytic::force_velocity(kMedium, stf(), x, {s.force[0], s.force[1], s.force[2]}, t);
   });
 }
 
 TEST(Analytic, MomentTensorMatchesStokesSolution) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
-  Case c = full_space();
-  Source s;
-  s.kind = SourceKind::Moment;
-  s.position = {kN / 2 * kH, kN / 2 * kH, kN / 2 * kH};
+  Source s = centred(SourceKind::Moment);
   s.moment = {-0.3e15, 0.3e15, -0.1e15, 0.5e15, 1e15, -0.3e15};  // no station near a node
-  s.stf = test::gaussian(kF0, kT0);
-  c.sources.push_back(s);
-  ASSERT_NO_THROW(validate_case(c));
-  const auto seis = test::run(c);
-  const analytic::Medium m{kVp, kVs, kRho};
-  expect_matches(c, seis, [&](const analytic::Vec3& x, double t) {
-    return analytic::moment_velocity(m, stf(), x, s.moment, t);
+  run_and_compare(s, [&](const analytic::Vec3& x, double t) {
+    return analytic::moment_velocity(kMedium, stf(), x, s.moment, t);
   });
 }

@@ -14,17 +14,7 @@ namespace {
 Case gpu_case() {
   Case c = test::cube(48, 100, 4000, 2300, 2500, 0.008, 150, 8, true);
   c.grid.nz = 32;
-  Source f;
-  f.kind = SourceKind::Force;
-  f.position = {2400, 2350, 900};
-  f.force = {1e12, -2e12, 3e12};
-  f.stf = {StfKind::Ricker, 2.0, 0.6, 0};
-  Source m;
-  m.kind = SourceKind::Moment;
-  m.position = {1530, 3010, 1250};
-  m.moment = {1e15, -2e15, 1e15, 3e15, -1e15, 2e15};
-  m.stf = test::gaussian(2.0, 0.5);
-  c.sources = {f, m};
+  test::add_force_and_moment(c, {2400, 2350, 900}, {1530, 3010, 1250});
   c.stations = {test::station("A", 1200, 1200, 0), test::station("B", 2400, 2400, 0),
                 test::station("C", 3550, 1330, 350), test::station("D", 1210, 3590, 1200)};
   return c;

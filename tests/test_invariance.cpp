@@ -14,17 +14,7 @@ namespace {
 Case small_case() {
   Case c = test::cube(40, 100, 4000, 2300, 2500, 0.008, 120, 6, true);
   c.grid.nz = 24;
-  Source f;
-  f.kind = SourceKind::Force;
-  f.position = {2000, 1960, 800};  // at a block edge of the 2x3 and 4x4 layouts
-  f.force = {1e12, -2e12, 3e12};
-  f.stf = {StfKind::Ricker, 2.0, 0.6, 0};
-  Source m;
-  m.kind = SourceKind::Moment;
-  m.position = {1230, 2710, 1150};
-  m.moment = {1e15, -2e15, 1e15, 3e15, -1e15, 2e15};
-  m.stf = test::gaussian(2.0, 0.5);
-  c.sources = {f, m};
+  test::add_force_and_moment(c, {2000, 1960, 800} /* on a block edge of 2x3 and 4x4 */, {1230, 2710, 1150});
   c.stations = {test::station("A", 1000, 1000, 0), test::station("B", 2000, 2000, 0),
                 test::station("C", 2950, 1330, 350), test::station("D", 1010, 2990, 1200),
                 test::station("E", 3000, 3000, 0)};
