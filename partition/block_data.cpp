@@ -137,7 +137,7 @@ std::vector<WeightedPoint> spread(const Grid& g, const std::array<double, 3>& x,
   return out;
 }
 
-void TimeFunctionInto(SourcePoint& p, const TimeFunction& f) {
+void set_time_function(SourcePoint& p, const TimeFunction& f) {
   p.stf = static_cast<int32_t>(f.kind);
   p.f0 = f.f0;
   p.t0 = f.t0;
@@ -162,7 +162,7 @@ void fill_sources(const Case& c, BlockData& b) {
         SourcePoint p{};
         p.idx = s.idx(wp.gi - b.info.x0, wp.gj - b.info.y0, wp.k);
         p.comp = comp;
-        TimeFunctionInto(p, src.stf);
+        set_time_function(p, src.stf);
         if (force) {
           p.coef = c.time.dt * b.material[comp * s.cells() + p.idx] * amp * wp.w / vol;
           b.force_points.push_back(p);
