@@ -52,7 +52,7 @@ row() {
 : > "$table"
 {
   echo "# $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); copy bandwidth ${copy_gbs} GB/s"
-  echo "# $(basename "$case_file") 512x512x256, $steps steps, throughput after 10 warm-up iterations"
+  echo "# $(basename "$case_file") 512x512x256, $steps steps; each StarPU row after a STARPU_CALIBRATE=1 run of 40 steps; throughput after 10 warm-up iterations"
   printf '%-34s %14s %8s\n' configuration cell_updates/s tasks/it
 } | tee "$table"
 plain=$("$bin/plain_loop" "$case_file" "$steps" 2>&1 | tee -a "$log") || say "plain loop failed: $plain"
