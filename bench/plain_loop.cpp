@@ -71,7 +71,7 @@ int main(int argc, char** argv) try {
   p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
   p.inv_h = static_cast<float>(1.0 / c.grid.h);
   p.free_surface = c.boundaries.free_surface;
-  cuda::VelocityBuffers vb{};
+  StationBlocks vb{};
   vb.v[0] = v;
   vb.cells[0] = n;
   auto step = [&](int it) {

@@ -105,10 +105,10 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
   }
 }
 
-void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t count, int step,
-            int nsteps, float* traces) {
+void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps,
+            float* traces) {
   for (int64_t q = 0; q < count; ++q)
-    for (int c = 0; c < 3; ++c) traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, v, cells);
+    for (int c = 0; c < 3; ++c) traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, blocks);
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0,

@@ -18,9 +18,9 @@ void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buf
 // field[comp][idx] += coef * s(t) for each point.
 void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t);
 
-// traces[station][component][step] from the velocity buffers v[slot] (cells[slot] per component).
-void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t count, int step,
-            int nsteps, float* traces);
+// traces[station][component][step] from the velocity buffers of the stations' blocks.
+void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps,
+            float* traces);
 
 // Kinetic + strain energy of the cells [i0,i1) x [j0,j1) x [k0,k1), times h^3 (joules).
 double energy(const BlockShape& shape, const float* v, const float* s, const float* mat, int i0, int i1, int j0,

@@ -93,13 +93,13 @@ __global__ void sources_kernel(float* field, int64_t cells, const SourcePoint* p
   }
 }
 
-__global__ void record_kernel(VelocityBuffers vb, const StationPoint* st, int64_t count, int step, int nsteps,
+__global__ void record_kernel(StationBlocks blocks, const StationPoint* st, int64_t count, int step, int nsteps,
                               float* traces) {
   const int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
   if (t >= count * 3) return;
   const int64_t q = t / 3;
   const int c = static_cast<int>(t % 3);
-  traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, vb.v, vb.cells);
+  traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, blocks);
 }
 
 int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads; }
@@ -136,9 +136,9 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
   if (count > 0) sources_kernel<<<1, 1, 0, stream>>>(field, cells, points, count, t);
 }
 
-void record(const VelocityBuffers& vb, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
+void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
             cudaStream_t stream) {
-  if (count > 0) record_kernel<<<blocks_for(count * 3, 64), 64, 0, stream>>>(vb, st, count, step, nsteps, traces);
+  if (count > 0) record_kernel<<<blocks_for(count * 3, 64), 64, 0, stream>>>(blocks, st, count, step, nsteps, traces);
 }
 
 }  // namespace ondes::cuda

@@ -17,11 +17,7 @@ void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buf
 void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t,
                    cudaStream_t stream);
 
-struct VelocityBuffers {
-  const float* v[kMaxStationBlocks];
-  int64_t cells[kMaxStationBlocks];
-};
-void record(const VelocityBuffers& vb, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
+void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
             cudaStream_t stream);
 
 }  // namespace ondes::cuda

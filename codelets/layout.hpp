@@ -95,16 +95,20 @@ struct StationPoint {
   float fx[3], fy[3], fz[3];
 };
 
-// The PML memory of a block is one byte buffer: a count, the cells' indices, per-axis profiles
-// (a and b at integer and half positions), then 18 memory variables per PML cell.
+// The velocity buffers a record task reads, by slot, and their cells per component.
+struct StationBlocks {
+  const float* v[kMaxStationBlocks];
+  int64_t cells[kMaxStationBlocks];
+};
+
+// The PML memory of a block is one byte buffer: the cells' indices, per-axis profiles (a and b at
+// integer and half positions), then 18 memory variables per PML cell. The count travels with the
+// task arguments (a GPU codelet could not read it from device memory).
 struct PmlLayout {
-  int64_t count = 0;
-  int64_t cells_offset = 0, profiles_offset = 0, psi_offset = 0, bytes = 0;
+  int64_t profiles_offset = 0, psi_offset = 0, bytes = 0;  // the cells' indices start at 0
   ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count) {
     PmlLayout l;
-    l.count = count;
-    l.cells_offset = 16;
-    l.profiles_offset = l.cells_offset + 8 * count;
+    l.profiles_offset = 8 * count;
     const int64_t profiles = 4 * (int64_t(s.nx) + s.ny + s.nz);
     l.psi_offset = l.profiles_offset + 4 * profiles;
     l.bytes = l.psi_offset + 4 * kPsi * count;

@@ -126,7 +126,7 @@ ONDES_HD inline void image_free_surface_column(const BlockShape& sh, float* s, i
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
 ONDES_HD inline int64_t pml_cell(const char* pml, int64_t p) {
-  return reinterpret_cast<const int64_t*>(pml + 16)[p];
+  return reinterpret_cast<const int64_t*>(pml)[p];
 }
 
 // Local (i, j, k) of a padded index.
@@ -167,11 +167,11 @@ ONDES_HD inline float trilinear(const float* f, float fx, float fy, float fz) {
 }
 
 // The velocity component c at a station, from the record task's velocity buffers.
-ONDES_HD inline float station_velocity(const StationPoint& st, int c, const float* const* v, const int64_t* cells) {
+ONDES_HD inline float station_velocity(const StationPoint& st, int c, const StationBlocks& b) {
   float f[8];
   for (int q = 0; q < 8; ++q) {
     const int s = st.slot[c][q];
-    f[q] = s < 0 ? 0.0f : v[s][c * cells[s] + st.idx[c][q]];
+    f[q] = s < 0 ? 0.0f : b.v[s][c * b.cells[s] + st.idx[c][q]];
   }
   return trilinear(f, st.fx[c], st.fy[c], st.fz[c]);
 }

@@ -103,9 +103,8 @@ void fill_pml(const Case& c, BlockData& b) {
   std::memset(p, 0, l.bytes);
   b.pml = static_cast<char*>(p);
   b.pml_bytes = l.bytes;
-  b.pml_cells = l.count;
-  *reinterpret_cast<int64_t*>(b.pml) = l.count;
-  std::memcpy(b.pml + l.cells_offset, cells.data(), cells.size() * sizeof(int64_t));
+  b.pml_cells = static_cast<int64_t>(cells.size());
+  std::memcpy(b.pml, cells.data(), cells.size() * sizeof(int64_t));
   float* prof = reinterpret_cast<float*>(b.pml + l.profiles_offset);
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   const int origin[3] = {b.info.x0, b.info.y0, 0};

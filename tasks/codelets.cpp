@@ -43,9 +43,8 @@ struct Cpu {
   static void sources(float* f, int64_t cells, const SourcePoint* pts, int64_t n, double t) {
     cpu::apply_sources(f, cells, pts, n, t);
   }
-  static void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t n, int step,
-                     int nsteps, float* traces) {
-    cpu::record(v, cells, st, n, step, nsteps, traces);
+  static void record(const StationBlocks& b, const StationPoint* st, int64_t n, int step, int nsteps, float* traces) {
+    cpu::record(b, st, n, step, nsteps, traces);
   }
 };
 
@@ -67,14 +66,8 @@ struct Gpu {
   static void sources(float* f, int64_t cells, const SourcePoint* pts, int64_t n, double t) {
     cuda::apply_sources(f, cells, pts, n, t, stream());
   }
-  static void record(const float* const* v, const int64_t* cells, const StationPoint* st, int64_t n, int step,
-                     int nsteps, float* traces) {
-    cuda::VelocityBuffers vb{};
-    for (int s = 0; s < kMaxStationBlocks; ++s) {
-      vb.v[s] = v[s];
-      vb.cells[s] = cells[s];
-    }
-    cuda::record(vb, st, n, step, nsteps, traces, stream());
+  static void record(const StationBlocks& b, const StationPoint* st, int64_t n, int step, int nsteps, float* traces) {
+    cuda::record(b, st, n, step, nsteps, traces, stream());
   }
 };
 #endif
@@ -112,9 +105,12 @@ void update_source_task(void* buffers[], void* cl_arg) {
 template <class B>
 void record_task(void* buffers[], void* cl_arg) {
   const auto a = args_of<RecordArgs>(cl_arg);
-  const float* v[kMaxStationBlocks] = {};
-  for (int s = 0; s < a.nblocks; ++s) v[s] = ptr<float>(buffers[2 + s]);
-  B::record(v, a.cells, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
+  StationBlocks blocks{};
+  for (int s = 0; s < a.nblocks; ++s) {
+    blocks.v[s] = ptr<float>(buffers[2 + s]);
+    blocks.cells[s] = a.cells[s];
+  }
+  B::record(blocks, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
             ptr<float>(buffers[1]));
 }
 

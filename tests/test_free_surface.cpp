@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
 #include "analytic.hpp"
 #include "helpers.hpp"
@@ -52,8 +51,6 @@ TEST(FreeSurface, DoublesTheVerticalIncidentP) {
     peak_sim = std::max(peak_sim, std::abs(sim[i]));
     peak_ref = std::max(peak_ref, std::abs(twice[i]));
   }
-  if (std::getenv("ONDES_DUMP"))
-    for (int i = 0; i < samples; i += 5) std::printf("%.3f %.5g %.5g\n", (i + 0.5) * c.time.dt, sim[i], twice[i]);
   const double misfit = analytic::relative_misfit(sim, twice, samples);
   std::printf("surface vz: peak %.4g m/s, twice full space %.4g m/s (ratio %.4f); L2 misfit %.4f over %.2f s\n",
               peak_sim, peak_ref, peak_sim / peak_ref, misfit, samples * c.time.dt);

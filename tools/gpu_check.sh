@@ -31,17 +31,17 @@ check() {  # ENV... PROGRAM
   say "--- $*"
   env "$@" >> "$log" 2>&1 || status=1
 }
-check ONDES_TEST_WORKERS=any "$bin/test_gpu"
+check "$bin/test_gpu"
 for t in test_analytic test_invariance test_free_surface; do check ONDES_TEST_WORKERS=cuda "$bin/$t"; done
 grep -E "relative L2|misfit|surface vz|PASSED|FAILED|SKIPPED" "$log" | sed 's/^/  /' | tail -40
 say "correctness status: $status (0 = all passed)"
 
 section "benchmark ($steps steps of $(basename "$case_file"))"
-# run LABEL ENV... -- ARGS: prints one table row from the run's log line.
+# row LABEL ENV... -- ARGS: a calibration run, then the measured one, as one table row.
 cups_of() { sed -n 's/.*done in \([0-9.]*\) s: \([0-9.e+]*\) cell-updates\/s, \([0-9]*\) tasks.*/\2 \3/p'; }
 row() {
   local label=$1; shift
-  local envs=() args=()
+  local envs=()
   while [ "$1" != "--" ]; do envs+=("$1"); shift; done; shift
   env "${envs[@]}" STARPU_CALIBRATE=1 "$bin/ondes3d" run "$case_file" --steps 40 --output /tmp/cal.h5 "$@" >> "$log" 2>&1
   local l
