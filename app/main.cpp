@@ -1,5 +1,6 @@
 // ondes3d: elastic wave propagation (Ondes3D scheme) on the StarPU task runtime.
-//   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--steps N] [--output FILE.h5]
+//   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--mapping tiles|cyclic] [--steps N] [--output FILE.h5]
+//   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
 //   ondes3d info
 #include <CLI/CLI.hpp>
@@ -15,6 +16,7 @@
 #include "io/case_reader.hpp"
 #include "io/output_h5.hpp"
 #include "partition/block_data.hpp"
+#include "partition/mapping.hpp"
 #include "physics/medium.hpp"
 #include "physics/stability.hpp"
 
@@ -23,7 +25,7 @@ using namespace ondes;
 namespace {
 
 struct Overrides {
-  std::string blocks, scheduler, output;
+  std::string blocks, scheduler, output, mapping;
   int steps = 0;
 };
 
@@ -38,9 +40,16 @@ Case load(const std::string& path, const Overrides& o) {
     c.run.nby = std::stoi(m[2]);
   }
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
+  if (!o.mapping.empty()) c.run.mapping = o.mapping;
   if (!o.output.empty()) c.output = o.output;
   if (o.steps > 0) c.time.steps = o.steps;
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
+  // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
+  try {
+    map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), launch_size(), parse_mapping(c.run.mapping));
+  } catch (const std::invalid_argument& e) {
+    throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
+  }
   return c;
 }
 
@@ -76,20 +85,44 @@ int check(const Case& c) {
   return 0;
 }
 
+int run_on(const Case& c, const Runtime& rt);
+
 int run(const Case& c) {
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
-  if (!std::filesystem::is_directory(out_dir))
+  if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
-  Runtime rt(c.run.scheduler);
-  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers", c.path,
+  Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
+  try {
+    return run_on(c, rt);
+  } catch (const std::exception& e) {
+    // Shutting StarPU-MPI down would wait for the other ranks, which wait for this one's messages.
+    if (Runtime::ranks() > 1) {
+      spdlog::error("{}", e.what());
+      abort_all_ranks(1);
+    }
+    throw;
+  }
+}
+
+int run_on(const Case& c, const Runtime& rt) {
+  const bool root = Runtime::rank() == 0;
+  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
                c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby, rt.scheduler(), rt.cpu_workers(),
-               rt.cuda_workers());
+               rt.cuda_workers(),
+               Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
+                                      : "");
   Simulation sim(c, c.time.steps);
+  if (Runtime::distributed())
+    spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
+                 sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
+                 sim.stats().station_groups_across_ranks);
   // A first window of 10 iterations carries the start-up (first transfers to GPUs, calibration);
   // the throughput reported is the steady one after it.
   const int warm = c.time.steps >= 40 ? 10 : 0;
-  if (warm) sim.advance(warm, true);
-  sim.advance(c.time.steps - warm, true);
+  if (warm) sim.advance(warm, root);
+  sim.advance(c.time.steps - warm, root);
+  const std::vector<float> seismograms = sim.seismograms();  // every rank takes part
+  if (!root) return 0;
   RunMetadata m;
   m.program_version = ONDES_VERSION;
   m.starpu_version = starpu_version();
@@ -99,9 +132,11 @@ int run(const Case& c) {
   m.cpu_workers = rt.cpu_workers();
   m.cuda_workers = rt.cuda_workers();
   m.steps = c.time.steps;
+  m.ranks = Runtime::ranks();
+  m.mapping = c.run.mapping;
   m.wall_seconds = sim.stats().wall_seconds;
   m.cell_updates_per_second = sim.stats().window_cell_updates_per_second;
-  write_output(c.output, c, sim.seismograms(), m);
+  write_output(c.output, c, seismograms, m);
   spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {} tasks per iteration; seismograms in {}", m.wall_seconds,
                m.cell_updates_per_second, sim.stats().tasks_per_iteration, c.output);
   if (warm) spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm,
@@ -123,6 +158,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
   run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(CLI::PositiveNumber);
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
+  run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
+      ->check(CLI::IsMember({"tiles", "cyclic"}));
 
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", case_path, "case file (TOML)")->required();
@@ -132,7 +169,13 @@ int main(int argc, char** argv) {
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
 
   CLI11_PARSE(app, argc, argv);
-  spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
+  // Under MPI, rank 0 tells the story; the others speak up only for warnings and errors.
+  if (launch_size() > 1) {
+    spdlog::set_pattern(fmt::format("[%H:%M:%S] rank {}: %^%l%$: %v", launch_rank()));
+    if (launch_rank() != 0) spdlog::set_level(spdlog::level::warn);
+  } else {
+    spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
+  }
   try {
     if (app.got_subcommand("info")) {
       fmt::print("ondes3d {}\n{}", ONDES_VERSION, system_info());
@@ -142,7 +185,7 @@ int main(int argc, char** argv) {
     return app.got_subcommand("check") ? check(c) : run(c);
   } catch (const CaseError& e) {
     spdlog::error("{}", e.what());
-    return 2;
+    return 2;  // raised before MPI starts, on every rank alike
   } catch (const std::exception& e) {
     spdlog::error("{}", e.what());
     return 1;

@@ -2,10 +2,13 @@
 
 #include <fmt/format.h>
 #include <starpu.h>
+#include <starpu_mpi.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <stdexcept>
+#include <thread>
 
 #include "app/progress.hpp"
 #include "codelets/cpu_kernels.hpp"
@@ -19,10 +22,55 @@ std::vector<std::string> scheduler_names() {
   return names;
 }
 
-Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda) {
+namespace {
+bool g_mpi = false;  // the live Runtime started StarPU-MPI
+
+int env_int(std::initializer_list<const char*> names, int fallback) {
+  for (const char* n : names)
+    if (const char* v = std::getenv(n)) return std::atoi(v);
+  return fallback;
+}
+}  // namespace
+
+// Open MPI, MPICH / Intel MPI (PMI), PMIx launchers and Slurm's srun.
+bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 0) > 0; }
+int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
+int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 1); }
+
+void abort_all_ranks(int code) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
+}
+
+int Runtime::rank() { return g_mpi ? starpu_mpi_world_rank() : 0; }
+int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
+bool Runtime::distributed() { return g_mpi; }
+
+namespace {
+// Ranks of one run sharing a node: StarPU would bind every rank's workers from core 0 up, piling
+// them onto the same cores. Unless told otherwise (STARPU_NCPU, STARPU_WORKERS_*), give each rank
+// an equal share of the cores, unbound, and leave binding to the MPI launcher.
+void share_node_cores(starpu_conf& conf) {
+  const int local = env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1);
+  if (local <= 1) return;
+  if (!std::getenv("STARPU_WORKERS_NOBIND") && !std::getenv("STARPU_WORKERS_CPUID")) {
+    setenv("STARPU_WORKERS_NOBIND", "1", 0);
+    setenv("STARPU_MPI_NOBIND", "1", 0);
+  }
+  if (conf.ncpus < 0 && !std::getenv("STARPU_NCPU")) {
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    conf.ncpus = std::max(1, cores / local - 1);  // one core of each share drives MPI
+  }
+}
+}  // namespace
+
+Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   starpu_conf conf;
   starpu_conf_init(&conf);
   if (ncpu >= 0) conf.ncpus = ncpu;
+  if (mpi) share_node_cores(conf);
   if (ncuda >= 0) conf.ncuda = ncuda;
   if (!scheduler.empty()) {
     const auto names = scheduler_names();
@@ -31,11 +79,19 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda) {
                                            fmt::join(names, ", ")));
     conf.sched_policy_name = scheduler.c_str();
   }
-  const int ret = starpu_init(&conf);
-  if (ret != 0) throw std::runtime_error(fmt::format("StarPU could not start (error {})", ret));
+  const int ret = mpi ? starpu_mpi_init_conf(nullptr, nullptr, 1, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
+  if (ret != 0) throw std::runtime_error(fmt::format("StarPU{} could not start (error {})", mpi ? "-MPI" : "", ret));
+  g_mpi = mpi;
 }
 
-Runtime::~Runtime() { starpu_shutdown(); }
+Runtime::~Runtime() {
+  if (g_mpi) {
+    starpu_mpi_shutdown();  // shuts StarPU down as well, and MPI
+    g_mpi = false;
+  } else {
+    starpu_shutdown();
+  }
+}
 
 std::string Runtime::scheduler() const {
   const starpu_sched_policy* p = starpu_sched_ctx_get_sched_policy(0);
@@ -47,6 +103,10 @@ int Runtime::cuda_workers() const { return starpu_worker_get_count_by_type(STARP
 namespace {
 // Idle StarPU workers poll for tasks; while the main thread fills gigabytes of arrays they would
 // take its cores (60% of a large case's set-up time on 2 cores). Paused workers sleep instead.
+void check_mpi(int ret, const char* what) {
+  if (ret != 0) throw std::runtime_error(fmt::format("{} failed (StarPU-MPI error {})", what, ret));
+}
+
 struct PausedWorkers {
   PausedWorkers() { starpu_pause(); }
   ~PausedWorkers() { starpu_resume(); }
@@ -56,11 +116,23 @@ struct PausedWorkers {
 Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   PausedWorkers paused;
   const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
-  blocks_ = build_blocks(c, d);
-  stations_ = build_station_groups(c, d, steps);
+  const RankMap map = map_blocks(c.grid, d, Runtime::ranks(), parse_mapping(c.run.mapping));
+  const int rank = Runtime::rank();
+  blocks_ = build_blocks(c, d, map, rank);
+  stations_ = build_station_groups(c, d, steps, map, rank);
   register_handles(blocks_);
   register_station_groups(stations_);
-  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_);
+  halo_ = build_halo(blocks_, map, rank);
+  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank);
+  stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
+  stats_.ranks = map.ranks;
+  stats_.mapping = mapping_name(map.kind);
+  stats_.station_groups_across_ranks =
+      static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
+}
+
+int Simulation::local_blocks() const {
+  return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; }));
 }
 
 Simulation::~Simulation() {
@@ -75,7 +147,7 @@ void Simulation::advance(int n, bool show_progress) {
   const double cells = double(case_.grid.nx) * case_.grid.ny * case_.grid.nz;
   const auto start = std::chrono::steady_clock::now();
   {
-    Progress progress(blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
+    Progress progress(local_blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
     IterationPlan plan;
     plan.base.dt = static_cast<float>(case_.time.dt);
     plan.base.dt_h = static_cast<float>(case_.time.dt / case_.grid.h);
@@ -85,13 +157,16 @@ void Simulation::advance(int n, bool show_progress) {
     plan.dt = case_.time.dt;
     plan.on_stress_done = &Progress::on_block_done;
     plan.callback_arg = &progress;
+    plan.rank = Runtime::rank();
     // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
     // while more than a window of iterations is pending.
     const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration) * 16;
     for (int k = 0; k < n; ++k) {
-      submit_iteration(blocks_, stations_, plan, iteration_ + k);
+      submit_iteration(blocks_, stations_, halo_, plan, iteration_ + k);
       starpu_task_wait_for_n_submitted(window);
     }
+    // Over MPI the last boundary messages may still be in flight: nothing waits for them here
+    // (no barrier); unregistering the buffers at the end does.
     starpu_task_wait_for_all();
   }
   iteration_ += n;
@@ -102,13 +177,34 @@ void Simulation::advance(int n, bool show_progress) {
   stats_.window_cell_updates_per_second = cells * n / wall;
 }
 
+// Rank 0 takes every group's traces in group order, from itself or from the group's home; the
+// other ranks send theirs in the same order, so the blocking calls pair up.
 std::vector<float> Simulation::seismograms() {
-  std::vector<float> out(case_.stations.size() * 3 * steps_, 0.0f);
+  const int rank = Runtime::rank();
+  std::vector<float> out(rank == 0 ? case_.stations.size() * 3 * steps_ : 0, 0.0f);
   for (StationGroup& g : stations_) {
-    starpu_data_acquire(g.h_traces, STARPU_R);
+    if (rank != 0) {
+      if (g.home == rank)
+        check_mpi(starpu_mpi_send(g.h_traces, 0, trace_tag(g.id), MPI_COMM_WORLD), "sending traces");
+      continue;
+    }
+    std::vector<float> remote;
+    const float* traces = g.traces.data();
+    if (g.home == 0) {
+      starpu_data_acquire(g.h_traces, STARPU_R);
+    } else {
+      remote.assign(g.points.size() * 3 * steps_, 0.0f);
+      starpu_data_handle_t h;
+      starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(remote.data()), remote.size(),
+                                  sizeof(float));
+      MPI_Status status;
+      check_mpi(starpu_mpi_recv(h, g.home, trace_tag(g.id), MPI_COMM_WORLD, &status), "receiving traces");
+      starpu_data_unregister(h);
+      traces = remote.data();
+    }
     for (size_t q = 0; q < g.station_ids.size(); ++q)
-      std::copy_n(g.traces.begin() + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
-    starpu_data_release(g.h_traces);
+      std::copy_n(traces + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
+    if (g.home == 0) starpu_data_release(g.h_traces);
   }
   return out;
 }
@@ -119,6 +215,7 @@ double Simulation::energy() {
   const int k0 = case_.boundaries.free_surface ? 0 : w, k1 = g.nz - w;
   double e = 0;
   for (BlockData& b : blocks_) {
+    if (!b.local) continue;
     const BlockInfo& in = b.info;
     const int i0 = std::max(w - in.x0, 0), i1 = std::min(g.nx - w - in.x0, in.shape.nx);
     const int j0 = std::max(w - in.y0, 0), j1 = std::min(g.ny - w - in.y0, in.shape.ny);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "partition/block_data.hpp"
+#include "partition/halo.hpp"
 #include "partition/stations.hpp"
 #include "physics/case.hpp"
 
@@ -12,17 +13,31 @@ namespace ondes {
 
 // StarPU, initialised for the lifetime of the object with the given scheduler (empty: StarPU's
 // choice, or STARPU_SCHED). Throws on an unknown scheduler name or when StarPU cannot start.
+// With `mpi`, StarPU-MPI too (it initialises MPI over MPI_COMM_WORLD); there is one Runtime at a
+// time, and Simulation spreads its blocks over the ranks of the live one.
 class Runtime {
  public:
   // ncpu / ncuda: worker counts (-1: StarPU's default or STARPU_NCPU / STARPU_NCUDA).
-  explicit Runtime(const std::string& scheduler, int ncpu = -1, int ncuda = -1);
+  explicit Runtime(const std::string& scheduler, int ncpu = -1, int ncuda = -1, bool mpi = false);
   ~Runtime();
   Runtime(const Runtime&) = delete;
   Runtime& operator=(const Runtime&) = delete;
   std::string scheduler() const;
   int cpu_workers() const;
   int cuda_workers() const;
+  static int rank();   // 0 without MPI
+  static int ranks();  // 1 without MPI
+  static bool distributed();
 };
+
+// Whether this process was started by an MPI launcher (mpirun, srun, ...), and its rank and size
+// as the launcher's environment tells them (readable before MPI starts; 0 and 1 otherwise).
+bool launched_by_mpi();
+int launch_rank();
+int launch_size();
+
+// Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
+void abort_all_ranks(int code);
 
 // Names of StarPU's scheduling policies.
 std::vector<std::string> scheduler_names();
@@ -32,7 +47,11 @@ struct RunStats {
   double wall_seconds = 0;
   double cell_updates_per_second = 0;         // over every window so far
   double window_cell_updates_per_second = 0;  // over the last advance() only
-  int tasks_per_iteration = 0;
+  int tasks_per_iteration = 0;   // on this rank
+  size_t bytes_sent_per_iteration = 0;  // boundary buffers this rank sends to other ranks
+  int ranks = 1;
+  std::string mapping = "tiles";
+  int station_groups_across_ranks = 0;  // recorded from samples sent between ranks
 };
 
 class Simulation {
@@ -48,11 +67,12 @@ class Simulation {
   int iteration() const { return iteration_; }
 
   // Seismograms recorded so far: [station][component][step], float32, steps = the constructor's.
+  // Over MPI every rank must call it; rank 0 gets the traces of every rank, the others nothing.
   std::vector<float> seismograms();
-  // Kinetic + strain energy outside the PML (joules).
+  // Kinetic + strain energy outside the PML (joules), of this rank's blocks.
   double energy();
   const RunStats& stats() const { return stats_; }
-  int blocks() const { return static_cast<int>(blocks_.size()); }
+  int local_blocks() const;
 
  private:
   const Case& case_;
@@ -60,6 +80,7 @@ class Simulation {
   int iteration_ = 0;
   std::vector<BlockData> blocks_;
   std::vector<StationGroup> stations_;
+  Halo halo_;
   RunStats stats_;
 };
 

@@ -46,8 +46,9 @@ int main(int argc, char** argv) try {
   validate_case(c);
   Runtime rt("", 1, 0);
   const Decomposition d = decompose(c.grid, 1, 1);
-  std::vector<BlockData> blocks = build_blocks(c, d);
-  std::vector<StationGroup> groups = build_station_groups(c, d, c.time.steps);
+  const RankMap one_rank = map_blocks(c.grid, d, 1, Mapping::Tiles);
+  std::vector<BlockData> blocks = build_blocks(c, d, one_rank, 0);
+  std::vector<StationGroup> groups = build_station_groups(c, d, c.time.steps, one_rank, 0);
   BlockData& b = blocks[0];
   const BlockShape sh = b.info.shape;
   const int64_t n = sh.cells();

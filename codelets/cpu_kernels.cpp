@@ -111,6 +111,12 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
     for (int c = 0; c < 3; ++c) traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, blocks);
 }
 
+void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples) {
+  for (int64_t p = 0; p < count; ++p)
+    for (int c = 0; c < 3; ++c)
+      for (int q = 0; q < 8; ++q) sample_corner(st[p], c, q, slot, v, cells, samples + p * kSampleFloats);
+}
+
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0,
               int j1, int k0, int k1, double h) {
   const int64_t n = sh.cells();

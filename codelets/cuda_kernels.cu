@@ -102,6 +102,15 @@ __global__ void record_kernel(StationBlocks blocks, const StationPoint* st, int6
   traces[(q * 3 + c) * nsteps + step] = station_velocity(st[q], c, blocks);
 }
 
+__global__ void sample_kernel(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot,
+                              float* samples) {
+  const int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (t >= count * kSampleFloats) return;
+  const int64_t p = t / kSampleFloats;
+  const int cq = static_cast<int>(t % kSampleFloats);
+  sample_corner(st[p], cq / 8, cq % 8, slot, v, cells, samples + p * kSampleFloats);
+}
+
 int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads; }
 
 }  // namespace
@@ -139,6 +148,11 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
 void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
             cudaStream_t stream) {
   if (count > 0) record_kernel<<<blocks_for(count * 3, 64), 64, 0, stream>>>(blocks, st, count, step, nsteps, traces);
+}
+
+void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
+                     cudaStream_t stream) {
+  if (count > 0) sample_kernel<<<blocks_for(count * kSampleFloats, 96), 96, 0, stream>>>(v, cells, st, count, slot, samples);
 }
 
 }  // namespace ondes::cuda

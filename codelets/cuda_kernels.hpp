@@ -19,5 +19,7 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
 
 void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,
             cudaStream_t stream);
+void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
+                     cudaStream_t stream);
 
 }  // namespace ondes::cuda

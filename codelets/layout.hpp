@@ -95,6 +95,9 @@ struct StationPoint {
   float fx[3], fy[3], fz[3];
 };
 
+// A station's corner values as one rank sends them to another: [component][corner].
+constexpr int kSampleFloats = 3 * 8;
+
 // The velocity buffers a record task reads, by slot, and their cells per component.
 struct StationBlocks {
   const float* v[kMaxStationBlocks];

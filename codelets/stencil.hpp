@@ -176,4 +176,12 @@ ONDES_HD inline float station_velocity(const StationPoint& st, int c, const Stat
   return trilinear(f, st.fx[c], st.fy[c], st.fz[c]);
 }
 
+// Corner q of component c of a station, copied from the velocity of the block in `slot` into the
+// station's samples [3][8] (corners of other slots are left alone): what a record task on another
+// rank interpolates instead of the block's array.
+ONDES_HD inline void sample_corner(const StationPoint& st, int c, int q, int slot, const float* v, int64_t cells,
+                                   float* samples) {
+  if (st.slot[c][q] == slot) samples[c * 8 + q] = v[c * cells + st.idx[c][q]];
+}
+
 }  // namespace ondes

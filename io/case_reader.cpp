@@ -268,6 +268,9 @@ Case parse_case(const std::string& text, const std::string& path) {
       c.run.nby = static_cast<int>(b[1]);
     }
     c.run.scheduler = r.string_or("scheduler", "");
+    c.run.mapping = r.string_or("mapping", c.run.mapping);
+    if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
+      r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");
     r.reject_unknown();
   }
   top.reject_unknown();

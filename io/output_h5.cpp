@@ -89,6 +89,8 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   attr_string(run, "starpu_version", m.starpu_version);
   attr_string(run, "scheduler", m.scheduler);
   attr_string(run, "blocks", fmt::format("{}x{}", m.nbx, m.nby));
+  attr_int(run, "ranks", m.ranks);
+  attr_string(run, "mapping", m.mapping);
   attr_int(run, "cpu_workers", m.cpu_workers);
   attr_int(run, "cuda_workers", m.cuda_workers);
   attr_int(run, "steps", m.steps);

@@ -174,6 +174,11 @@ void fill_sources(const Case& c, BlockData& b) {
   }
 }
 
+void alloc_boundary(BlockData& b, int dir) {
+  b.velocity_out[dir].assign(boundary_floats(b.info.shape, dir, kVelocityComponents), 0.0f);
+  b.stress_out[dir].assign(boundary_floats(b.info.shape, dir, kStressComponents), 0.0f);
+}
+
 template <class T>
 void register_vector(starpu_data_handle_t* h, T* data, size_t count) {
   starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data), count, sizeof(T));
@@ -200,11 +205,19 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   return bytes;
 }
 
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d) {
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank) {
   std::vector<BlockData> blocks(d.blocks.size());
   for (size_t i = 0; i < blocks.size(); ++i) {
     BlockData& b = blocks[i];
     b.info = d.blocks[i];
+    b.local = map.owner(b.info.id) == rank;
+    if (!b.local) {
+      for (int dir = 0; dir < kDirections; ++dir) {
+        const int nb = b.info.neighbour[dir];
+        if (nb >= 0 && map.owner(nb) == rank) alloc_boundary(b, dir);
+      }
+      continue;
+    }
     const int64_t n = b.info.shape.cells();
     b.velocity = alloc_floats(kVelocityComponents * n);
     b.stress = alloc_floats(kStressComponents * n);
@@ -213,10 +226,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d) {
     fill_pml(c, b);
     fill_sources(c, b);
     for (int dir = 0; dir < kDirections; ++dir)
-      if (b.info.neighbour[dir] >= 0) {
-        b.velocity_out[dir].assign(boundary_floats(b.info.shape, dir, kVelocityComponents), 0.0f);
-        b.stress_out[dir].assign(boundary_floats(b.info.shape, dir, kStressComponents), 0.0f);
-      }
+      if (b.info.neighbour[dir] >= 0) alloc_boundary(b, dir);
   }
   return blocks;
 }
@@ -224,14 +234,14 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d) {
 void register_handles(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
     const int64_t n = b.info.shape.cells();
-    register_vector(&b.h_velocity, b.velocity, kVelocityComponents * n);
-    register_vector(&b.h_stress, b.stress, kStressComponents * n);
-    register_vector(&b.h_material, b.material, kMaterialComponents * n);
+    if (b.velocity) register_vector(&b.h_velocity, b.velocity, kVelocityComponents * n);
+    if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
+    if (b.material) register_vector(&b.h_material, b.material, kMaterialComponents * n);
     if (b.pml) register_vector(&b.h_pml, b.pml, b.pml_bytes);
     if (!b.force_points.empty()) register_vector(&b.h_force, b.force_points.data(), b.force_points.size());
     if (!b.moment_points.empty()) register_vector(&b.h_moment, b.moment_points.data(), b.moment_points.size());
     for (int dir = 0; dir < kDirections; ++dir)
-      if (b.info.neighbour[dir] >= 0) {
+      if (!b.velocity_out[dir].empty()) {
         register_vector(&b.h_velocity_out[dir], b.velocity_out[dir].data(), b.velocity_out[dir].size());
         register_vector(&b.h_stress_out[dir], b.stress_out[dir].data(), b.stress_out[dir].size());
       }

@@ -7,12 +7,16 @@
 #include <vector>
 
 #include "partition/decomposition.hpp"
+#include "partition/mapping.hpp"
 #include "physics/case.hpp"
 
 namespace ondes {
 
+// A block this rank owns has all its arrays. A block of another rank that borders one of ours has
+// only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 struct BlockData {
   BlockInfo info;
+  bool local = true;
   float* velocity = nullptr;  // 3 components
   float* stress = nullptr;    // 6 components
   float* material = nullptr;  // 8 components
@@ -30,9 +34,10 @@ struct BlockData {
 // Bytes a block needs (fields, material, PML, boundary buffers), for `check` and the logs.
 size_t block_bytes(const Case& c, const BlockInfo& b);
 
-// Allocates and fills the blocks' arrays: material from the medium, PML cells and profiles,
-// source points.
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d);
+// Allocates and fills the arrays of the blocks `rank` owns (material from the medium, PML cells and
+// profiles, source points), and the receive copies of the boundary buffers other ranks send it.
+// Indexed by block id.
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank);
 void register_handles(std::vector<BlockData>& blocks);
 // Unregisters (bringing the data back to main memory) and frees.
 void release_blocks(std::vector<BlockData>& blocks);

@@ -41,7 +41,38 @@ std::array<std::array<Corner, 8>, 3> corners(const Grid& g, const Decomposition&
 
 }  // namespace
 
-std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps) {
+namespace {
+
+// The record side of a sampled group reads corner (c, q) of station p at p * 24 + c * 8 + q of the
+// slot's sample buffer (a "velocity array" whose components are 0 cells apart).
+std::vector<StationPoint> sample_points(const std::vector<StationPoint>& points) {
+  std::vector<StationPoint> out = points;
+  for (size_t p = 0; p < out.size(); ++p)
+    for (int c = 0; c < 3; ++c)
+      for (int q = 0; q < 8; ++q) out[p].idx[c][q] = static_cast<int64_t>(p) * kSampleFloats + c * 8 + q;
+  return out;
+}
+
+void place(StationGroup& g, const RankMap& map, int rank, int steps) {
+  for (int b : g.blocks) g.owners.push_back(map.owner(b));
+  g.home = g.owners[0];
+  bool owns_block = false;
+  for (int r : g.owners) {
+    g.sampled |= r != g.home;
+    owns_block |= r == rank;
+  }
+  g.involved = g.home == rank || owns_block;
+  if (g.home == rank) g.traces.assign(g.points.size() * 3 * steps, 0.0f);
+  if (!g.sampled || !g.involved) return;
+  if (g.home == rank) g.sample_points = sample_points(g.points);
+  for (size_t s = 0; s < g.blocks.size(); ++s)
+    if (g.home == rank || g.owners[s] == rank) g.samples[s].assign(g.points.size() * kSampleFloats, 0.0f);
+}
+
+}  // namespace
+
+std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
+                                               int rank) {
   std::vector<StationGroup> groups;
   std::map<std::vector<int>, size_t> by_blocks;
   for (size_t id = 0; id < c.stations.size(); ++id) {
@@ -61,30 +92,46 @@ std::vector<StationGroup> build_station_groups(const Case& c, const Decompositio
             k.block < 0 ? -1 : static_cast<int32_t>(std::find(blocks.begin(), blocks.end(), k.block) - blocks.begin());
       }
     auto [it, added] = by_blocks.emplace(blocks, groups.size());
-    if (added) groups.push_back(StationGroup{blocks, {}, {}, {}, nullptr, nullptr});
+    if (added) {
+      groups.emplace_back();
+      groups.back().id = static_cast<int>(groups.size() - 1);
+      groups.back().blocks = blocks;
+    }
     StationGroup& g = groups[it->second];
     g.points.push_back(st);
     g.station_ids.push_back(static_cast<int>(id));
   }
-  for (StationGroup& g : groups) g.traces.assign(g.points.size() * 3 * steps, 0.0f);
+  for (StationGroup& g : groups) place(g, map, rank, steps);
   return groups;
 }
 
+namespace {
+template <class T>
+void register_if_any(starpu_data_handle_t* h, std::vector<T>& v) {
+  if (!v.empty())
+    starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(v.data()), v.size(), sizeof(T));
+}
+}  // namespace
+
 void register_station_groups(std::vector<StationGroup>& groups) {
   for (StationGroup& g : groups) {
-    starpu_vector_data_register(&g.h_points, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(g.points.data()),
-                                g.points.size(), sizeof(StationPoint));
-    starpu_vector_data_register(&g.h_traces, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(g.traces.data()),
-                                g.traces.size(), sizeof(float));
+    if (!g.involved) continue;
+    register_if_any(&g.h_points, g.points);
+    register_if_any(&g.h_traces, g.traces);
+    register_if_any(&g.h_sample_points, g.sample_points);
+    for (size_t s = 0; s < g.samples.size(); ++s) register_if_any(&g.h_samples[s], g.samples[s]);
   }
 }
 
 void release_station_groups(std::vector<StationGroup>& groups) {
-  for (StationGroup& g : groups)
-    for (starpu_data_handle_t* h : {&g.h_points, &g.h_traces}) {
+  for (StationGroup& g : groups) {
+    std::vector<starpu_data_handle_t*> hs{&g.h_points, &g.h_traces, &g.h_sample_points};
+    for (auto& h : g.h_samples) hs.push_back(&h);
+    for (starpu_data_handle_t* h : hs) {
       if (*h) starpu_data_unregister(*h);
       *h = nullptr;
     }
+  }
 }
 
 }  // namespace ondes

@@ -2,25 +2,41 @@
 // blocks are at least 4 cells wide). One record task per group reads those blocks' velocity
 // directly, so a station on a block corner needs no corner ghost and records the same bits
 // whatever the layout.
+//
+// Over MPI a group is recorded by one rank, its home (the owner of its first block). When its
+// blocks live on several ranks, each block's rank copies the corner values the stations need
+// ([station][3][8] floats, "samples") and sends them home, where the record task interpolates the
+// samples exactly as it would the blocks' arrays: the same floats in the same order, the same bits.
 #pragma once
 #include <starpu.h>
 
+#include <array>
 #include <vector>
 
 #include "partition/decomposition.hpp"
+#include "partition/mapping.hpp"
 #include "physics/case.hpp"
 
 namespace ondes {
 
 struct StationGroup {
+  int id = 0;               // position in the list, the same on every rank (message tags)
   std::vector<int> blocks;  // block ids, in slot order
-  std::vector<StationPoint> points;
-  std::vector<int> station_ids;  // index into Case::stations
-  std::vector<float> traces;     // [station][3][steps]
-  starpu_data_handle_t h_points = nullptr, h_traces = nullptr;
+  std::vector<int> owners;  // rank of each slot's block
+  std::vector<StationPoint> points;  // corner indices into the blocks' velocity arrays
+  std::vector<int> station_ids;      // index into Case::stations
+  int home = 0;                      // rank that records the traces
+  bool sampled = false;              // blocks on several ranks: corners travel as samples
+  bool involved = false;             // this rank records the group or owns one of its blocks
+  std::vector<float> traces;         // [station][3][steps], on the home rank
+  std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
+  std::array<std::vector<float>, kMaxStationBlocks> samples;  // per slot, where this rank needs it
+  starpu_data_handle_t h_points = nullptr, h_traces = nullptr, h_sample_points = nullptr;
+  std::array<starpu_data_handle_t, kMaxStationBlocks> h_samples{};
 };
 
-std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps);
+std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
+                                               int rank);
 void register_station_groups(std::vector<StationGroup>& groups);
 void release_station_groups(std::vector<StationGroup>& groups);
 

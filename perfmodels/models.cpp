@@ -21,6 +21,7 @@ PerfModels& perf_models() {
     history_model(p.save_boundary, "ondes3d_save_boundary");
     history_model(p.update_source, "ondes3d_update_source");
     history_model(p.record, "ondes3d_record_seismograms");
+    history_model(p.sample, "ondes3d_sample_stations");
     return p;
   }();
   return models;

@@ -63,6 +63,7 @@ struct Station {
 struct RunOptions {
   int nbx = 1, nby = 1;
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
+  std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
 };
 
 struct Case {

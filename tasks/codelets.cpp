@@ -46,6 +46,9 @@ struct Cpu {
   static void record(const StationBlocks& b, const StationPoint* st, int64_t n, int step, int nsteps, float* traces) {
     cpu::record(b, st, n, step, nsteps, traces);
   }
+  static void sample(const float* v, int64_t cells, const StationPoint* st, int64_t n, int slot, float* out) {
+    cpu::sample_stations(v, cells, st, n, slot, out);
+  }
 };
 
 #ifdef ONDES_CUDA_CODELETS
@@ -68,6 +71,9 @@ struct Gpu {
   }
   static void record(const StationBlocks& b, const StationPoint* st, int64_t n, int step, int nsteps, float* traces) {
     cuda::record(b, st, n, step, nsteps, traces, stream());
+  }
+  static void sample(const float* v, int64_t cells, const StationPoint* st, int64_t n, int slot, float* out) {
+    cuda::sample_stations(v, cells, st, n, slot, out, stream());
   }
 };
 #endif
@@ -112,6 +118,13 @@ void record_task(void* buffers[], void* cl_arg) {
   }
   B::record(blocks, ptr<StationPoint>(buffers[0]), STARPU_VECTOR_GET_NX(buffers[0]), a.step, a.nsteps,
             ptr<float>(buffers[1]));
+}
+
+template <class B>
+void sample_task(void* buffers[], void* cl_arg) {
+  const auto a = args_of<SampleArgs>(cl_arg);
+  B::sample(ptr<float>(buffers[0]), a.cells, ptr<StationPoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]), a.slot,
+            ptr<float>(buffers[2]));
 }
 
 using TaskFunc = void (*)(void*[], void*);
@@ -166,6 +179,8 @@ Codelets& codelets() {
            &m.update_source, {STARPU_RW, STARPU_R});
     define(k.record, "record_seismograms", record_task<Cpu>, ONDES_CUDA_FUNC(record_task), STARPU_VARIABLE_NBUFFERS,
            &m.record);
+    define(k.sample, "sample_stations", sample_task<Cpu>, ONDES_CUDA_FUNC(sample_task), 3, &m.sample,
+           {STARPU_R, STARPU_R, STARPU_W});
     return k;
   }();
   return c;

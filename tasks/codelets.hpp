@@ -30,7 +30,8 @@ struct SourceArgs {
 };
 
 // Buffers of record_seismograms: station points (R), traces (RW), then the velocity (R) of each
-// block the stations read, cells[slot] per component.
+// block the stations read, cells[slot] per component (or, for a group spread over ranks, the
+// samples of each slot, cells 0).
 struct RecordArgs {
   int step = 0;
   int nsteps = 0;
@@ -38,8 +39,14 @@ struct RecordArgs {
   int64_t cells[kMaxStationBlocks] = {};
 };
 
+// Buffers of sample_stations: the block's velocity (R), station points (R), samples (W).
+struct SampleArgs {
+  int64_t cells = 0;
+  int slot = 0;
+};
+
 struct Codelets {
-  starpu_codelet velocity, stress, save_boundary, update_source, record;
+  starpu_codelet velocity, stress, save_boundary, update_source, record, sample;
 };
 
 Codelets& codelets();

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "partition/block_data.hpp"
+#include "partition/halo.hpp"
 #include "partition/stations.hpp"
 
 namespace ondes {
@@ -14,15 +15,18 @@ struct IterationPlan {
   double dt = 0;
   void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes
   void* callback_arg = nullptr;
+  int rank = 0;  // this process's MPI rank (0 without MPI)
 };
 
-// Submits iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n to t_{n+1}).
-// Forces act at t_n right after the velocity update and moments at t_{n+1/2} after the stress
-// update, before the boundaries are saved, so that neighbours see the source too.
-void submit_iteration(std::vector<BlockData>& blocks, std::vector<StationGroup>& stations, const IterationPlan& plan,
-                      int n);
+// Submits this rank's part of iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n
+// to t_{n+1}). Forces act at t_n right after the velocity update and moments at t_{n+1/2} after
+// the stress update, before the boundaries are saved, so that neighbours see the source too.
+// Boundary buffers bound for other ranks are sent as soon as saved; those from other ranks are
+// received into their copies before the compute task that reads them.
+void submit_iteration(std::vector<BlockData>& blocks, std::vector<StationGroup>& stations, const Halo& halo,
+                      const IterationPlan& plan, int n);
 
-// Tasks submitted per iteration (for throttling and statistics).
-int tasks_per_iteration(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& stations);
+// Tasks this rank submits per iteration (for throttling and statistics); communications excluded.
+int tasks_per_iteration(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& stations, int rank);
 
 }  // namespace ondes

@@ -1,0 +1,46 @@
+// The boundary buffers that cross ranks, as StarPU-MPI messages. Every rank derives the same lists
+// from the same decomposition and mapping, so sends and receives pair up without negotiation.
+//
+// Message tags (StarPU-MPI data tags, 64 bits), one per message stream, reused every iteration
+// (StarPU-MPI delivers messages of one tag and source in order):
+//   boundary buffer of block b, direction d (XM XP YM YP = 0..3), kind k (0 velocity, 1 stress):
+//                                          (b * 4 + d) * 2 + k
+//   station corner samples, group g, slot s:  kSampleTagBase + g * 4 + s
+//   finished traces of group g (once, at the end): kTraceTagBase + g
+#pragma once
+#include <starpu.h>
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "partition/block_data.hpp"
+#include "partition/mapping.hpp"
+
+namespace ondes {
+
+constexpr int64_t kSampleTagBase = int64_t(1) << 40;
+constexpr int64_t kTraceTagBase = int64_t(1) << 41;
+
+inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
+inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }
+inline int64_t trace_tag(int group) { return kTraceTagBase + group; }
+
+struct Transfer {
+  starpu_data_handle_t handle = nullptr;
+  int peer = 0;  // destination of a send, source of a receive
+  int64_t tag = 0;
+  size_t bytes = 0;
+};
+
+enum FieldKind : int { kVelocityKind = 0, kStressKind = 1 };
+
+struct Halo {
+  std::array<std::vector<Transfer>, 2> send, recv;  // by FieldKind
+  size_t bytes_sent_per_iteration() const;
+};
+
+// Needs the blocks' handles registered.
+Halo build_halo(const std::vector<BlockData>& blocks, const RankMap& map, int rank);
+
+}  // namespace ondes
