@@ -2,6 +2,7 @@
 //   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--mapping tiles|cyclic] [--steps N] [--output FILE.h5]
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
+//   ondes3d compare A.h5 B.h5 [--tolerance REL]
 //   ondes3d info
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "app/info.hpp"
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
+#include "io/compare.hpp"
 #include "io/output_h5.hpp"
 #include "partition/block_data.hpp"
 #include "partition/mapping.hpp"
@@ -27,7 +29,16 @@ namespace {
 struct Overrides {
   std::string blocks, scheduler, output, mapping;
   int steps = 0;
+  int ranks = 0;  // check: ranks to plan for (0: as launched)
 };
+
+RankMap plan_ranks(const Case& c, int ranks) {
+  try {
+    return map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), ranks, parse_mapping(c.run.mapping));
+  } catch (const std::invalid_argument& e) {
+    throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
+  }
+}
 
 // Reads the case, applies command-line overrides, validates; warnings go to the log.
 Case load(const std::string& path, const Overrides& o) {
@@ -45,11 +56,7 @@ Case load(const std::string& path, const Overrides& o) {
   if (o.steps > 0) c.time.steps = o.steps;
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
   // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
-  try {
-    map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), launch_size(), parse_mapping(c.run.mapping));
-  } catch (const std::invalid_argument& e) {
-    throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
-  }
+  plan_ranks(c, launch_size());
   return c;
 }
 
@@ -60,8 +67,9 @@ std::string human_bytes(double b) {
   return fmt::format("{:.1f} {}", b, unit[u]);
 }
 
-int check(const Case& c) {
+int check(const Case& c, int ranks) {
   const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const RankMap m = plan_ranks(c, ranks);
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
   fmt::print("case {}\n", c.path);
   fmt::print("grid {} x {} x {} cells, h = {} m ({:.1f} x {:.1f} x {:.1f} km)\n", c.grid.nx, c.grid.ny, c.grid.nz,
@@ -82,6 +90,12 @@ int check(const Case& c) {
   total += 4.0 * c.stations.size() * 3 * c.time.steps;
   fmt::print("blocks {} x {}: largest block {}, total {} (seismograms included)\n", c.run.nbx, c.run.nby,
              human_bytes(largest), human_bytes(total));
+  if (ranks > 1) {
+    const auto sent = bytes_sent_per_iteration(d, m);
+    fmt::print("{} ranks ({} mapping, {} x {}): {} cells of block face between ranks; bytes sent per iteration by "
+               "rank: {}\n",
+               ranks, c.run.mapping, m.px, m.py, cut_face_cells(d, m), fmt::join(sent, " "));
+  }
   return 0;
 }
 
@@ -144,6 +158,16 @@ int run_on(const Case& c, const Runtime& rt) {
   return 0;
 }
 
+// Exit 0 when the runs agree: bitwise, or within the relative L2 tolerance if one is given.
+int compare(const std::string& a, const std::string& b, double tolerance) {
+  const Comparison c = compare_seismograms(a, b);
+  fmt::print("{:<16} {:>14} {:>14}\n", "station", "relative L2", "max |a-b| m/s");
+  for (const StationDifference& d : c.stations) fmt::print("{:<16} {:>14.3e} {:>14.3e}\n", d.name, d.relative_l2, d.max_abs);
+  fmt::print("{} of {} samples bitwise identical; worst relative L2 {:.3e}\n", c.identical, c.samples,
+             c.worst_relative_l2);
+  return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -165,6 +189,19 @@ int main(int argc, char** argv) {
   check_cmd->add_option("case", case_path, "case file (TOML)")->required();
   check_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
   check_cmd->add_option("--steps", o.steps, "number of time steps")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic")
+      ->check(CLI::IsMember({"tiles", "cyclic"}));
+  check_cmd->add_option("--ranks", o.ranks, "plan the communication of a run on this many MPI ranks")
+      ->check(CLI::PositiveNumber);
+
+  std::string compare_a, compare_b;
+  double tolerance = 0;
+  CLI::App* compare_cmd =
+      app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
+  compare_cmd->add_option("a", compare_a, "first run's HDF5 file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("b", compare_b, "second run's HDF5 file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("--tolerance", tolerance, "largest relative L2 difference per station accepted")
+      ->check(CLI::NonNegativeNumber);
 
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
 
@@ -181,8 +218,9 @@ int main(int argc, char** argv) {
       fmt::print("ondes3d {}\n{}", ONDES_VERSION, system_info());
       return 0;
     }
+    if (app.got_subcommand("compare")) return compare(compare_a, compare_b, tolerance);
     const Case c = load(case_path, o);
-    return app.got_subcommand("check") ? check(c) : run(c);
+    return app.got_subcommand("check") ? check(c, o.ranks ? o.ranks : launch_size()) : run(c);
   } catch (const CaseError& e) {
     spdlog::error("{}", e.what());
     return 2;  // raised before MPI starts, on every rank alike

@@ -175,8 +175,8 @@ void fill_sources(const Case& c, BlockData& b) {
 }
 
 void alloc_boundary(BlockData& b, int dir) {
-  b.velocity_out[dir].assign(boundary_floats(b.info.shape, dir, kVelocityComponents), 0.0f);
-  b.stress_out[dir].assign(boundary_floats(b.info.shape, dir, kStressComponents), 0.0f);
+  b.velocity_out[dir] = HostFloats(boundary_floats(b.info.shape, dir, kVelocityComponents));
+  b.stress_out[dir] = HostFloats(boundary_floats(b.info.shape, dir, kStressComponents));
 }
 
 template <class T>
@@ -190,6 +190,11 @@ void unregister(starpu_data_handle_t& h) {
 }
 
 }  // namespace
+
+HostFloats::HostFloats(size_t n) : p_(alloc_floats(static_cast<int64_t>(n))), n_(n) {}
+HostFloats::~HostFloats() {
+  if (p_) starpu_free(p_);
+}
 
 size_t block_bytes(const Case& c, const BlockInfo& b) {
   const BlockShape& s = b.shape;
@@ -261,6 +266,8 @@ void release_blocks(std::vector<BlockData>& blocks) {
       if (p) starpu_free(p);
     b.velocity = b.stress = b.material = nullptr;
     b.pml = nullptr;
+    b.velocity_out = {};
+    b.stress_out = {};
   }
 }
 

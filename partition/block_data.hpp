@@ -4,6 +4,7 @@
 #include <starpu.h>
 
 #include <array>
+#include <utility>
 #include <vector>
 
 #include "partition/decomposition.hpp"
@@ -11,6 +12,33 @@
 #include "physics/case.hpp"
 
 namespace ondes {
+
+// Zero-filled floats in host memory allocated by StarPU (pinned when CUDA workers exist, so
+// transfers to and from GPUs are asynchronous DMA); owned, movable. Free before StarPU shuts down.
+class HostFloats {
+ public:
+  HostFloats() = default;
+  explicit HostFloats(size_t n);
+  ~HostFloats();
+  HostFloats(HostFloats&& o) noexcept { swap(o); }
+  HostFloats& operator=(HostFloats&& o) noexcept {
+    swap(o);
+    return *this;
+  }
+  HostFloats(const HostFloats&) = delete;
+  HostFloats& operator=(const HostFloats&) = delete;
+  float* data() const { return p_; }
+  size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+
+ private:
+  void swap(HostFloats& o) noexcept {
+    std::swap(p_, o.p_);
+    std::swap(n_, o.n_);
+  }
+  float* p_ = nullptr;
+  size_t n_ = 0;
+};
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
@@ -24,7 +52,7 @@ struct BlockData {
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
   std::vector<SourcePoint> force_points, moment_points;
-  std::array<std::vector<float>, kDirections> velocity_out, stress_out;  // boundary buffers
+  std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;

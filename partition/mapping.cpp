@@ -70,4 +70,15 @@ long long cut_face_cells(const Decomposition& d, const RankMap& m) {
   return cells;
 }
 
+std::vector<long long> bytes_sent_per_iteration(const Decomposition& d, const RankMap& m) {
+  std::vector<long long> bytes(m.ranks, 0);
+  for (const BlockInfo& b : d.blocks)
+    for (int dir = 0; dir < kDirections; ++dir) {
+      const int nb = b.neighbour[dir];
+      if (nb >= 0 && m.owner(nb) != m.owner(b.id))
+        bytes[m.owner(b.id)] += sizeof(float) * boundary_floats(b.shape, dir, kVelocityComponents + kStressComponents);
+    }
+  return bytes;
+}
+
 }  // namespace ondes

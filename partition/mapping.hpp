@@ -34,4 +34,8 @@ RankMap map_blocks(const Grid& g, const Decomposition& d, int ranks, Mapping kin
 // of face each way.
 long long cut_face_cells(const Decomposition& d, const RankMap& m);
 
+// Bytes each rank sends per iteration under the mapping: for every block face between two ranks,
+// each side sends its 2 edge layers of velocity (3 floats) and of stress (6 floats).
+std::vector<long long> bytes_sent_per_iteration(const Decomposition& d, const RankMap& m);
+
 }  // namespace ondes

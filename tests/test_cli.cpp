@@ -145,3 +145,24 @@ TEST_F(Cli, RunWritesTheDocumentedHdf5Layout) {
   H5Gclose(run_group);
   H5Fclose(f);
 }
+
+// compare: a source twice as strong gives traces exactly twice as large (the scheme is linear and
+// doubling commutes with float rounding), so the relative L2 difference is exactly 1.
+TEST_F(Cli, CompareTellsIdenticalFromDifferentRuns) {
+  const std::string a = (dir_ / "a.h5").string(), b = (dir_ / "b.h5").string(), c = (dir_ / "c.h5").string();
+  ASSERT_EQ(run("run " + small_case() + " --steps 150 --output " + a).code, 0);
+  ASSERT_EQ(run("run " + small_case() + " --steps 150 --blocks 3x2 --output " + b).code, 0);
+  ASSERT_EQ(run("run " + small_case("m0 = 1.0e15", "m0 = 2.0e15") + " --steps 150 --output " + c).code, 0);
+  auto r = run("compare " + a + " " + b);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("1350 of 1350 samples bitwise identical"), std::string::npos) << r.output;
+  r = run("compare " + a + " " + c);
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("worst relative L2 1.000e+00"), std::string::npos) << r.output;
+  EXPECT_EQ(run("compare " + a + " " + c + " --tolerance 1.01").code, 0);
+  const std::string short_run = (dir_ / "short.h5").string();
+  ASSERT_EQ(run("run " + small_case() + " --steps 20 --output " + short_run).code, 0);
+  r = run("compare " + a + " " + short_run);
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.output.find("do not record the same stations and steps"), std::string::npos) << r.output;
+}

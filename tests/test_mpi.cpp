@@ -79,7 +79,7 @@ Result shell(const std::string& cmd, const fs::path& log) {
 }
 
 std::string mpirun(int ranks) {
-  std::string cmd = std::string(ONDES_MPIEXEC) + " --oversubscribe -np " + std::to_string(ranks);
+  std::string cmd = std::string(ONDES_MPIEXEC) + " --oversubscribe --bind-to none -np " + std::to_string(ranks);
   if (::geteuid() == 0) cmd += " --allow-run-as-root";
   // A hang must fail the test, not the whole suite's time limit.
   return "timeout 120 " + cmd + " ";

@@ -27,8 +27,9 @@ mapfile -t tests < <(find "$build/tests" -maxdepth 1 -type f -executable -name '
 programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "${tests[@]}")
 cp "${programs[@]}" "$bundle/bin/"
 # Libraries the GPU machine has itself stay out: glibc (libresolv must match its libc), the C++
-# runtime, the CUDA driver and the CUDA 13 math libraries StarPU links (cuBLAS, cuSPARSE).
-base='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libresolv\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcusparse|libnvJitLink)'
+# runtime, the CUDA driver and the CUDA 13 math libraries StarPU links (cuBLAS, cuSPARSE), and
+# Open MPI (libmpi.so.40 and its own libraries: they must match the machine's mpirun and plugins).
+base='^(linux-vdso|ld-linux|libc\.|libm\.|libdl\.|librt\.|libpthread\.|libresolv\.|libstdc\+\+|libgcc_s|libcuda\.|libcublas|libcusparse|libnvJitLink|libmpi\.|libopen-rte|libopen-pal|libevent)'
 LD_LIBRARY_PATH=$prefix/lib ldd "${programs[@]}" | awk '/=> \//{print $1, $3}' | sort -u |
   while read -r name path; do
     [[ $name =~ $base ]] || cp -L "$path" "$bundle/lib/$name"

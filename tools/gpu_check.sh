@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
-#   bundle/gpu_check.sh OUTDIR [STEPS]
+#   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi
+#                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: gpu_check.sh OUTDIR [STEPS]}
 steps=${2:-300}
+parts=" ${3:-correctness benchmark} "
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$here/lib:${LD_LIBRARY_PATH:-}
 export STARPU_HOME=${STARPU_HOME:-/tmp/ondes-starpu-home} STARPU_SILENT=1
@@ -25,16 +27,61 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$log" 2
 copy=$("$bin/copy_bandwidth" 2>&1 | tee -a "$log")
 copy_gbs=$(echo "$copy" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p')
 
-section "correctness"
 status=0
 check() {  # ENV... PROGRAM
   say "--- $*"
   env "$@" >> "$log" 2>&1 || status=1
 }
+
+if [[ $parts == *" mpi "* ]]; then
+  section "StarPU-MPI ranks on CUDA workers vs one CPU-only process"
+  mpirun="mpirun --oversubscribe --bind-to none"
+  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  small=$here/inputs/small_homogeneous.toml
+  # Each rank takes the GPU of its local rank (modulo the GPUs present), CUDA workers only.
+  cat > /tmp/ondes_rank_gpu.sh <<'SH'
+#!/bin/sh
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
+exec "$@"
+SH
+  chmod +x /tmp/ondes_rank_gpu.sh
+  check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
+  for np in 2 4; do
+    check STARPU_NCPU=0 STARPU_NCUDA=1 $mpirun -np $np /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$small" \
+      --blocks 2x2 --output /tmp/mpi_$np.h5
+    say "--- compare CPU-only 1 process vs CUDA-only $np ranks (2x2 blocks, 3 stations on rank boundaries)"
+    "$bin/ondes3d" compare /tmp/cpu_ref.h5 /tmp/mpi_$np.h5 --tolerance 1e-5 2>&1 | tee -a "$log" || status=1
+  done
+  big=$here/inputs/benchmark.toml
+  # mrow LABEL RANKS BLOCKS ENV...: a calibration run, then the measured one.
+  mrow() {
+    local label=$1 np=$2 blocks=$3; shift 3
+    env "$@" STARPU_CALIBRATE=1 $mpirun -np "$np" /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$big" --steps 40 \
+      --blocks "$blocks" --sched dmda --output /tmp/cal.h5 >> "$log" 2>&1
+    say "--- $label: $np rank(s), blocks $blocks, $*"
+    env "$@" $mpirun -np "$np" /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$big" --steps "$steps" --blocks "$blocks" \
+      --sched dmda --output /tmp/run.h5 2>&1 | grep -E "done in|sends" | tee -a "$log"
+  }
+  mrow "one GPU per rank" 1 1x1 STARPU_NCPU=0 STARPU_NCUDA=1
+  mrow "one GPU per rank" 2 2x1 STARPU_NCPU=0 STARPU_NCUDA=1
+  say "--- reference without MPI: one process, both GPUs, blocks 2x1"
+  STARPU_NCPU=0 STARPU_NCUDA=2 "$bin/ondes3d" run "$big" --steps 40 --blocks 2x1 --sched dmda --output /tmp/cal.h5 \
+    > /dev/null 2>&1
+  STARPU_NCPU=0 STARPU_NCUDA=2 "$bin/ondes3d" run "$big" --steps "$steps" --blocks 2x1 --sched dmda \
+    --output /tmp/run.h5 2>&1 | grep -E "done in" | tee -a "$log"
+  say "mpi status: $status (0 = all passed)"
+fi
+
+[[ $parts == *" correctness "* ]] || [[ $parts == *" benchmark "* ]] || exit $status
+if [[ $parts == *" correctness "* ]]; then
+section "correctness"
 check "$bin/test_gpu"
 for t in test_analytic test_invariance test_free_surface; do check ONDES_TEST_WORKERS=cuda "$bin/$t"; done
 grep -E "relative L2|misfit|surface vz|PASSED|FAILED|SKIPPED" "$log" | sed 's/^/  /' | tail -40
 say "correctness status: $status (0 = all passed)"
+fi
+[[ $parts == *" benchmark "* ]] || exit $status
 
 section "benchmark ($steps steps of $(basename "$case_file"))"
 # row LABEL ENV... -- ARGS: a calibration run, then the measured one, as one table row.
