@@ -1,5 +1,6 @@
 // ondes3d: elastic wave propagation (Ondes3D scheme) on the StarPU task runtime.
 //   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--mapping tiles|cyclic] [--steps N] [--output FILE.h5]
+//               [--checkpoint-every N] [--checkpoint FILE] [--restart FILE] [--watchdog-every N]
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
 //   ondes3d compare A.h5 B.h5 [--tolerance REL]
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "app/driver.hpp"
 #include "app/info.hpp"
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
@@ -29,6 +31,7 @@ namespace {
 struct Overrides {
   std::string blocks, scheduler, output, mapping;
   int steps = 0;
+  int watchdog_every = -1;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
 };
 
@@ -54,17 +57,12 @@ Case load(const std::string& path, const Overrides& o) {
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
   if (!o.output.empty()) c.output = o.output;
   if (o.steps > 0) c.time.steps = o.steps;
+  if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
   // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
-  plan_ranks(c, launch_size());
+  const RankMap map = plan_ranks(c, launch_size());
+  check_host_memory(c, memory_needs(c, map), launch_local_size());
   return c;
-}
-
-std::string human_bytes(double b) {
-  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (b >= 1024 && u < 4) b /= 1024, ++u;
-  return fmt::format("{:.1f} {}", b, unit[u]);
 }
 
 int check(const Case& c, int ranks) {
@@ -99,65 +97,6 @@ int check(const Case& c, int ranks) {
   return 0;
 }
 
-int run_on(const Case& c, const Runtime& rt);
-
-int run(const Case& c) {
-  const auto out_dir = std::filesystem::absolute(c.output).parent_path();
-  if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
-    throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
-  Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
-  try {
-    return run_on(c, rt);
-  } catch (const std::exception& e) {
-    // Shutting StarPU-MPI down would wait for the other ranks, which wait for this one's messages.
-    if (Runtime::ranks() > 1) {
-      spdlog::error("{}", e.what());
-      abort_all_ranks(1);
-    }
-    throw;
-  }
-}
-
-int run_on(const Case& c, const Runtime& rt) {
-  const bool root = Runtime::rank() == 0;
-  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
-               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby, rt.scheduler(), rt.cpu_workers(),
-               rt.cuda_workers(),
-               Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
-                                      : "");
-  Simulation sim(c, c.time.steps);
-  if (Runtime::distributed())
-    spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
-                 sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
-                 sim.stats().station_groups_across_ranks);
-  // A first window of 10 iterations carries the start-up (first transfers to GPUs, calibration);
-  // the throughput reported is the steady one after it.
-  const int warm = c.time.steps >= 40 ? 10 : 0;
-  if (warm) sim.advance(warm, root);
-  sim.advance(c.time.steps - warm, root);
-  const std::vector<float> seismograms = sim.seismograms();  // every rank takes part
-  if (!root) return 0;
-  RunMetadata m;
-  m.program_version = ONDES_VERSION;
-  m.starpu_version = starpu_version();
-  m.scheduler = rt.scheduler();
-  m.nbx = c.run.nbx;
-  m.nby = c.run.nby;
-  m.cpu_workers = rt.cpu_workers();
-  m.cuda_workers = rt.cuda_workers();
-  m.steps = c.time.steps;
-  m.ranks = Runtime::ranks();
-  m.mapping = c.run.mapping;
-  m.wall_seconds = sim.stats().wall_seconds;
-  m.cell_updates_per_second = sim.stats().window_cell_updates_per_second;
-  write_output(c.output, c, seismograms, m);
-  spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {} tasks per iteration; seismograms in {}", m.wall_seconds,
-               m.cell_updates_per_second, sim.stats().tasks_per_iteration, c.output);
-  if (warm) spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm,
-                         sim.stats().cell_updates_per_second);
-  return 0;
-}
-
 // Exit 0 when the runs agree: bitwise, or within the relative L2 tolerance if one is given.
 int compare(const std::string& a, const std::string& b, double tolerance) {
   const Comparison c = compare_seismograms(a, b);
@@ -184,6 +123,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
   run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
+  RunControl rc;
+  run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations")
+      ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name + .checkpoint.h5)");
+  run_cmd->add_option("--restart", rc.restart, "continue from this checkpoint (any block layout or scheduler)");
+  run_cmd->add_option("--watchdog-every", o.watchdog_every,
+                      "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
+      ->check(CLI::NonNegativeNumber);
 
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", case_path, "case file (TOML)")->required();
@@ -220,7 +167,7 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("compare")) return compare(compare_a, compare_b, tolerance);
     const Case c = load(case_path, o);
-    return app.got_subcommand("check") ? check(c, o.ranks ? o.ranks : launch_size()) : run(c);
+    return app.got_subcommand("check") ? check(c, o.ranks ? o.ranks : launch_size()) : run_case(c, rc);
   } catch (const CaseError& e) {
     spdlog::error("{}", e.what());
     return 2;  // raised before MPI starts, on every rank alike

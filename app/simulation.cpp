@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
 #include "app/progress.hpp"
+#include "io/checkpoint.hpp"
+#include "tasks/codelets.hpp"
 #include "codelets/cpu_kernels.hpp"
 #include "tasks/submit.hpp"
 
@@ -38,6 +41,7 @@ int env_int(std::initializer_list<const char*> names, int fallback) {
 bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 0) > 0; }
 int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
 int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 1); }
+int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
 
 void abort_all_ranks(int code) {
   int initialized = 0, finalized = 0;
@@ -66,7 +70,7 @@ void warn_if_bound_to_one_core() {
 }
 
 void share_node_cores(starpu_conf& conf) {
-  const int local = env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1);
+  const int local = launch_local_size();
   if (local <= 1) return;
   if (!std::getenv("STARPU_WORKERS_NOBIND") && !std::getenv("STARPU_WORKERS_CPUID")) {
     setenv("STARPU_WORKERS_NOBIND", "1", 0);
@@ -147,6 +151,50 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
       static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
 }
 
+namespace {
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+// What the watchdog's asynchronous read of a block's peak needs to know.
+struct PeakProbe {
+  Simulation* sim;
+  BlockData* block;
+  int iteration;
+  double limit;
+};
+}  // namespace
+
+void Simulation::request_stop(int signal) { g_stop_signal = signal; }
+int Simulation::stop_signal() { return g_stop_signal; }
+
+std::optional<WatchdogAlarm> Simulation::alarm() const {
+  std::lock_guard<std::mutex> g(alarm_mutex_);
+  return alarm_;
+}
+
+// Each block's velocity peak is computed by a task where the velocity lives, then read back
+// asynchronously (starpu_data_acquire_cb): the main thread never waits for it.
+void Simulation::watch(int iteration) {
+  for (BlockData& b : blocks_) {
+    if (!b.local) continue;
+    WatchArgs a{b.info.shape};
+    const int ret = starpu_task_insert(&codelets().watch, STARPU_R, b.h_velocity, STARPU_W, b.h_peak, STARPU_VALUE, &a,
+                                       sizeof(a), 0);
+    if (ret != 0) throw std::runtime_error(fmt::format("submitting watch_velocity failed (StarPU error {})", ret));
+    auto* probe = new PeakProbe{this, &b, iteration, case_.run.watchdog_max_velocity};
+    starpu_data_acquire_cb(b.h_peak, STARPU_R, &Simulation::on_peak, probe);
+  }
+}
+
+void Simulation::on_peak(void* arg) {
+  std::unique_ptr<PeakProbe> p(static_cast<PeakProbe*>(arg));
+  const float peak = p->block->peak;
+  starpu_data_release(p->block->h_peak);
+  if (peak <= p->limit) return;  // false for +inf (NaN was mapped to +inf)
+  std::lock_guard<std::mutex> g(p->sim->alarm_mutex_);
+  if (!p->sim->alarm_ || p->iteration < p->sim->alarm_->iteration)
+    p->sim->alarm_ = WatchdogAlarm{p->iteration, p->block->info.id, peak};
+}
+
 int Simulation::local_blocks() const {
   return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; }));
 }
@@ -157,9 +205,10 @@ Simulation::~Simulation() {
   release_blocks(blocks_);
 }
 
-void Simulation::advance(int n, bool show_progress) {
+int Simulation::advance(int n, bool show_progress) {
   n = std::min(n, steps_ - iteration_);
-  if (n <= 0) return;
+  if (n <= 0) return 0;
+  int done = 0;
   const double cells = double(case_.grid.nx) * case_.grid.ny * case_.grid.nz;
   const auto start = std::chrono::steady_clock::now();
   {
@@ -177,20 +226,89 @@ void Simulation::advance(int n, bool show_progress) {
     // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
     // while more than a window of iterations is pending.
     const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration) * 16;
-    for (int k = 0; k < n; ++k) {
-      submit_iteration(blocks_, stations_, halo_, plan, iteration_ + k);
+    const int every = case_.run.watchdog_every;
+    for (; done < n; ++done) {
+      if (g_stop_signal || alarm()) break;
+      const int it = iteration_ + done;
+      submit_iteration(blocks_, stations_, halo_, plan, it);
+      if (every > 0 && (it + 1) % every == 0) watch(it);
       starpu_task_wait_for_n_submitted(window);
     }
     // Over MPI the last boundary messages may still be in flight: nothing waits for them here
     // (no barrier); unregistering the buffers at the end does.
     starpu_task_wait_for_all();
   }
-  iteration_ += n;
+  iteration_ += done;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  stats_.steps += n;
+  stats_.steps += done;
   stats_.wall_seconds += wall;
   stats_.cell_updates_per_second = cells * stats_.steps / stats_.wall_seconds;
-  stats_.window_cell_updates_per_second = cells * n / wall;
+  stats_.window_cell_updates_per_second = cells * done / wall;
+  return done;
+}
+
+namespace {
+// Read (or write) access to a handle's main-memory copy for the scope.
+struct Acquired {
+  starpu_data_handle_t h;
+  Acquired(starpu_data_handle_t handle, starpu_data_access_mode mode) : h(handle) {
+    if (h) starpu_data_acquire(h, mode);
+  }
+  ~Acquired() {
+    if (h) starpu_data_release(h);
+  }
+};
+
+void require_one_process(const char* what) {
+  if (Runtime::ranks() > 1)
+    throw std::runtime_error(fmt::format("{} works in single-process runs only (this run has {} MPI ranks)", what,
+                                         Runtime::ranks()));
+}
+}  // namespace
+
+void Simulation::save_checkpoint(const std::string& path) {
+  require_one_process("checkpointing");
+  starpu_task_wait_for_all();
+  int64_t pml_cells = 0;
+  for (const BlockData& b : blocks_) pml_cells += b.pml_cells;
+  CheckpointWriter w(path, case_, iteration_, pml_cells);
+  for (BlockData& b : blocks_) {
+    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R);
+    w.write_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress);
+    if (b.pml)
+      w.write_pml(global_pml_cells(b, case_.grid),
+                  reinterpret_cast<const float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
+  }
+  w.write_seismograms(seismograms());
+  w.commit();
+}
+
+// The boundary buffers are rebuilt from the restored fields: at the end of an iteration they hold
+// exactly the edges of the current velocity and stress.
+void Simulation::restore_checkpoint(const std::string& path) {
+  require_one_process("restarting");
+  CheckpointReader r(path, case_);
+  for (BlockData& b : blocks_) {
+    Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW);
+    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress);
+    if (b.pml)
+      r.read_pml(global_pml_cells(b, case_.grid),
+                 reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
+    for (int dir = 0; dir < kDirections; ++dir) {
+      if (b.velocity_out[dir].empty()) continue;
+      Acquired vo(b.h_velocity_out[dir], STARPU_W), so(b.h_stress_out[dir], STARPU_W);
+      const Box box = edge_box(b.info.shape, dir);
+      cpu::save_box(b.info.shape, kVelocityComponents, box, b.velocity, b.velocity_out[dir].data());
+      cpu::save_box(b.info.shape, kStressComponents, box, b.stress, b.stress_out[dir].data());
+    }
+  }
+  const std::vector<float> seis = r.seismograms();
+  for (StationGroup& g : stations_) {
+    Acquired t(g.h_traces, STARPU_RW);
+    for (size_t q = 0; q < g.station_ids.size(); ++q)
+      std::copy_n(seis.begin() + g.station_ids[q] * 3 * steps_, 3 * steps_, g.traces.begin() + q * 3 * steps_);
+  }
+  iteration_ = r.iteration();
 }
 
 // Rank 0 takes every group's traces in group order, from itself or from the group's home; the

@@ -1,6 +1,8 @@
 // A simulation of one case on StarPU: builds the blocks, submits iterations, gathers results.
 #pragma once
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,7 @@ class Runtime {
 bool launched_by_mpi();
 int launch_rank();
 int launch_size();
+int launch_local_size();  // ranks of this run on this node
 
 // Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
 void abort_all_ranks(int code);
@@ -54,6 +57,13 @@ struct RunStats {
   int station_groups_across_ranks = 0;  // recorded from samples sent between ranks
 };
 
+// Where the watchdog found the velocity out of bounds (or not finite).
+struct WatchdogAlarm {
+  int iteration = -1;  // the iteration after which it was checked (0-based)
+  int block = -1;
+  float peak = 0;  // m/s; +inf when not finite
+};
+
 class Simulation {
  public:
   // Needs a live Runtime. `steps` sizes the seismograms; the case is validated by the caller.
@@ -62,9 +72,21 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Submits the next `n` iterations and waits for them (one wait for the whole window).
-  void advance(int n, bool progress = false);
+  // Submits the next `n` iterations and waits for them (one wait for the whole window). Stops
+  // submitting early when the watchdog raises an alarm or a stop is requested; returns the
+  // iterations done (all submitted ones complete).
+  int advance(int n, bool progress = false);
   int iteration() const { return iteration_; }
+  std::optional<WatchdogAlarm> alarm() const;
+
+  // Asks every Simulation to stop submitting at the next iteration (async-signal-safe).
+  static void request_stop(int signal);
+  static int stop_signal();  // the signal given to request_stop, 0 if none
+
+  // The state after iteration(), to a checkpoint file (one process only), and back: restore
+  // before the first advance.
+  void save_checkpoint(const std::string& path);
+  void restore_checkpoint(const std::string& path);
 
   // Seismograms recorded so far: [station][component][step], float32, steps = the constructor's.
   // Over MPI every rank must call it; rank 0 gets the traces of every rank, the others nothing.
@@ -82,6 +104,10 @@ class Simulation {
   std::vector<StationGroup> stations_;
   Halo halo_;
   RunStats stats_;
+  mutable std::mutex alarm_mutex_;
+  std::optional<WatchdogAlarm> alarm_;
+  void watch(int iteration);
+  static void on_peak(void* probe);
 };
 
 }  // namespace ondes

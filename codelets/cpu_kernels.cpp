@@ -1,5 +1,6 @@
 #include "codelets/cpu_kernels.hpp"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "codelets/stencil.hpp"
@@ -115,6 +116,18 @@ void sample_stations(const float* v, int64_t cells, const StationPoint* st, int6
   for (int64_t p = 0; p < count; ++p)
     for (int c = 0; c < 3; ++c)
       for (int q = 0; q < 8; ++q) sample_corner(st[p], c, q, slot, v, cells, samples + p * kSampleFloats);
+}
+
+float velocity_peak(const BlockShape& sh, const float* v) {
+  const int64_t n = sh.cells();
+  float peak = 0;
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < sh.nz; ++k)
+      for (int j = 0; j < sh.ny; ++j) {
+        const float* row = v + c * n + sh.idx(0, j, k);
+        for (int i = 0; i < sh.nx; ++i) peak = std::max(peak, watchdog_magnitude(row[i]));
+      }
+  return peak;
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0,

@@ -25,6 +25,9 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
 // samples[station][3][8] = the corners of the stations that lie in the block of `slot`.
 void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples);
 
+// The largest watchdog_magnitude of the interior velocity of a block.
+float velocity_peak(const BlockShape& shape, const float* v);
+
 // Kinetic + strain energy of the cells [i0,i1) x [j0,j1) x [k0,k1), times h^3 (joules).
 double energy(const BlockShape& shape, const float* v, const float* s, const float* mat, int i0, int i1, int j0,
               int j1, int k0, int k1, double h);

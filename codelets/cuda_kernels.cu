@@ -111,6 +111,20 @@ __global__ void sample_kernel(const float* v, int64_t cells, const StationPoint*
   sample_corner(st[p], cq / 8, cq % 8, slot, v, cells, samples + p * kSampleFloats);
 }
 
+// Magnitudes are non-negative (or +inf), so their bit patterns order like unsigned integers.
+__global__ void peak_kernel(BlockShape sh, const float* v, unsigned int* peak) {
+  const int64_t cells = int64_t(sh.nx) * sh.ny * sh.nz * 3;
+  float m = 0;
+  for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < cells; t += int64_t(gridDim.x) * blockDim.x) {
+    const int i = static_cast<int>(t % sh.nx);
+    const int64_t r = t / sh.nx;
+    const int j = static_cast<int>(r % sh.ny), k = static_cast<int>((r / sh.ny) % sh.nz), c = static_cast<int>(r / (int64_t(sh.ny) * sh.nz));
+    m = fmaxf(m, watchdog_magnitude(v[c * sh.cells() + sh.idx(i, j, k)]));
+  }
+  for (int off = 16; off > 0; off /= 2) m = fmaxf(m, __shfl_down_sync(0xffffffffu, m, off));
+  if ((threadIdx.x & 31) == 0) atomicMax(peak, __float_as_uint(m));
+}
+
 int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads; }
 
 }  // namespace
@@ -153,6 +167,11 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
 void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
                      cudaStream_t stream) {
   if (count > 0) sample_kernel<<<blocks_for(count * kSampleFloats, 96), 96, 0, stream>>>(v, cells, st, count, slot, samples);
+}
+
+void velocity_peak(const BlockShape& sh, const float* v, float* peak, cudaStream_t stream) {
+  cudaMemsetAsync(peak, 0, sizeof(float), stream);
+  peak_kernel<<<264, 256, 0, stream>>>(sh, v, reinterpret_cast<unsigned int*>(peak));
 }
 
 }  // namespace ondes::cuda

@@ -21,5 +21,7 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
             cudaStream_t stream);
 void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
                      cudaStream_t stream);
+// *peak (device memory) = the largest watchdog_magnitude of the interior velocity.
+void velocity_peak(const BlockShape& shape, const float* v, float* peak, cudaStream_t stream);
 
 }  // namespace ondes::cuda

@@ -3,6 +3,8 @@
 // vz at (i, j, k+1/2), sxy at (i+1/2, j+1/2, k), sxz at (i+1/2, j, k+1/2), syz at (i, j+1/2, k+1/2).
 // A field stored at index i of a half-position axis lives at i+1/2.
 #pragma once
+#include <math.h>
+
 #include "codelets/layout.hpp"
 
 namespace ondes {
@@ -175,6 +177,10 @@ ONDES_HD inline float station_velocity(const StationPoint& st, int c, const Stat
   }
   return trilinear(f, st.fx[c], st.fy[c], st.fz[c]);
 }
+
+// The watchdog's measure of a velocity value: its magnitude, or +infinity when it is not a number,
+// so that one maximum over a block catches both runaway amplitudes and NaN.
+ONDES_HD inline float watchdog_magnitude(float v) { return v != v ? INFINITY : fabsf(v); }
 
 // Corner q of component c of a station, copied from the velocity of the block in `slot` into the
 // station's samples [3][8] (corners of other slots are left alone): what a record task on another

@@ -1,5 +1,7 @@
 #include "io/output_h5.hpp"
 
+#include "io/h5util.hpp"
+
 #include <fmt/format.h>
 #include <hdf5.h>
 
@@ -8,42 +10,7 @@
 
 namespace ondes {
 namespace {
-
-// Closes an HDF5 identifier at scope exit.
-struct Id {
-  hid_t id;
-  herr_t (*close)(hid_t);
-  ~Id() {
-    if (id >= 0) close(id);
-  }
-  operator hid_t() const { return id; }
-};
-
-void check(herr_t e, const std::string& what) {
-  if (e < 0) throw std::runtime_error("HDF5: " + what + " failed");
-}
-
-void attr_double(hid_t obj, const char* name, double v) {
-  Id space{H5Screate(H5S_SCALAR), H5Sclose};
-  Id a{H5Acreate2(obj, name, H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  check(H5Awrite(a, H5T_NATIVE_DOUBLE, &v), name);
-}
-
-void attr_int(hid_t obj, const char* name, int v) {
-  Id space{H5Screate(H5S_SCALAR), H5Sclose};
-  Id a{H5Acreate2(obj, name, H5T_NATIVE_INT, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  check(H5Awrite(a, H5T_NATIVE_INT, &v), name);
-}
-
-void attr_string(hid_t obj, const char* name, const std::string& v) {
-  Id type{H5Tcopy(H5T_C_S1), H5Tclose};
-  H5Tset_size(type, v.empty() ? 1 : v.size());
-  H5Tset_strpad(type, H5T_STR_NULLTERM);
-  H5Tset_cset(type, H5T_CSET_UTF8);
-  Id space{H5Screate(H5S_SCALAR), H5Sclose};
-  Id a{H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
-  check(H5Awrite(a, type, v.c_str()), name);
-}
+using namespace h5;
 
 void write_file(const std::string& path, const Case& c, const std::vector<float>& seis, const RunMetadata& m) {
   Id file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
@@ -89,6 +56,10 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   attr_string(run, "starpu_version", m.starpu_version);
   attr_string(run, "scheduler", m.scheduler);
   attr_string(run, "blocks", fmt::format("{}x{}", m.nbx, m.nby));
+  attr_int(run, "complete", m.complete ? 1 : 0);
+  attr_int(run, "steps_completed", m.steps_completed);
+  attr_string(run, "stop_reason", m.stop_reason);
+  attr_string(run, "restarted_from", m.restarted_from);
   attr_int(run, "ranks", m.ranks);
   attr_string(run, "mapping", m.mapping);
   attr_int(run, "cpu_workers", m.cpu_workers);

@@ -15,6 +15,10 @@ struct RunMetadata {
   int ranks = 1;
   std::string mapping = "tiles";
   double wall_seconds = 0, cell_updates_per_second = 0;
+  bool complete = true;      // false: stopped early (watchdog, signal); samples after steps_completed are NaN
+  int steps_completed = 0;
+  std::string stop_reason;   // empty when complete
+  std::string restarted_from;  // checkpoint the run continued from, if any
 };
 
 void write_output(const std::string& path, const Case& c, const std::vector<float>& seismograms,

@@ -201,11 +201,16 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   size_t bytes = sizeof(float) * s.cells() * (kVelocityComponents + kStressComponents + kMaterialComponents);
   for (int d = 0; d < kDirections; ++d)
     if (b.neighbour[d] >= 0) bytes += sizeof(float) * boundary_floats(s, d, kVelocityComponents + kStressComponents);
+  // A cell is in the PML when it is in any axis's PML: all cells but those inside on every axis.
   const auto axes = pml_axes(c);
-  int64_t pml = 0;
-  for (int k = 0; k < s.nz; ++k)
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i) pml += is_pml(axes, b.x0 + i, b.y0 + j, k);
+  const int n[3] = {s.nx, s.ny, s.nz}, origin[3] = {b.x0, b.y0, 0};
+  int64_t inside = 1;
+  for (int a = 0; a < 3; ++a) {
+    int64_t count = 0;
+    for (int i = 0; i < n[a]; ++i) count += !axes[a].in_pml(origin[a] + i);
+    inside *= count;
+  }
+  const int64_t pml = int64_t(s.nx) * s.ny * s.nz - inside;
   if (pml) bytes += PmlLayout::of(s, pml).bytes;
   return bytes;
 }
@@ -243,6 +248,7 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
     if (b.material) register_vector(&b.h_material, b.material, kMaterialComponents * n);
     if (b.pml) register_vector(&b.h_pml, b.pml, b.pml_bytes);
+    if (b.local) register_vector(&b.h_peak, &b.peak, 1);
     if (!b.force_points.empty()) register_vector(&b.h_force, b.force_points.data(), b.force_points.size());
     if (!b.moment_points.empty()) register_vector(&b.h_moment, b.moment_points.data(), b.moment_points.size());
     for (int dir = 0; dir < kDirections; ++dir)
@@ -253,9 +259,24 @@ void register_handles(std::vector<BlockData>& blocks) {
   }
 }
 
+std::vector<int64_t> global_pml_cells(const BlockData& b, const Grid& g) {
+  const BlockShape& s = b.info.shape;
+  const int64_t* local = reinterpret_cast<const int64_t*>(b.pml);
+  std::vector<int64_t> out(b.pml_cells);
+  for (int64_t p = 0; p < b.pml_cells; ++p) {
+    const int64_t q = local[p];
+    const int i = static_cast<int>(q % s.sy()) - kGhost;
+    const int j = static_cast<int>((q / s.sy()) % (s.ny + 2 * kGhost)) - kGhost;
+    const int k = static_cast<int>(q / s.sz()) - kGhost;
+    out[p] = (static_cast<int64_t>(k) * g.ny + (b.info.y0 + j)) * g.nx + (b.info.x0 + i);
+  }
+  return out;
+}
+
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
-    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_force, &b.h_moment})
+    for (starpu_data_handle_t* h :
+         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_force, &b.h_moment, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       unregister(b.h_velocity_out[dir]);

@@ -56,6 +56,8 @@ struct BlockData {
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
+  float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
+  starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
 };
 
@@ -67,6 +69,9 @@ size_t block_bytes(const Case& c, const BlockInfo& b);
 // Indexed by block id.
 std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank);
 void register_handles(std::vector<BlockData>& blocks);
+// Global index (k * ny + j) * nx + i of each of a block's PML cells, in the block's order.
+std::vector<int64_t> global_pml_cells(const BlockData& b, const Grid& g);
+
 // Unregisters (bringing the data back to main memory) and frees.
 void release_blocks(std::vector<BlockData>& blocks);
 

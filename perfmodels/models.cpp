@@ -22,6 +22,7 @@ PerfModels& perf_models() {
     history_model(p.update_source, "ondes3d_update_source");
     history_model(p.record, "ondes3d_record_seismograms");
     history_model(p.sample, "ondes3d_sample_stations");
+    history_model(p.watch, "ondes3d_watch_velocity");
     return p;
   }();
   return models;

@@ -6,7 +6,7 @@
 namespace ondes {
 
 struct PerfModels {
-  starpu_perfmodel velocity, stress, save_boundary, update_source, record, sample;
+  starpu_perfmodel velocity, stress, save_boundary, update_source, record, sample, watch;
 };
 
 // Initialised on first use; the symbols are stable so calibrations carry over between runs.

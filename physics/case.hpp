@@ -64,6 +64,8 @@ struct RunOptions {
   int nbx = 1, nby = 1;
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
   std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
+  int watchdog_every = 50;        // iterations between checks of the velocity; 0: no watchdog
+  double watchdog_max_velocity = 1e4;  // m/s: above this (or not finite) the run is stopped
 };
 
 struct Case {

@@ -49,6 +49,7 @@ struct Cpu {
   static void sample(const float* v, int64_t cells, const StationPoint* st, int64_t n, int slot, float* out) {
     cpu::sample_stations(v, cells, st, n, slot, out);
   }
+  static void peak(const BlockShape& s, const float* v, float* out) { *out = cpu::velocity_peak(s, v); }
 };
 
 #ifdef ONDES_CUDA_CODELETS
@@ -75,6 +76,7 @@ struct Gpu {
   static void sample(const float* v, int64_t cells, const StationPoint* st, int64_t n, int slot, float* out) {
     cuda::sample_stations(v, cells, st, n, slot, out, stream());
   }
+  static void peak(const BlockShape& s, const float* v, float* out) { cuda::velocity_peak(s, v, out, stream()); }
 };
 #endif
 
@@ -125,6 +127,12 @@ void sample_task(void* buffers[], void* cl_arg) {
   const auto a = args_of<SampleArgs>(cl_arg);
   B::sample(ptr<float>(buffers[0]), a.cells, ptr<StationPoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]), a.slot,
             ptr<float>(buffers[2]));
+}
+
+template <class B>
+void watch_task(void* buffers[], void* cl_arg) {
+  const auto a = args_of<WatchArgs>(cl_arg);
+  B::peak(a.shape, ptr<float>(buffers[0]), ptr<float>(buffers[1]));
 }
 
 using TaskFunc = void (*)(void*[], void*);
@@ -181,6 +189,8 @@ Codelets& codelets() {
            &m.record);
     define(k.sample, "sample_stations", sample_task<Cpu>, ONDES_CUDA_FUNC(sample_task), 3, &m.sample,
            {STARPU_R, STARPU_R, STARPU_W});
+    define(k.watch, "watch_velocity", watch_task<Cpu>, ONDES_CUDA_FUNC(watch_task), 2, &m.watch,
+           {STARPU_R, STARPU_W});
     return k;
   }();
   return c;

@@ -45,8 +45,13 @@ struct SampleArgs {
   int slot = 0;
 };
 
+// Buffers of watch_velocity: the block's velocity (R), its peak (W, one float).
+struct WatchArgs {
+  BlockShape shape;
+};
+
 struct Codelets {
-  starpu_codelet velocity, stress, save_boundary, update_source, record, sample;
+  starpu_codelet velocity, stress, save_boundary, update_source, record, sample, watch;
 };
 
 Codelets& codelets();

@@ -1,0 +1,235 @@
+#include "app/driver.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <starpu.h>
+
+#include <cmath>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "app/info.hpp"
+#include "app/simulation.hpp"
+#include "io/case_reader.hpp"
+#include "io/checkpoint.hpp"
+#include "io/output_h5.hpp"
+#include "partition/block_data.hpp"
+
+namespace ondes {
+
+std::string human_bytes(double b) {
+  const char* unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (b >= 1024 && u < 4) b /= 1024, ++u;
+  return fmt::format("{:.1f} {}", b, unit[u]);
+}
+
+std::string default_checkpoint_path(const Case& c) {
+  std::filesystem::path p(c.output);
+  return p.replace_extension().string() + ".checkpoint.h5";
+}
+
+MemoryNeeds memory_needs(const Case& c, const RankMap& map) {
+  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  std::vector<double> per_rank(map.ranks, 0.0);
+  MemoryNeeds m;
+  for (const BlockInfo& b : d.blocks) {
+    const double bytes = static_cast<double>(block_bytes(c, b));
+    per_rank[map.owner(b.id)] += bytes;
+    m.largest_block = std::max(m.largest_block, bytes);
+  }
+  per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
+  for (double r : per_rank) m.per_rank = std::max(m.per_rank, r);
+  return m;
+}
+
+namespace {
+double available_host_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return std::numeric_limits<double>::infinity();  // unknown: do not refuse
+}
+}  // namespace
+
+void check_host_memory(const Case& c, const MemoryNeeds& needs, int ranks_on_node) {
+  const double available = available_host_bytes();
+  const double need = needs.per_rank * ranks_on_node;
+  if (need > 0.95 * available)
+    throw CaseError(fmt::format("{}: the run needs {} of memory ({} per rank x {} on this node) but {} is available "
+                                "(MemAvailable); use a coarser grid, fewer steps or stations, or more nodes",
+                                c.path, human_bytes(need), human_bytes(needs.per_rank), ranks_on_node,
+                                human_bytes(available)));
+}
+
+namespace {
+
+// The largest block must fit in each GPU's memory with its compute task's buffers.
+void check_gpu_memory(const Case& c, const MemoryNeeds& needs) {
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
+    const unsigned node = starpu_worker_get_memory_node(w);
+    const starpu_ssize_t total = starpu_memory_get_total(node);
+    if (total > 0 && needs.largest_block > 0.9 * total)
+      throw CaseError(fmt::format("{}: the largest block needs {} but GPU memory node {} has {}; use more blocks "
+                                  "(--blocks) so that each fits",
+                                  c.path, human_bytes(needs.largest_block), node, human_bytes(double(total))));
+  }
+}
+
+void on_signal(int sig) {
+  Simulation::request_stop(sig);
+  std::signal(sig, SIG_DFL);  // a second signal ends the process at once
+}
+
+struct SignalHandlers {
+  bool installed;
+  explicit SignalHandlers(bool install) : installed(install) {
+    if (!installed) return;
+    std::signal(SIGINT, on_signal);
+    std::signal(SIGTERM, on_signal);
+  }
+  ~SignalHandlers() {
+    if (!installed) return;
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+  }
+};
+
+int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
+  const bool root = Runtime::rank() == 0;
+  const bool one_process = Runtime::ranks() == 1;
+  const RankMap map = map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), Runtime::ranks(),
+                                 parse_mapping(c.run.mapping));
+  check_gpu_memory(c, memory_needs(c, map));
+  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
+               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby, rt.scheduler(), rt.cpu_workers(),
+               rt.cuda_workers(),
+               Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
+                                      : "");
+  Simulation sim(c, c.time.steps);
+  if (Runtime::distributed())
+    spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
+                 sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
+                 sim.stats().station_groups_across_ranks);
+  if (!rc.restart.empty()) {
+    sim.restore_checkpoint(rc.restart);
+    spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
+  }
+  const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
+  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
+
+  // The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
+  // of 10 iterations carries the start-up (first transfers to GPUs, calibration); the throughput
+  // reported is the steady one after it.
+  const int first = sim.iteration();
+  const int warm_end = c.time.steps - first >= 40 ? first + 10 : first;
+  double warm_wall = 0;
+  int warm_steps = 0;
+  while (sim.iteration() < c.time.steps) {
+    int target = c.time.steps;
+    if (sim.iteration() < warm_end) target = warm_end;
+    if (rc.checkpoint_every > 0) target = std::min(target, (sim.iteration() / rc.checkpoint_every + 1) * rc.checkpoint_every);
+    const int want = target - sim.iteration();
+    const int done = sim.advance(want, root);
+    if (sim.iteration() == warm_end) warm_wall = sim.stats().wall_seconds, warm_steps = sim.stats().steps;
+    if (done < want) break;  // watchdog or signal
+    if (rc.checkpoint_every > 0 && sim.iteration() % rc.checkpoint_every == 0 && sim.iteration() < c.time.steps) {
+      sim.save_checkpoint(checkpoint);
+      spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
+    }
+  }
+  const auto alarm = sim.alarm();
+  const int sig = Simulation::stop_signal();
+  if (alarm && !one_process) {
+    spdlog::error("watchdog: velocity {:.3g} m/s in block {} after iteration {} (limit {:.3g}); stopping every rank",
+                  alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity);
+    abort_all_ranks(kExitWatchdog);
+  }
+  std::vector<float> seismograms = sim.seismograms();  // every rank takes part
+  if (sig && one_process && !alarm) {
+    sim.save_checkpoint(checkpoint);
+    spdlog::warn("stopped by signal {} after iteration {}; checkpoint in {} (continue with --restart {})", sig,
+                 sim.iteration(), checkpoint, checkpoint);
+  }
+  if (!root) return 0;
+
+  RunMetadata m;
+  m.program_version = ONDES_VERSION;
+  m.starpu_version = starpu_version();
+  m.scheduler = rt.scheduler();
+  m.nbx = c.run.nbx;
+  m.nby = c.run.nby;
+  m.cpu_workers = rt.cpu_workers();
+  m.cuda_workers = rt.cuda_workers();
+  m.steps = c.time.steps;
+  m.ranks = Runtime::ranks();
+  m.mapping = c.run.mapping;
+  m.wall_seconds = sim.stats().wall_seconds;
+  const int steady_steps = sim.stats().steps - warm_steps;
+  const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
+  m.cell_updates_per_second = steady_steps > 0 ? cells * steady_steps / (sim.stats().wall_seconds - warm_wall)
+                                               : sim.stats().cell_updates_per_second;
+  m.steps_completed = sim.iteration();
+  m.restarted_from = rc.restart;
+  if (alarm) {
+    m.steps_completed = alarm->iteration + 1;
+    m.stop_reason = fmt::format("watchdog: velocity {:.6g} m/s in block {} after iteration {} (limit {:.6g} m/s)",
+                                alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity);
+  } else if (sig) {
+    m.stop_reason = fmt::format("signal {}", sig);
+  }
+  m.complete = m.steps_completed == c.time.steps && m.stop_reason.empty();
+  // Samples not computed (or computed after the watchdog's alarm) are NaN, not zeros.
+  if (!m.complete)
+    for (size_t s = 0; s < c.stations.size(); ++s)
+      for (int comp = 0; comp < 3; ++comp)
+        for (int t = m.steps_completed; t < c.time.steps; ++t)
+          seismograms[(s * 3 + comp) * c.time.steps + t] = std::numeric_limits<float>::quiet_NaN();
+  write_output(c.output, c, seismograms, m);
+  if (alarm) {
+    spdlog::error("{}; seismograms up to iteration {} in {} (flagged incomplete)", m.stop_reason, m.steps_completed,
+                  c.output);
+    return kExitWatchdog;
+  }
+  if (sig) {
+    spdlog::warn("seismograms up to iteration {} in {} (flagged incomplete)", m.steps_completed, c.output);
+    return exit_status_of_signal(sig);
+  }
+  spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {} tasks per iteration; seismograms in {}", m.wall_seconds,
+               m.cell_updates_per_second, sim.stats().tasks_per_iteration, c.output);
+  if (warm_steps > 0)
+    spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm_steps,
+                 sim.stats().cell_updates_per_second);
+  return 0;
+}
+
+}  // namespace
+
+int run_case(const Case& c, const RunControl& rc) {
+  const auto out_dir = std::filesystem::absolute(c.output).parent_path();
+  if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
+    throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
+  if ((rc.checkpoint_every > 0 || !rc.restart.empty()) && launch_size() > 1)
+    throw CaseError(fmt::format("{}: checkpoints and restarts work in single-process runs only ({} MPI ranks here)",
+                                c.path, launch_size()));
+  if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
+  Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
+  try {
+    return run_on(c, rc, rt);
+  } catch (const std::exception& e) {
+    // Shutting StarPU-MPI down would wait for the other ranks, which wait for this one's messages.
+    if (Runtime::ranks() > 1) {
+      spdlog::error("{}", e.what());
+      abort_all_ranks(1);
+    }
+    throw;
+  }
+}
+
+}  // namespace ondes

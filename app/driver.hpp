@@ -1,0 +1,41 @@
+// A whole run of a case, as `ondes3d run` does it: StarPU (and MPI) up, the time loop in windows
+// between checkpoints, the watchdog and signals, the output file.
+#pragma once
+#include <string>
+
+#include "partition/mapping.hpp"
+#include "physics/case.hpp"
+
+namespace ondes {
+
+struct RunControl {
+  int checkpoint_every = 0;  // iterations between checkpoints; 0: only when interrupted
+  std::string checkpoint;    // checkpoint file; empty: the output's name with .checkpoint.h5
+  std::string restart;       // checkpoint to continue from; empty: start at t = 0
+};
+
+// Exit statuses of run_case besides 0 and CaseError's 2.
+constexpr int kExitWatchdog = 3;
+inline int exit_status_of_signal(int sig) { return 128 + sig; }
+
+std::string default_checkpoint_path(const Case& c);
+
+// Runs the case and writes its output. Interrupted by SIGINT/SIGTERM (one process): finishes the
+// tasks in flight, writes a checkpoint and the seismograms so far (flagged incomplete), returns
+// 128 + signal. Stopped by the watchdog: writes the seismograms so far (flagged), returns 3.
+int run_case(const Case& c, const RunControl& rc);
+
+// Memory the case needs per rank (fields, material, PML, buffers, seismograms), and the largest
+// single block (what one task must hold on a GPU), in bytes.
+struct MemoryNeeds {
+  double per_rank = 0, largest_block = 0;
+};
+MemoryNeeds memory_needs(const Case& c, const RankMap& map);
+
+// Throws CaseError with the figures when the ranks on this node would not fit in its available
+// memory (MemAvailable).
+void check_host_memory(const Case& c, const MemoryNeeds& needs, int ranks_on_node);
+
+std::string human_bytes(double bytes);
+
+}  // namespace ondes

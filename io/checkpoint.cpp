@@ -1,0 +1,305 @@
+#include "io/checkpoint.hpp"
+
+#include <fmt/format.h>
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+
+#include "io/case_reader.hpp"
+#include "io/h5util.hpp"
+
+namespace ondes {
+namespace {
+using namespace h5;
+
+constexpr const char* kFormat = "ondes3d checkpoint";
+constexpr int kVersion = 1;
+constexpr int kPsi = PmlLayout::kPsi;
+
+hsize_t planes(const Grid& g) { return static_cast<hsize_t>(g.nz) + 2 * kGhost; }
+
+// The interior columns of a block, every z plane with its ghosts, as a selection of the global
+// array (file) and of the block's padded array (memory).
+struct BlockSlab {
+  Id file_space, mem_space;
+};
+BlockSlab block_slab(hid_t dataset, int ncomp, int x0, int y0, const BlockShape& s) {
+  BlockSlab b{{H5Dget_space(dataset), H5Sclose}, {-1, H5Sclose}};
+  const hsize_t nzp = static_cast<hsize_t>(s.nz) + 2 * kGhost;
+  hsize_t start[4] = {0, 0, static_cast<hsize_t>(y0), static_cast<hsize_t>(x0)};
+  hsize_t count[4] = {static_cast<hsize_t>(ncomp), nzp, static_cast<hsize_t>(s.ny), static_cast<hsize_t>(s.nx)};
+  check(H5Sselect_hyperslab(b.file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "file selection");
+  hsize_t mem_dims[4] = {static_cast<hsize_t>(ncomp), nzp, static_cast<hsize_t>(s.ny) + 2 * kGhost,
+                         static_cast<hsize_t>(s.nx) + 2 * kGhost};
+  b.mem_space.id = H5Screate_simple(4, mem_dims, nullptr);
+  hsize_t mem_start[4] = {0, 0, kGhost, kGhost};
+  check(H5Sselect_hyperslab(b.mem_space, H5S_SELECT_SET, mem_start, nullptr, count, nullptr), "memory selection");
+  return b;
+}
+
+std::string read_string_attr(hid_t obj, const char* name) {
+  if (H5Aexists(obj, name) <= 0) return "";
+  Id a{H5Aopen(obj, name, H5P_DEFAULT), H5Aclose};
+  Id type{H5Aget_type(a), H5Tclose};
+  std::string s(H5Tget_size(type), '\0');
+  Id mem{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(mem, s.size());
+  H5Tset_cset(mem, H5Tget_cset(type));
+  H5Tset_strpad(mem, H5Tget_strpad(type));
+  if (H5Aread(a, mem, s.data()) < 0) return "";
+  return s.substr(0, s.find('\0'));
+}
+
+int read_int_attr(hid_t obj, const char* name, int fallback) {
+  if (H5Aexists(obj, name) <= 0) return fallback;
+  Id a{H5Aopen(obj, name, H5P_DEFAULT), H5Aclose};
+  int v = fallback;
+  return H5Aread(a, H5T_NATIVE_INT, &v) < 0 ? fallback : v;
+}
+
+}  // namespace
+
+std::string physics_fingerprint(const Case& c) {
+  std::string f = fmt::format("grid {} {} {} {}; dt {}; free_surface {} pml {} {} {};", c.grid.nx, c.grid.ny,
+                              c.grid.nz, c.grid.h, c.time.dt, c.boundaries.free_surface, c.boundaries.pml_width,
+                              c.boundaries.pml_reflection, c.boundaries.pml_frequency);
+  for (const Layer& l : c.medium.layers) f += fmt::format(" layer {} {} {} {};", l.top, l.vp, l.vs, l.rho);
+  for (const Source& s : c.sources)
+    f += fmt::format(" source {} [{}] [{}] [{}] stf {} {} {} {};", s.kind == SourceKind::Force ? "force" : "moment",
+                     fmt::join(s.position, " "), fmt::join(s.force, " "), fmt::join(s.moment, " "),
+                     static_cast<int>(s.stf.kind), s.stf.f0, s.stf.t0, s.stf.duration);
+  for (const Station& s : c.stations) f += fmt::format(" station {} [{}];", s.name, fmt::join(s.position, " "));
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------- writer
+
+struct CheckpointWriter::Impl {
+  std::string path, tmp;
+  hid_t file = -1, velocity = -1, stress = -1, cells = -1, psi = -1, seis = -1;
+  hsize_t pml_written = 0, pml_total = 0;
+  bool committed = false;
+
+  void close() {
+    for (hid_t* d : {&velocity, &stress, &cells, &psi, &seis})
+      if (*d >= 0) H5Dclose(*d), *d = -1;
+    if (file >= 0) H5Fclose(file), file = -1;
+  }
+};
+
+CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int iteration, int64_t pml_cells)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& w = *impl_;
+  w.path = path;
+  w.tmp = path + ".partial";
+  w.pml_total = static_cast<hsize_t>(pml_cells);
+  w.file = H5Fcreate(w.tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (w.file < 0) throw std::runtime_error(fmt::format("{}: cannot create the checkpoint file", w.tmp));
+  {
+    Id g{H5Gcreate2(w.file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    attr_string(g, "format", kFormat);
+    attr_int(g, "version", kVersion);
+    attr_int(g, "iteration", iteration);
+    attr_int(g, "steps", c.time.steps);
+    attr_string(g, "physics", physics_fingerprint(c));
+    attr_string(g, "case", c.text);
+  }
+  auto dataset = [&](const char* name, hid_t type, std::initializer_list<hsize_t> dims) {
+    std::vector<hsize_t> d(dims);
+    Id space{H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose};
+    const hid_t ds = H5Dcreate2(w.file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    if (ds < 0) throw std::runtime_error(fmt::format("{}: cannot create {}", w.tmp, name));
+    return ds;
+  };
+  Id fields{H5Gcreate2(w.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  Id pml{H5Gcreate2(w.file, "pml", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  const hsize_t ny = c.grid.ny, nx = c.grid.nx;
+  w.velocity = dataset("/fields/velocity", H5T_IEEE_F32LE, {kVelocityComponents, planes(c.grid), ny, nx});
+  w.stress = dataset("/fields/stress", H5T_IEEE_F32LE, {kStressComponents, planes(c.grid), ny, nx});
+  w.cells = dataset("/pml/cells", H5T_STD_I64LE, {w.pml_total});
+  w.psi = dataset("/pml/psi", H5T_IEEE_F32LE, {w.pml_total, kPsi});
+  w.seis = dataset("/seismograms", H5T_IEEE_F32LE, {c.stations.size(), 3, static_cast<hsize_t>(c.time.steps)});
+}
+
+CheckpointWriter::~CheckpointWriter() {
+  impl_->close();
+  if (!impl_->committed) std::remove(impl_->tmp.c_str());
+}
+
+void CheckpointWriter::write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress) {
+  for (auto [ds, data, nc] : {std::tuple{impl_->velocity, velocity, kVelocityComponents},
+                              std::tuple{impl_->stress, stress, kStressComponents}}) {
+    BlockSlab b = block_slab(ds, nc, x0, y0, s);
+    check(H5Dwrite(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data), "checkpoint fields");
+  }
+}
+
+void CheckpointWriter::write_pml(const std::vector<int64_t>& global_cells, const float* psi) {
+  Impl& w = *impl_;
+  const hsize_t n = global_cells.size();
+  if (n == 0) return;
+  if (w.pml_written + n > w.pml_total) throw std::logic_error("checkpoint: more PML cells than announced");
+  // Transpose the block's [18][count] into the file's [count][18].
+  std::vector<float> rows(n * kPsi);
+  for (hsize_t p = 0; p < n; ++p)
+    for (int m = 0; m < kPsi; ++m) rows[p * kPsi + m] = psi[m * n + p];
+  {
+    Id fs{H5Dget_space(w.cells), H5Sclose};
+    hsize_t start = w.pml_written, count = n;
+    check(H5Sselect_hyperslab(fs, H5S_SELECT_SET, &start, nullptr, &count, nullptr), "pml selection");
+    Id ms{H5Screate_simple(1, &count, nullptr), H5Sclose};
+    check(H5Dwrite(w.cells, H5T_NATIVE_INT64, ms, fs, H5P_DEFAULT, global_cells.data()), "pml cells");
+  }
+  {
+    Id fs{H5Dget_space(w.psi), H5Sclose};
+    hsize_t start[2] = {w.pml_written, 0}, count[2] = {n, kPsi};
+    check(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr), "psi selection");
+    Id ms{H5Screate_simple(2, count, nullptr), H5Sclose};
+    check(H5Dwrite(w.psi, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, rows.data()), "pml memory");
+  }
+  w.pml_written += n;
+}
+
+void CheckpointWriter::write_seismograms(const std::vector<float>& seismograms) {
+  if (!seismograms.empty())
+    check(H5Dwrite(impl_->seis, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, seismograms.data()), "seismograms");
+}
+
+void CheckpointWriter::commit() {
+  Impl& w = *impl_;
+  if (w.pml_written != w.pml_total) throw std::logic_error("checkpoint: PML cells missing");
+  check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
+  w.close();
+  if (std::rename(w.tmp.c_str(), w.path.c_str()) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot rename the checkpoint into place", w.path));
+  w.committed = true;
+}
+
+// ---------------------------------------------------------------------------------------- reader
+
+struct CheckpointReader::Impl {
+  std::string path;
+  hid_t file = -1, velocity = -1, stress = -1;
+  int iteration = 0, stations = 0, steps = 0;
+  std::vector<int64_t> cells;  // sorted
+  std::vector<float> psi;      // [cell][18], in `cells` order
+  bool pml_loaded = false;
+  ~Impl() {
+    for (hid_t d : {velocity, stress})
+      if (d >= 0) H5Dclose(d);
+    if (file >= 0) H5Fclose(file);
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CaseError(fmt::format("{}: {}", path, what));
+  }
+  hid_t open_dataset(const char* name, std::initializer_list<hsize_t> dims) const {
+    const hid_t ds = H5Lexists(file, name, H5P_DEFAULT) > 0 ? H5Dopen2(file, name, H5P_DEFAULT) : -1;
+    if (ds < 0) fail(fmt::format("not an ondes3d checkpoint or damaged: {} is missing", name));
+    Id space{H5Dget_space(ds), H5Sclose};
+    std::vector<hsize_t> want(dims), got(want.size());
+    if (H5Sget_simple_extent_ndims(space) != static_cast<int>(want.size()) ||
+        H5Sget_simple_extent_dims(space, got.data(), nullptr) < 0 || got != want) {
+      H5Dclose(ds);
+      fail(fmt::format("{} has dimensions [{}], the case needs [{}]", name, fmt::join(got, " x "),
+                       fmt::join(want, " x ")));
+    }
+    return ds;
+  }
+};
+
+CheckpointReader::CheckpointReader(const std::string& path, const Case& c) : impl_(std::make_unique<Impl>()) {
+  Impl& r = *impl_;
+  r.path = path;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);  // our messages instead of HDF5's error stacks
+  if (H5Fis_hdf5(path.c_str()) <= 0) r.fail("cannot open: missing, unreadable or not an HDF5 file");
+  r.file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (r.file < 0) r.fail("cannot open: damaged or truncated HDF5 file");
+  if (H5Lexists(r.file, "checkpoint", H5P_DEFAULT) <= 0) r.fail("not an ondes3d checkpoint (no /checkpoint group)");
+  {
+    Id g{H5Gopen2(r.file, "checkpoint", H5P_DEFAULT), H5Gclose};
+    if (read_string_attr(g, "format") != kFormat) r.fail("not an ondes3d checkpoint (format attribute)");
+    const int version = read_int_attr(g, "version", -1);
+    if (version != kVersion) r.fail(fmt::format("checkpoint format version {}, this program reads {}", version, kVersion));
+    r.iteration = read_int_attr(g, "iteration", -1);
+    const int steps = read_int_attr(g, "steps", -1);
+    if (steps != c.time.steps)
+      r.fail(fmt::format("made for a run of {} steps, the case asks for {} (time.steps / --steps must match)", steps,
+                         c.time.steps));
+    if (r.iteration < 0 || r.iteration > steps) r.fail(fmt::format("iteration {} is outside [0, {}]", r.iteration, steps));
+    if (read_string_attr(g, "physics") != physics_fingerprint(c))
+      r.fail("made for a different case: grid, time step, boundaries, medium, sources or stations differ");
+  }
+  const hsize_t ny = c.grid.ny, nx = c.grid.nx;
+  r.velocity = r.open_dataset("/fields/velocity", {kVelocityComponents, planes(c.grid), ny, nx});
+  r.stress = r.open_dataset("/fields/stress", {kStressComponents, planes(c.grid), ny, nx});
+  r.stations = static_cast<int>(c.stations.size());
+  r.steps = c.time.steps;
+  if (H5Lexists(r.file, "pml", H5P_DEFAULT) <= 0) r.fail("not an ondes3d checkpoint or damaged: /pml is missing");
+}
+
+CheckpointReader::~CheckpointReader() = default;
+
+// The PML memory, sorted by global cell, for lookups by any layout's blocks (read on first use).
+void CheckpointReader::load_pml() {
+  Impl& r = *impl_;
+  r.pml_loaded = true;
+  Id cells_ds{H5Lexists(r.file, "/pml/cells", H5P_DEFAULT) > 0 ? H5Dopen2(r.file, "/pml/cells", H5P_DEFAULT) : -1,
+              H5Dclose};
+  if (cells_ds < 0) r.fail("not an ondes3d checkpoint or damaged: /pml/cells is missing");
+  Id cs{H5Dget_space(cells_ds), H5Sclose};
+  const hsize_t n = H5Sget_simple_extent_npoints(cs);
+  std::vector<int64_t> cells(n);
+  if (n && H5Dread(cells_ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, cells.data()) < 0)
+    r.fail("cannot read /pml/cells (damaged or truncated)");
+  Id psi_ds{r.open_dataset("/pml/psi", {n, kPsi}), H5Dclose};
+  std::vector<float> psi(n * kPsi);
+  if (n && H5Dread(psi_ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, psi.data()) < 0)
+    r.fail("cannot read /pml/psi (damaged or truncated)");
+  std::vector<size_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return cells[a] < cells[b]; });
+  r.cells.resize(n);
+  r.psi.resize(n * kPsi);
+  for (size_t q = 0; q < n; ++q) {
+    r.cells[q] = cells[order[q]];
+    std::copy_n(psi.begin() + order[q] * kPsi, kPsi, r.psi.begin() + q * kPsi);
+  }
+}
+
+int CheckpointReader::iteration() const { return impl_->iteration; }
+
+void CheckpointReader::read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress) {
+  for (auto [ds, data, nc] : {std::tuple{impl_->velocity, velocity, kVelocityComponents},
+                              std::tuple{impl_->stress, stress, kStressComponents}}) {
+    BlockSlab b = block_slab(ds, nc, x0, y0, s);
+    if (H5Dread(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data) < 0)
+      impl_->fail("cannot read the fields (damaged or truncated)");
+  }
+}
+
+void CheckpointReader::read_pml(const std::vector<int64_t>& global_cells, float* psi) {
+  if (!impl_->pml_loaded) load_pml();
+  const Impl& r = *impl_;
+  const size_t n = global_cells.size();
+  for (size_t p = 0; p < n; ++p) {
+    const auto it = std::lower_bound(r.cells.begin(), r.cells.end(), global_cells[p]);
+    if (it == r.cells.end() || *it != global_cells[p])
+      r.fail(fmt::format("PML cell {} has no memory variables (damaged, or another PML)", global_cells[p]));
+    const size_t q = static_cast<size_t>(it - r.cells.begin());
+    for (int m = 0; m < kPsi; ++m) psi[m * n + p] = r.psi[q * kPsi + m];
+  }
+}
+
+std::vector<float> CheckpointReader::seismograms() {
+  const Impl& r = *impl_;
+  std::vector<float> out(static_cast<size_t>(r.stations) * 3 * r.steps);
+  Id ds{r.open_dataset("/seismograms", {static_cast<hsize_t>(r.stations), 3, static_cast<hsize_t>(r.steps)}),
+        H5Dclose};
+  if (!out.empty() && H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+    r.fail("cannot read /seismograms (damaged or truncated)");
+  return out;
+}
+
+}  // namespace ondes

@@ -1,0 +1,62 @@
+// Checkpoint files: the whole state of a run between two iterations, in global (layout-independent)
+// arrays, so a run can restart with another block layout or scheduler and give the same bits.
+//   /checkpoint (attributes) format = "ondes3d checkpoint", version, iteration (done), steps,
+//                            physics (fingerprint of the case's physics), case (its text)
+//   /fields/velocity  float32 [3][nz+4][ny][nx]   the 2 ghost planes above and below each column
+//   /fields/stress    float32 [6][nz+4][ny][nx]   are kept (the free-surface images live there)
+//   /pml/cells        int64 [n]   global index (k * ny + j) * nx + i of each PML cell
+//   /pml/psi          float32 [n][18]  its C-PML memory variables
+//   /seismograms      float32 [station][3][steps]  recorded so far (zeros after `iteration`)
+// A checkpoint is written to FILE.partial and renamed over FILE when complete, so FILE is always
+// either the previous checkpoint or the new one, whole.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codelets/layout.hpp"
+#include "physics/case.hpp"
+
+namespace ondes {
+
+// Everything in a case that decides the numbers (not the layout, scheduler, output or steps).
+std::string physics_fingerprint(const Case& c);
+
+class CheckpointWriter {
+ public:
+  CheckpointWriter(const std::string& path, const Case& c, int iteration, int64_t pml_cells);
+  ~CheckpointWriter();  // removes the partial file unless committed
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  // A block's arrays (padded layout, every component) into the global arrays.
+  void write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress);
+  // A block's PML cells (global indices) and memory variables (block layout: [18][count]).
+  void write_pml(const std::vector<int64_t>& global_cells, const float* psi);
+  void write_seismograms(const std::vector<float>& seismograms);
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+class CheckpointReader {
+ public:
+  // Opens and checks the file against the case (format, grid, physics, steps); throws CaseError
+  // naming the file and what is wrong.
+  CheckpointReader(const std::string& path, const Case& c);
+  ~CheckpointReader();
+  int iteration() const;
+  void read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress);
+  void read_pml(const std::vector<int64_t>& global_cells, float* psi);
+  std::vector<float> seismograms();
+
+ private:
+  void load_pml();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ondes

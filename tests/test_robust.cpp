@@ -1,0 +1,227 @@
+// Robust runs: the watchdog stops a blowing-up run and keeps what it recorded; checkpoints survive
+// SIGKILL and restart bitwise (also with another block layout and scheduler); SIGTERM stops
+// cleanly; damaged checkpoints and impossible memory needs are refused with clear messages.
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "app/driver.hpp"
+#include "helpers.hpp"
+#include "io/case_reader.hpp"
+#include "io/checkpoint.hpp"
+#include "io/compare.hpp"
+#include "io/output_h5.hpp"
+#include "physics/stability.hpp"
+
+namespace fs = std::filesystem;
+using namespace ondes;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string output;
+};
+
+Result cli(const std::string& args, const fs::path& log) {
+  const int status = std::system((std::string(ONDES_BINARY) + " " + args + " > " + log.string() + " 2>&1").c_str());
+  std::ifstream in(log);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
+}
+
+int int_attr(const std::string& file, const char* name) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
+  hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+  int v = -1;
+  H5Aread(a, H5T_NATIVE_INT, &v);
+  H5Aclose(a);
+  H5Gclose(g);
+  H5Fclose(f);
+  return v;
+}
+
+class Robust : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("ondes_robust_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  fs::path dir_;
+};
+
+const std::string kLayered = std::string(ONDES_SOURCE_DIR) + "/inputs/layered.toml";
+
+}  // namespace
+
+// A time step 30% above the CFL limit: the scheme is unstable and the amplitudes grow without
+// bound. The watchdog must stop the run, name the iteration and block, and keep the seismograms
+// recorded before it, finite, with NaN after.
+TEST_F(Robust, WatchdogStopsAnUnstableRunAndKeepsWhatItRecorded) {
+  Case c = test::cube(32, 100.0, 4000, 2310, 2600, 0, 2000, 6, true);
+  c.time.dt = 1.3 * cfl_limit(c.grid.h, 4000);
+  test::add_force_and_moment(c, {1500, 1400, 900}, {1700, 1800, 1200});
+  c.stations = {test::station("A", 1600, 1600, 0), test::station("B", 800, 2200, 500)};
+  c.run.nbx = 2;
+  c.run.nby = 2;
+  c.run.watchdog_every = 10;
+  c.output = path("unstable.h5");
+  ASSERT_EQ(run_case(c, RunControl{}), kExitWatchdog);
+  ASSERT_TRUE(fs::exists(c.output));
+  EXPECT_EQ(int_attr(c.output, "complete"), 0);
+  const int done = int_attr(c.output, "steps_completed");
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, c.time.steps);
+  EXPECT_EQ(done % 10, 0) << "the watchdog looks every 10 iterations";
+  const Seismograms s = read_seismograms(c.output);
+  for (int st = 0; st < s.stations; ++st)
+    for (int comp = 0; comp < 3; ++comp)
+      for (int t = 0; t < s.steps; ++t) {
+        const float v = s.data[(st * 3 + comp) * s.steps + t];
+        if (t < done - 10) {
+          ASSERT_TRUE(std::isfinite(v)) << "station " << st << " step " << t;
+        } else if (t >= done) {
+          ASSERT_TRUE(std::isnan(v)) << "step " << t << " was never validly computed";
+        }
+      }
+  std::cout << "watchdog stopped the unstable run after iteration " << done << " of " << c.time.steps << "\n";
+}
+
+TEST_F(Robust, WatchdogStaysQuietOnAStableRun) {
+  Case c = test::cube(32, 100.0, 4000, 2310, 2600, 0.01, 150, 6, true);
+  test::add_force_and_moment(c, {1500, 1400, 900}, {1700, 1800, 1200});
+  c.stations = {test::station("A", 1600, 1600, 0)};
+  c.run.watchdog_every = 5;
+  c.run.watchdog_max_velocity = 10.0;  // ten times the peak these sources make at their own cells
+  c.output = path("stable.h5");
+  ASSERT_EQ(run_case(c, RunControl{}), 0);
+  EXPECT_EQ(int_attr(c.output, "complete"), 1);
+  EXPECT_EQ(int_attr(c.output, "steps_completed"), 150);
+}
+
+// The run is killed (SIGKILL: no chance to clean up) after its first checkpoint; restarting from
+// that checkpoint gives the uninterrupted run's seismograms bit for bit, with the same layout and
+// with another layout and scheduler.
+TEST_F(Robust, KilledRunRestartsBitwiseFromItsCheckpoint) {
+  const std::string steps = " --steps 360";
+  ASSERT_EQ(cli("run " + kLayered + steps + " --blocks 2x2 --output " + path("full.h5"), dir_ / "full.log").code, 0);
+
+  const std::string ck = path("ck.h5");
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const std::string out = path("killed.h5");
+    execl(ONDES_BINARY, ONDES_BINARY, "run", kLayered.c_str(), "--steps", "360", "--blocks", "2x2",
+          "--checkpoint-every", "40", "--checkpoint", ck.c_str(), "--output", out.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(ck) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(fs::exists(ck)) << "no checkpoint within 60 s";
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the run finished before it could be killed";
+  EXPECT_FALSE(fs::exists(path("killed.h5"))) << "a killed run must not leave an output";
+
+  for (const std::string layout : {" --blocks 2x2", " --blocks 3x1 --sched eager"}) {
+    const std::string out = path("restarted.h5");
+    const Result r = cli("run " + kLayered + steps + layout + " --restart " + ck + " --output " + out,
+                         dir_ / "restart.log");
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
+    const Comparison cmp = compare_seismograms(path("full.h5"), out);
+    EXPECT_TRUE(cmp.bitwise()) << layout << ": " << cmp.identical << " of " << cmp.samples
+                               << " samples identical, worst relative L2 " << cmp.worst_relative_l2;
+    std::cout << "restart with" << layout << ": " << cmp.identical << "/" << cmp.samples << " samples identical\n";
+  }
+}
+
+TEST_F(Robust, SigtermWritesACheckpointAndTheSeismogramsSoFar) {
+  const pid_t pid = fork();
+  const std::string out = path("stopped.h5"), ck = path("stopped.ck.h5");
+  if (pid == 0) {
+    execl(ONDES_BINARY, ONDES_BINARY, "run", kLayered.c_str(), "--steps", "2000", "--checkpoint", ck.c_str(),
+          "--output", out.c_str(), (char*)nullptr);
+    _exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  ASSERT_TRUE(fs::exists(out));
+  ASSERT_TRUE(fs::exists(ck));
+  EXPECT_EQ(int_attr(out, "complete"), 0);
+  const int done = int_attr(out, "steps_completed");
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, 2000);
+  // The checkpoint holds the same iteration and opens for this case.
+  Case c = read_case(kLayered);
+  c.time.steps = 2000;
+  EXPECT_EQ(CheckpointReader(ck, c).iteration(), done);
+}
+
+// Checkpoints that cannot be used are refused before anything is allocated, naming the file.
+TEST_F(Robust, BadCheckpointsAreRefused) {
+  const std::string ck = path("good.h5");
+  ASSERT_EQ(cli("run " + kLayered + " --steps 60 --checkpoint-every 30 --checkpoint " + ck + " --output " +
+                    path("o.h5"),
+                dir_ / "make.log")
+                .code,
+            0);
+  const auto size = fs::file_size(ck);
+  fs::copy_file(ck, path("truncated.h5"));
+  fs::resize_file(path("truncated.h5"), size / 2);
+  std::ofstream(path("text.h5")) << "not hdf5 at all\n";
+  struct Bad {
+    std::string restart, extra, message;
+  } cases[] = {
+      {path("missing.h5"), "", "cannot open"},
+      {path("text.h5"), "", "cannot open"},
+      {path("truncated.h5"), "", "damaged or truncated"},
+      {ck, " --steps 61", "made for a run of 60 steps"},
+      {path("o.h5"), "", "not an ondes3d checkpoint"},  // an output file, not a checkpoint
+  };
+  for (const Bad& b : cases) {
+    const std::string out = path("never.h5");
+    const Result r = cli("run " + kLayered + (b.extra.empty() ? " --steps 60" : b.extra) + " --restart " + b.restart +
+                             " --output " + out,
+                         dir_ / "bad.log");
+    EXPECT_EQ(r.code, 2) << b.restart << "\n" << r.output;
+    EXPECT_NE(r.output.find(b.message), std::string::npos) << b.restart << "\n" << r.output;
+    EXPECT_NE(r.output.find(b.restart), std::string::npos) << "the message must name the file\n" << r.output;
+    EXPECT_FALSE(fs::exists(out));
+  }
+}
+
+TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {
+  std::ifstream in(std::string(ONDES_SOURCE_DIR) + "/inputs/small_homogeneous.toml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string t = ss.str();
+  for (auto [from, to] : {std::pair{"nx = 48", "nx = 6000"}, std::pair{"ny = 48", "ny = 6000"},
+                          std::pair{"nz = 32", "nz = 2000"}})
+    t.replace(t.find(from), std::string(from).size(), to);
+  std::ofstream(path("huge.toml")) << t;
+  const Result r = cli("run " + path("huge.toml") + " --output " + path("huge.h5"), dir_ / "huge.log");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("of memory"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("is available"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(path("huge.h5")));
+}
