@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -204,9 +205,64 @@ Medium read_medium(Section s) {
   return m;
 }
 
+// TOML 1.0 allows non-ASCII characters only inside strings and comments. toml++ 3.3 (Debian 12)
+// reaches __builtin_unreachable() on some of them elsewhere (upstream issues #190 and #295, fixed
+// after 3.4), which is undefined behaviour: refuse them here, with the line, before it parses.
+// Also refused: a non-ASCII character first on the line after a line-ending backslash in a
+// multi-line basic string, the other path to the same bug.
+void check_non_ascii_placement(const std::string& text, const std::string& path) {
+  enum { Plain, Comment, Basic, Literal, MultiBasic, MultiLiteral } state = Plain;
+  int line = 1;
+  bool after_line_end_backslash = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const unsigned char ch = static_cast<unsigned char>(text[i]);
+    const auto starts = [&](const char* tok) { return text.compare(i, std::strlen(tok), tok) == 0; };
+    if (ch >= 0x80 && (state == Plain || after_line_end_backslash))
+      throw CaseError(fmt::format("{}:{}: malformed TOML: {}", path, line,
+                                  after_line_end_backslash
+                                      ? "non-ASCII character first after a line-ending backslash (not supported)"
+                                      : "non-ASCII character outside a string or comment (TOML allows none there)"));
+    if (ch == '\n') ++line;
+    if (after_line_end_backslash && ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') after_line_end_backslash = false;
+    switch (state) {
+      case Plain:
+        if (ch == '#') state = Comment;
+        else if (starts("\"\"\"")) state = MultiBasic, i += 2;
+        else if (starts("'''")) state = MultiLiteral, i += 2;
+        else if (ch == '"') state = Basic;
+        else if (ch == '\'') state = Literal;
+        break;
+      case Comment:
+        if (ch == '\n') state = Plain;
+        break;
+      case Basic:
+        if (ch == '\\') ++i;
+        else if (ch == '"' || ch == '\n') state = Plain;
+        break;
+      case Literal:
+        if (ch == '\'' || ch == '\n') state = Plain;
+        break;
+      case MultiBasic:
+        if (ch == '\\') {
+          size_t j = i + 1;
+          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
+          if (j < text.size() && text[j] == '\n') after_line_end_backslash = true;
+          else ++i;
+        } else if (starts("\"\"\"")) {
+          state = Plain, i += 2;
+        }
+        break;
+      case MultiLiteral:
+        if (starts("'''")) state = Plain, i += 2;
+        break;
+    }
+  }
+}
+
 }  // namespace
 
 Case parse_case(const std::string& text, const std::string& path) {
+  check_non_ascii_placement(text, path);
   toml::table root;
   try {
     root = toml::parse(text, path);
@@ -322,12 +378,18 @@ std::vector<std::string> validate_case(const Case& c) {
   for (size_t i = 0; i < c.sources.size(); ++i) {
     const std::string key = fmt::format("sources[{}].position", i);
     check_position(c, c.sources[i].position, key);
-    if (in_pml(c, c.sources[i].position)) warnings.push_back(key + " lies inside the PML");
+    if (in_pml(c, c.sources[i].position))
+      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
+                                  "{} m from the absorbing faces",
+                                  c.path, key, w, w * c.grid.h));
   }
   for (size_t i = 0; i < c.stations.size(); ++i) {
     const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
     check_position(c, c.stations[i].position, key);
-    if (in_pml(c, c.stations[i].position)) warnings.push_back(key + " lies inside the PML");
+    if (in_pml(c, c.stations[i].position))
+      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
+                                  "{} m from the absorbing faces",
+                                  c.path, key, w, w * c.grid.h));
   }
   // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
   constexpr int kMinBlock = 4;

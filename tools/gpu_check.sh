@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
-#   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi
+#   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -71,6 +71,28 @@ SH
   STARPU_NCPU=0 STARPU_NCUDA=2 "$bin/ondes3d" run "$big" --steps "$steps" --blocks 2x1 --sched dmda \
     --output /tmp/run.h5 2>&1 | grep -E "done in" | tee -a "$log"
   say "mpi status: $status (0 = all passed)"
+fi
+
+if [[ $parts == *" robust "* ]]; then
+  section "watchdog and checkpoint/restart on CUDA workers"
+  small=$here/inputs/small_homogeneous.toml
+  check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
+  check STARPU_NCPU=0 "$bin/ondes3d" run "$small" --blocks 2x2 --checkpoint-every 100 --checkpoint /tmp/ck.h5 \
+    --output /tmp/gpu_ck.h5
+  check STARPU_NCPU=0 "$bin/ondes3d" run "$small" --blocks 3x1 --restart /tmp/ck.h5 --output /tmp/gpu_re.h5
+  say "--- CPU-only uninterrupted vs CUDA-only restarted from iteration 200 with another layout"
+  "$bin/ondes3d" compare /tmp/cpu_ref.h5 /tmp/gpu_re.h5 2>&1 | tee -a "$log" || status=1
+  check STARPU_NCPU=0 "$bin/test_robust" --gtest_filter='Robust.Watchdog*'
+  grep -E "watchdog stopped|OK|FAILED" "$log" | tail -4
+  say "--- cost of the watchdog on the GPU (benchmark.toml, 1 GPU, 1x1; every N iterations)"
+  big=$here/inputs/benchmark.toml
+  STARPU_NCPU=0 STARPU_CALIBRATE=1 "$bin/ondes3d" run "$big" --steps 40 --watchdog-every 1 --output /tmp/cal.h5 >> "$log" 2>&1
+  for every in 0 50 1; do
+    l=$(STARPU_NCPU=0 "$bin/ondes3d" run "$big" --steps "$steps" --watchdog-every $every --output /tmp/run.h5 2>&1 |
+        grep "done in")
+    say "watchdog every $every: $l"
+  done
+  say "robust status: $status (0 = all passed)"
 fi
 
 [[ $parts == *" correctness "* ]] || [[ $parts == *" benchmark "* ]] || exit $status
