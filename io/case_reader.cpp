@@ -220,7 +220,7 @@ void check_non_ascii_placement(const std::string& text, const std::string& path)
     if (ch >= 0x80 && (state == Plain || after_line_end_backslash))
       throw CaseError(fmt::format("{}:{}: malformed TOML: {}", path, line,
                                   after_line_end_backslash
-                                      ? "non-ASCII character first after a line-ending backslash (not supported)"
+                                      ? "non-ASCII character right after a backslash (and whitespace): not a valid escape"
                                       : "non-ASCII character outside a string or comment (TOML allows none there)"));
     if (ch == '\n') ++line;
     if (after_line_end_backslash && ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') after_line_end_backslash = false;
@@ -236,21 +236,24 @@ void check_non_ascii_placement(const std::string& text, const std::string& path)
         if (ch == '\n') state = Plain;
         break;
       case Basic:
-        if (ch == '\\') ++i;
-        else if (ch == '"' || ch == '\n') state = Plain;
+      case MultiBasic:
+        if (ch == '\\') {
+          // A backslash before whitespace (a line-ending backslash, or an invalid escape that
+          // toml++ still scans as one) or before a non-ASCII character (never a valid escape)
+          // makes it test that character as whitespace.
+          const unsigned char next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+          if (next == ' ' || next == '\t' || next == '\r' || next == '\n' || next >= 0x80)
+            after_line_end_backslash = true;
+          else
+            ++i;
+        } else if (state == MultiBasic && starts("\"\"\"")) {
+          state = Plain, i += 2;
+        } else if (state == Basic && (ch == '"' || ch == '\n')) {
+          state = Plain;
+        }
         break;
       case Literal:
         if (ch == '\'' || ch == '\n') state = Plain;
-        break;
-      case MultiBasic:
-        if (ch == '\\') {
-          size_t j = i + 1;
-          while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\r')) ++j;
-          if (j < text.size() && text[j] == '\n') after_line_end_backslash = true;
-          else ++i;
-        } else if (starts("\"\"\"")) {
-          state = Plain, i += 2;
-        }
         break;
       case MultiLiteral:
         if (starts("'''")) state = Plain, i += 2;

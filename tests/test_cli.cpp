@@ -9,25 +9,17 @@
 #include <sstream>
 
 #include "io/output_h5.hpp"
+#include "shell.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-Result run(const std::string& args) {
+ondes::test::CommandResult run(const std::string& args) {
   const fs::path log = fs::temp_directory_path() / ("ondes_cli_" + std::to_string(::getpid()) + ".log");
-  const std::string cmd = std::string(ONDES_BINARY) + " " + args + " > " + log.string() + " 2>&1";
-  const int status = std::system(cmd.c_str());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  auto r = ondes::test::ondes3d(args, log);
   fs::remove(log);
-  return {WEXITSTATUS(status), ss.str()};
+  return r;
 }
 
 class Cli : public ::testing::Test {

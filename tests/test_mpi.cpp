@@ -13,6 +13,7 @@
 
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
+#include "shell.hpp"
 
 namespace fs = std::filesystem;
 using namespace ondes;
@@ -62,21 +63,8 @@ position = [3000.0, 900.0, 0.0]
 file = "unused.h5"
 )";
 
-struct Result {
-  int code;
-  std::string output;
-  double seconds;
-};
-
-Result shell(const std::string& cmd, const fs::path& log) {
-  const auto start = std::chrono::steady_clock::now();
-  const int status = std::system((cmd + " > " + log.string() + " 2>&1").c_str());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str(), seconds};
-}
+using Result = test::CommandResult;
+using test::shell;
 
 std::string mpirun(int ranks) {
   std::string cmd = std::string(ONDES_MPIEXEC) + " --oversubscribe --bind-to none -np " + std::to_string(ranks);

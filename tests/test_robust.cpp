@@ -21,24 +21,15 @@
 #include "io/compare.hpp"
 #include "io/output_h5.hpp"
 #include "physics/stability.hpp"
+#include "shell.hpp"
 
 namespace fs = std::filesystem;
 using namespace ondes;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string output;
-};
-
-Result cli(const std::string& args, const fs::path& log) {
-  const int status = std::system((std::string(ONDES_BINARY) + " " + args + " > " + log.string() + " 2>&1").c_str());
-  std::ifstream in(log);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ss.str()};
-}
+using Result = test::CommandResult;
+Result cli(const std::string& args, const fs::path& log) { return test::ondes3d(args, log); }
 
 int int_attr(const std::string& file, const char* name) {
   hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
@@ -155,11 +146,16 @@ TEST_F(Robust, SigtermWritesACheckpointAndTheSeismogramsSoFar) {
   const pid_t pid = fork();
   const std::string out = path("stopped.h5"), ck = path("stopped.ck.h5");
   if (pid == 0) {
-    execl(ONDES_BINARY, ONDES_BINARY, "run", kLayered.c_str(), "--steps", "2000", "--checkpoint", ck.c_str(),
-          "--output", out.c_str(), (char*)nullptr);
+    execl(ONDES_BINARY, ONDES_BINARY, "run", kLayered.c_str(), "--steps", "2000", "--checkpoint-every", "50",
+          "--checkpoint", ck.c_str(), "--output", out.c_str(), (char*)nullptr);
     _exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+  // The first checkpoint shows the time loop (and the signal handlers) are running.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(ck) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_TRUE(fs::exists(ck)) << "no checkpoint within 60 s";
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   kill(pid, SIGTERM);
   int status = 0;
   waitpid(pid, &status, 0);
