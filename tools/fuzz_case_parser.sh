@@ -17,6 +17,7 @@ command -v clang++ > /dev/null || { echo "clang++ not found: apt-get install cla
 ndebug=-DNDEBUG
 [ "${FUZZ_ASSERTS:-0}" = 0 ] || ndebug=
 clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $ndebug \
+  -fsanitize-ignorelist="$here/tools/fuzz_ignorelist.txt" \
   -DTOML_HEADER_ONLY=1 -DFMT_HEADER_ONLY=1 -I"$here" \
   "$here/tests/fuzz_case_parser.cpp" "$here/io/case_reader.cpp" "$here"/physics/*.cpp \
   -o "$out/fuzz_case_parser"

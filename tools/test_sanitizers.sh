@@ -12,4 +12,7 @@ cmake --build --preset asan -j "$(nproc)"
 export ASAN_OPTIONS=abort_on_error=1:detect_odr_violation=0:detect_leaks=1
 export LSAN_OPTIONS=suppressions=$here/tools/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# hwloc's PCI plugin (libpciaccess) leaves 1 KiB allocated and is unloaded before LeakSanitizer
+# runs, so its frames cannot be named in a suppression: keep it out of these runs.
+export HWLOC_PLUGINS_BLACKLIST=hwloc_pci
 ctest --preset asan -j "$(nproc)" --no-tests=error "$@"
