@@ -28,6 +28,6 @@ set +e
   2>&1 | tee fuzz.log | grep -E "^#[0-9]+.*(pulse|DONE)|stat::number_of_executed_units|ERROR|SUMMARY|crash-" 
 status=${PIPESTATUS[0]}
 set -e
-crashes=$(ls crash-* leak-* timeout-* 2>/dev/null | wc -l)
+crashes=$(find . -maxdepth 1 \( -name 'crash-*' -o -name 'leak-*' -o -name 'timeout-*' \) | wc -l)
 echo "fuzz_case_parser: exit $status, $crashes finding(s) in $out (log: $out/fuzz.log)"
 exit "$status"
