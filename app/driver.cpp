@@ -41,7 +41,10 @@ MemoryNeeds memory_needs(const Case& c, const RankMap& map) {
     m.largest_block = std::max(m.largest_block, bytes);
   }
   per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
-  for (double r : per_rank) m.per_rank = std::max(m.per_rank, r);
+  for (double r : per_rank) {
+    m.per_rank = std::max(m.per_rank, r);
+    m.total += r;
+  }
   return m;
 }
 

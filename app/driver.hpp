@@ -25,10 +25,10 @@ std::string default_checkpoint_path(const Case& c);
 // 128 + signal. Stopped by the watchdog: writes the seismograms so far (flagged), returns 3.
 int run_case(const Case& c, const RunControl& rc);
 
-// Memory the case needs per rank (fields, material, PML, buffers, seismograms), and the largest
-// single block (what one task must hold on a GPU), in bytes.
+// Memory the case needs per rank (the most loaded one) and in all (fields, material, PML, buffers,
+// seismograms), and for the largest single block (what one task must hold on a GPU), in bytes.
 struct MemoryNeeds {
-  double per_rank = 0, largest_block = 0;
+  double per_rank = 0, largest_block = 0, total = 0;
 };
 MemoryNeeds memory_needs(const Case& c, const RankMap& map);
 

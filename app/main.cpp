@@ -19,7 +19,6 @@
 #include "io/case_reader.hpp"
 #include "io/compare.hpp"
 #include "io/output_h5.hpp"
-#include "partition/block_data.hpp"
 #include "partition/mapping.hpp"
 #include "physics/medium.hpp"
 #include "physics/stability.hpp"
@@ -79,20 +78,15 @@ int check(const Case& c, int ranks) {
   fmt::print("boundaries: {}, PML {} cells\n", c.boundaries.free_surface ? "free surface on top" : "absorbing all round",
              c.boundaries.pml_width);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
-  double total = 0, largest = 0;
-  for (const BlockInfo& b : d.blocks) {
-    const double bytes = static_cast<double>(block_bytes(c, b));
-    total += bytes;
-    largest = std::max(largest, bytes);
-  }
-  total += 4.0 * c.stations.size() * 3 * c.time.steps;
+  const MemoryNeeds need = memory_needs(c, m);
   fmt::print("blocks {} x {}: largest block {}, total {} (seismograms included)\n", c.run.nbx, c.run.nby,
-             human_bytes(largest), human_bytes(total));
+             human_bytes(need.largest_block), human_bytes(need.total));
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
-    fmt::print("{} ranks ({} mapping, {} x {}): {} cells of block face between ranks; bytes sent per iteration by "
-               "rank: {}\n",
-               ranks, c.run.mapping, m.px, m.py, cut_face_cells(d, m), fmt::join(sent, " "));
+    fmt::print("{} ranks ({} mapping, {} x {}): at most {} per rank; {} cells of block face between ranks; bytes "
+               "sent per iteration by rank: {}\n",
+               ranks, c.run.mapping, m.px, m.py, human_bytes(need.per_rank), cut_face_cells(d, m),
+               fmt::join(sent, " "));
   }
   return 0;
 }
