@@ -149,9 +149,12 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   }
   const auto alarm = sim.alarm();
   const int sig = Simulation::stop_signal();
+  const std::string alarm_text =
+      alarm ? fmt::format("watchdog: velocity {:.6g} m/s in block {} after iteration {} (limit {:.6g} m/s)",
+                          alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity)
+            : "";
   if (alarm && !one_process) {
-    spdlog::error("watchdog: velocity {:.3g} m/s in block {} after iteration {} (limit {:.3g}); stopping every rank",
-                  alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity);
+    spdlog::error("{}; stopping every rank", alarm_text);
     abort_all_ranks(kExitWatchdog);
   }
   std::vector<float> seismograms = sim.seismograms();  // every rank takes part
@@ -182,8 +185,7 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   m.restarted_from = rc.restart;
   if (alarm) {
     m.steps_completed = alarm->iteration + 1;
-    m.stop_reason = fmt::format("watchdog: velocity {:.6g} m/s in block {} after iteration {} (limit {:.6g} m/s)",
-                                alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity);
+    m.stop_reason = alarm_text;
   } else if (sig) {
     m.stop_reason = fmt::format("signal {}", sig);
   }

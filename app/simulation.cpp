@@ -55,12 +55,9 @@ int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
 bool Runtime::distributed() { return g_mpi; }
 
 namespace {
-// Ranks of one run sharing a node: StarPU would bind every rank's workers from core 0 up, piling
-// them onto the same cores. Unless told otherwise (STARPU_NCPU, STARPU_WORKERS_*), give each rank
-// an equal share of the cores, unbound, and leave binding to the MPI launcher.
 // mpirun binds each rank to one core by default when there are 2 ranks or fewer: StarPU's workers,
 // its MPI progress thread and the GPU drivers would then take turns on that core (measured: a
-// 2-rank, 2-GPU run 20 times slower than 1 GPU).
+// 2-rank, 2-GPU run 28 times slower than 1 GPU).
 void warn_if_bound_to_one_core() {
   cpu_set_t set;
   if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) > 1) return;
@@ -69,6 +66,9 @@ void warn_if_bound_to_one_core() {
                "start with mpirun --bind-to none (or --map-by ...:PE=N to give each rank N cores)");
 }
 
+// Ranks of one run sharing a node: StarPU would bind every rank's workers from core 0 up, piling
+// them onto the same cores. Unless told otherwise (STARPU_NCPU, STARPU_WORKERS_*), give each rank
+// an equal share of the cores, unbound, and leave binding to the MPI launcher.
 void share_node_cores(starpu_conf& conf) {
   const int local = launch_local_size();
   if (local <= 1) return;
@@ -121,11 +121,23 @@ int Runtime::cpu_workers() const { return starpu_worker_get_count_by_type(STARPU
 int Runtime::cuda_workers() const { return starpu_worker_get_count_by_type(STARPU_CUDA_WORKER); }
 
 namespace {
-// Idle StarPU workers poll for tasks; while the main thread fills gigabytes of arrays they would
-// take its cores (60% of a large case's set-up time on 2 cores). Paused workers sleep instead.
 void check_mpi(int ret, const char* what) {
   if (ret != 0) throw std::runtime_error(fmt::format("{} failed (StarPU-MPI error {})", what, ret));
 }
+
+// Read (or write) access to a handle's main-memory copy for the scope; a null handle is skipped.
+struct Acquired {
+  starpu_data_handle_t h;
+  Acquired(starpu_data_handle_t handle, starpu_data_access_mode mode) : h(handle) {
+    if (h) starpu_data_acquire(h, mode);
+  }
+  ~Acquired() {
+    if (h) starpu_data_release(h);
+  }
+};
+
+// Idle StarPU workers poll for tasks; while the main thread fills gigabytes of arrays they would
+// take its cores (60% of a large case's set-up time on 2 cores). Paused workers sleep instead.
 
 struct PausedWorkers {
   PausedWorkers() { starpu_pause(); }
@@ -145,8 +157,6 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   halo_ = build_halo(blocks_, map, rank);
   stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
-  stats_.ranks = map.ranks;
-  stats_.mapping = mapping_name(map.kind);
   stats_.station_groups_across_ranks =
       static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
 }
@@ -243,22 +253,10 @@ int Simulation::advance(int n, bool show_progress) {
   stats_.steps += done;
   stats_.wall_seconds += wall;
   stats_.cell_updates_per_second = cells * stats_.steps / stats_.wall_seconds;
-  stats_.window_cell_updates_per_second = cells * done / wall;
   return done;
 }
 
 namespace {
-// Read (or write) access to a handle's main-memory copy for the scope.
-struct Acquired {
-  starpu_data_handle_t h;
-  Acquired(starpu_data_handle_t handle, starpu_data_access_mode mode) : h(handle) {
-    if (h) starpu_data_acquire(h, mode);
-  }
-  ~Acquired() {
-    if (h) starpu_data_release(h);
-  }
-};
-
 void require_one_process(const char* what) {
   if (Runtime::ranks() > 1)
     throw std::runtime_error(fmt::format("{} works in single-process runs only (this run has {} MPI ranks)", what,
@@ -324,9 +322,8 @@ std::vector<float> Simulation::seismograms() {
     }
     std::vector<float> remote;
     const float* traces = g.traces.data();
-    if (g.home == 0) {
-      starpu_data_acquire(g.h_traces, STARPU_R);
-    } else {
+    Acquired local(g.home == 0 ? g.h_traces : nullptr, STARPU_R);
+    if (g.home != 0) {
       remote.assign(g.points.size() * 3 * steps_, 0.0f);
       starpu_data_handle_t h;
       starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(remote.data()), remote.size(),
@@ -338,7 +335,6 @@ std::vector<float> Simulation::seismograms() {
     }
     for (size_t q = 0; q < g.station_ids.size(); ++q)
       std::copy_n(traces + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
-    if (g.home == 0) starpu_data_release(g.h_traces);
   }
   return out;
 }
@@ -354,13 +350,8 @@ double Simulation::energy() {
     const int i0 = std::max(w - in.x0, 0), i1 = std::min(g.nx - w - in.x0, in.shape.nx);
     const int j0 = std::max(w - in.y0, 0), j1 = std::min(g.ny - w - in.y0, in.shape.ny);
     if (i0 >= i1 || j0 >= j1) continue;
-    starpu_data_acquire(b.h_velocity, STARPU_R);
-    starpu_data_acquire(b.h_stress, STARPU_R);
-    starpu_data_acquire(b.h_material, STARPU_R);
+    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), m(b.h_material, STARPU_R);
     e += cpu::energy(in.shape, b.velocity, b.stress, b.material, i0, i1, j0, j1, k0, k1, g.h);
-    starpu_data_release(b.h_material);
-    starpu_data_release(b.h_stress);
-    starpu_data_release(b.h_velocity);
   }
   return e;
 }

@@ -49,11 +49,8 @@ struct RunStats {
   int steps = 0;
   double wall_seconds = 0;
   double cell_updates_per_second = 0;         // over every window so far
-  double window_cell_updates_per_second = 0;  // over the last advance() only
   int tasks_per_iteration = 0;   // on this rank
   size_t bytes_sent_per_iteration = 0;  // boundary buffers this rank sends to other ranks
-  int ranks = 1;
-  std::string mapping = "tiles";
   int station_groups_across_ranks = 0;  // recorded from samples sent between ranks
 };
 
