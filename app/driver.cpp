@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <starpu.h>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <filesystem>
@@ -16,6 +17,7 @@
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
 #include "partition/block_data.hpp"
+#include "tasks/profile.hpp"
 
 namespace ondes {
 
@@ -104,6 +106,15 @@ struct SignalHandlers {
   }
 };
 
+void log_profile(const RunProfile& p) {
+  std::string kinds;
+  for (const char* k : {"cpu", "cuda"})
+    if (std::any_of(p.workers.begin(), p.workers.end(), [&](const WorkerStats& w) { return w.kind == k; }))
+      kinds += fmt::format(", {} workers idle {:.1f}% ({} compute tasks)", k, 100 * p.idle_fraction(k),
+                           p.compute_tasks(k));
+  spdlog::info("profile: {} tasks{}, {} moved between memory nodes", p.tasks(), kinds, human_bytes(p.bytes_transferred()));
+}
+
 int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   const bool root = Runtime::rank() == 0;
   const bool one_process = Runtime::ranks() == 1;
@@ -125,7 +136,8 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
     spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
   }
   const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
-  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
+  SignalHandlers signals(one_process);
+  profile::start(!rc.trace.empty() && root);  // over MPI, ranks stopping at different iterations would hang
 
   // The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
   // of 10 iterations carries the start-up (first transfers to GPUs, calibration); the throughput
@@ -147,6 +159,7 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
       spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
     }
   }
+  RunProfile prof = profile::collect();
   const auto alarm = sim.alarm();
   const int sig = Simulation::stop_signal();
   const std::string alarm_text =
@@ -183,6 +196,8 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
                                                : sim.stats().cell_updates_per_second;
   m.steps_completed = sim.iteration();
   m.restarted_from = rc.restart;
+  m.tasks_per_iteration = sim.stats().tasks_per_iteration;
+  m.profile = std::move(prof);
   if (alarm) {
     m.steps_completed = alarm->iteration + 1;
     m.stop_reason = alarm_text;
@@ -197,6 +212,9 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
         for (int t = m.steps_completed; t < c.time.steps; ++t)
           seismograms[(s * 3 + comp) * c.time.steps + t] = std::numeric_limits<float>::quiet_NaN();
   write_output(c.output, c, seismograms, m);
+  log_profile(m.profile);
+  if (!rc.trace.empty()) profile::write_trace(rc.trace);
+  if (!rc.summary.empty()) write_summary_csv(rc.summary, c, m);
   if (alarm) {
     spdlog::error("{}; seismograms up to iteration {} in {} (flagged incomplete)", m.stop_reason, m.steps_completed,
                   c.output);

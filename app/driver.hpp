@@ -12,6 +12,8 @@ struct RunControl {
   int checkpoint_every = 0;  // iterations between checkpoints; 0: only when interrupted
   std::string checkpoint;    // checkpoint file; empty: the output's name with .checkpoint.h5
   std::string restart;       // checkpoint to continue from; empty: start at t = 0
+  std::string trace;         // CSV of every task (worker, codelet, start, end); empty: none
+  std::string summary;       // one-row CSV of the run (tools/sweep); empty: none
 };
 
 // Exit statuses of run_case besides 0 and CaseError's 2.

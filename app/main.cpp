@@ -1,6 +1,7 @@
 // ondes3d: elastic wave propagation (Ondes3D scheme) on the StarPU task runtime.
 //   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--mapping tiles|cyclic] [--steps N] [--output FILE.h5]
 //               [--checkpoint-every N] [--checkpoint FILE] [--restart FILE] [--watchdog-every N]
+//               [--trace TASKS.csv] [--summary RUN.csv]
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
 //   ondes3d compare A.h5 B.h5 [--tolerance REL]
@@ -125,6 +126,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--watchdog-every", o.watchdog_every,
                       "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
       ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
+  run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
 
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", case_path, "case file (TOML)")->required();

@@ -2,8 +2,10 @@
 #pragma once
 #include <hdf5.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace ondes::h5 {
 
@@ -41,6 +43,33 @@ inline void attr_string(hid_t obj, const char* name, const std::string& v) {
   Id space{H5Screate(H5S_SCALAR), H5Sclose};
   Id a{H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
   check(H5Awrite(a, type, v.c_str()), name);
+}
+
+// One-dimensional datasets: a table's columns, each its own dataset of one length.
+inline void column(hid_t group, const char* name, const std::vector<double>& v) {
+  hsize_t n[1] = {v.size()};
+  Id space{H5Screate_simple(1, n, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(group, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (!v.empty()) check(H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), name);
+}
+
+inline void column(hid_t group, const char* name, const std::vector<int64_t>& v) {
+  hsize_t n[1] = {v.size()};
+  Id space{H5Screate_simple(1, n, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(group, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (!v.empty()) check(H5Dwrite(ds, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), name);
+}
+
+inline void column(hid_t group, const char* name, const std::vector<std::string>& v) {
+  std::vector<const char*> p;
+  for (const std::string& s : v) p.push_back(s.c_str());
+  Id type{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(type, H5T_VARIABLE);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  hsize_t n[1] = {v.size()};
+  Id space{H5Screate_simple(1, n, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(group, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (!v.empty()) check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data()), name);
 }
 
 }  // namespace ondes::h5

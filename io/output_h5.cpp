@@ -6,11 +6,64 @@
 #include <hdf5.h>
 
 #include <cstdio>
+#include <fstream>
 #include <stdexcept>
 
 namespace ondes {
 namespace {
 using namespace h5;
+
+// /run/profile: three tables (codelets, workers, transfers), one dataset per column.
+void write_profile(hid_t run, const RunProfile& p) {
+  Id prof{H5Gcreate2(run, "profile", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  attr_string(prof, "source", "StarPU task and worker profiling on rank 0, after set-up to the end of the run");
+  {
+    Id g{H5Gcreate2(prof, "codelets", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    std::vector<std::string> name, kind;
+    std::vector<int64_t> tasks;
+    std::vector<double> mean;
+    for (const CodeletStats& c : p.codelets)
+      name.push_back(c.codelet), kind.push_back(c.worker_kind), tasks.push_back(c.tasks), mean.push_back(c.mean_seconds());
+    column(g, "codelet", name);
+    column(g, "worker_kind", kind);
+    column(g, "tasks", tasks);
+    column(g, "mean_seconds", mean);
+  }
+  {
+    Id g{H5Gcreate2(prof, "workers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    std::vector<std::string> name, kind;
+    std::vector<int64_t> id, tasks;
+    std::vector<double> total, executing, sleeping, idle;
+    for (const WorkerStats& w : p.workers) {
+      id.push_back(w.id), name.push_back(w.name), kind.push_back(w.kind), tasks.push_back(w.tasks);
+      total.push_back(w.total_seconds), executing.push_back(w.executing_seconds), sleeping.push_back(w.sleeping_seconds);
+      idle.push_back(w.total_seconds - w.executing_seconds);
+    }
+    column(g, "id", id);
+    column(g, "name", name);
+    column(g, "kind", kind);
+    column(g, "tasks", tasks);
+    column(g, "total_seconds", total);
+    column(g, "executing_seconds", executing);
+    column(g, "sleeping_seconds", sleeping);
+    column(g, "idle_seconds", idle);
+  }
+  {
+    Id g{H5Gcreate2(prof, "transfers", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    std::vector<int64_t> src, dst, count;
+    std::vector<std::string> src_kind, dst_kind;
+    std::vector<double> bytes;
+    for (const TransferStats& t : p.transfers)
+      src.push_back(t.src_node), dst.push_back(t.dst_node), src_kind.push_back(t.src_kind),
+          dst_kind.push_back(t.dst_kind), bytes.push_back(t.bytes), count.push_back(t.count);
+    column(g, "src_node", src);
+    column(g, "dst_node", dst);
+    column(g, "src_kind", src_kind);
+    column(g, "dst_kind", dst_kind);
+    column(g, "bytes", bytes);
+    column(g, "count", count);
+  }
+}
 
 void write_file(const std::string& path, const Case& c, const std::vector<float>& seis, const RunMetadata& m) {
   Id file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
@@ -30,19 +83,13 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   }
   Id st{H5Gcreate2(file, "stations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   {
-    std::vector<const char*> names;
+    std::vector<std::string> names;
     std::vector<double> pos;
     for (const Station& s : c.stations) {
-      names.push_back(s.name.c_str());
+      names.push_back(s.name);
       pos.insert(pos.end(), s.position.begin(), s.position.end());
     }
-    Id type{H5Tcopy(H5T_C_S1), H5Tclose};
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hsize_t d1[1] = {ns};
-    Id s1{H5Screate_simple(1, d1, nullptr), H5Sclose};
-    Id dn{H5Dcreate2(st, "name", type, s1, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
-    if (ns > 0) check(H5Dwrite(dn, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names.data()), "station names");
+    column(st, "name", names);
     hsize_t d2[2] = {ns, 3};
     Id s2{H5Screate_simple(2, d2, nullptr), H5Sclose};
     Id dp{H5Dcreate2(st, "position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
@@ -68,6 +115,7 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   attr_string(run, "grid", fmt::format("{}x{}x{} h={} m", c.grid.nx, c.grid.ny, c.grid.nz, c.grid.h));
   attr_double(run, "wall_seconds", m.wall_seconds);
   attr_double(run, "cell_updates_per_second", m.cell_updates_per_second);
+  write_profile(run, m.profile);
 }
 
 }  // namespace
@@ -85,6 +133,23 @@ void write_output(const std::string& path, const Case& c, const std::vector<floa
     std::remove(tmp.c_str());
     throw std::runtime_error(fmt::format("{}: cannot move the output into place", path));
   }
+}
+
+void write_summary_csv(const std::string& path, const Case& c, const RunMetadata& m) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the run summary", path));
+  const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
+  const RunProfile& p = m.profile;
+  out << "case,nx,ny,nz,cells,nbx,nby,scheduler,ncpu,ncuda,ranks,steps,steps_completed,wall_s,"
+         "seconds_per_iteration,cell_updates_per_s,tasks,tasks_per_iteration,idle_cpu,idle_cuda,bytes_transferred,"
+         "compute_tasks_cpu,compute_tasks_cuda\n";
+  out << fmt::format("{},{},{},{},{:.0f},{},{},{},{},{},{},{},{},{:.6f},{:.6e},{:.6e},{},{},{:.4f},{:.4f},{:.0f},{},{}\n",
+                     c.path, c.grid.nx, c.grid.ny, c.grid.nz, cells, m.nbx, m.nby, m.scheduler, m.cpu_workers,
+                     m.cuda_workers, m.ranks, m.steps, m.steps_completed, m.wall_seconds,
+                     m.cell_updates_per_second > 0 ? cells / m.cell_updates_per_second : 0.0,
+                     m.cell_updates_per_second, p.tasks(), m.tasks_per_iteration, p.idle_fraction("cpu"),
+                     p.idle_fraction("cuda"), p.bytes_transferred(), p.compute_tasks("cpu"), p.compute_tasks("cuda"));
+  if (!out) throw std::runtime_error(fmt::format("{}: writing the run summary failed", path));
 }
 
 Seismograms read_seismograms(const std::string& path) {

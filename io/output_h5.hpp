@@ -1,10 +1,12 @@
 // The run's HDF5 file: /seismograms/velocity float32 [station][3][step] (vx, vy, vz; attributes dt,
-// t0, units), /stations/name, /stations/position float64 [station][3], and /run attributes.
+// t0, units), /stations/name, /stations/position float64 [station][3], /run attributes, and
+// /run/profile: tables codelets, workers, transfers (see io/run_profile.hpp), one dataset per column.
 // Written to a temporary file renamed at the end, so no half-written output is ever left.
 #pragma once
 #include <string>
 #include <vector>
 
+#include "io/run_profile.hpp"
 #include "physics/case.hpp"
 
 namespace ondes {
@@ -12,6 +14,7 @@ namespace ondes {
 struct RunMetadata {
   std::string program_version, starpu_version, scheduler;
   int nbx = 1, nby = 1, cpu_workers = 0, cuda_workers = 0, steps = 0;  // workers of rank 0
+  int tasks_per_iteration = 0;  // on rank 0
   int ranks = 1;
   std::string mapping = "tiles";
   double wall_seconds = 0, cell_updates_per_second = 0;
@@ -19,10 +22,16 @@ struct RunMetadata {
   int steps_completed = 0;
   std::string stop_reason;   // empty when complete
   std::string restarted_from;  // checkpoint the run continued from, if any
+  RunProfile profile;          // /run/profile (empty tables when StarPU's profiling was off)
 };
 
 void write_output(const std::string& path, const Case& c, const std::vector<float>& seismograms,
                   const RunMetadata& meta);
+
+// One run as one CSV row (with its header), for sweeps: case, grid, layout, workers, throughput,
+// tasks, idle fractions per worker kind, bytes moved between memory nodes. Throws when the file
+// cannot be written.
+void write_summary_csv(const std::string& path, const Case& c, const RunMetadata& meta);
 
 // Reading back, for tests and tools.
 struct Seismograms {

@@ -5,6 +5,7 @@
 
 #include "codelets/cpu_kernels.hpp"
 #include "perfmodels/models.hpp"
+#include "tasks/profile.hpp"
 
 #if defined(STARPU_USE_CUDA) && defined(ONDES_HAVE_CUDA_KERNELS)
 #define ONDES_CUDA_CODELETS 1
@@ -153,6 +154,7 @@ void define(starpu_codelet& cl, const char* name, TaskFunc cpu_f, TaskFunc cuda_
   int i = 0;
   for (auto m : modes) cl.modes[i++] = m;
   cl.model = model;
+  cl.callback_func = profile::task_ended;  // for tasks without a callback of their own
 }
 
 #ifdef ONDES_CUDA_CODELETS

@@ -1,0 +1,123 @@
+#include "tasks/profile.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace ondes::profile {
+namespace {
+
+struct Event {
+  int worker;
+  const char* codelet;
+  double start_us, end_us;
+};
+
+struct Totals {
+  int64_t tasks = 0;
+  double us = 0;
+};
+
+struct State {
+  std::mutex m;
+  bool trace = false;
+  std::map<std::pair<std::string, int>, Totals> totals;  // (codelet, worker type)
+  std::vector<Event> events;
+};
+
+State& state() {
+  static State s;
+  return s;
+}
+
+std::string worker_kind(int worker) {
+  return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER ? "cuda" : "cpu";
+}
+
+std::string node_kind(unsigned node) {
+  return starpu_node_get_kind(node) == STARPU_CUDA_RAM ? "cuda" : "ram";
+}
+
+// StarPU 1.3 takes a non-const pointer.
+double microseconds(timespec t) { return starpu_timing_timespec_to_us(&t); }
+double seconds(timespec t) { return microseconds(t) * 1e-6; }
+
+}  // namespace
+
+void start(bool trace) {
+  starpu_profiling_status_set(STARPU_PROFILING_ENABLE);
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) starpu_profiling_worker_get_info(int(w), nullptr);
+  for (int b = 0; b < starpu_bus_get_count(); ++b) starpu_bus_get_profiling_info(b, nullptr);
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.m);
+  s.trace = trace;
+  s.totals.clear();
+  s.events.clear();
+}
+
+void record(const starpu_task* task) {
+  if (!task || !task->cl || !task->profiling_info) return;
+  const starpu_profiling_task_info* p = task->profiling_info;
+  if (p->workerid < 0) return;
+  const double start = microseconds(p->start_time);
+  const double end = microseconds(p->end_time);
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.m);
+  Totals& t = s.totals[{task->cl->name ? task->cl->name : "?", starpu_worker_get_type(p->workerid)}];
+  ++t.tasks;
+  t.us += end - start;
+  if (s.trace) s.events.push_back({p->workerid, task->cl->name, start, end});
+}
+
+void task_ended(void*) { record(starpu_task_get_current()); }
+
+RunProfile collect() {
+  RunProfile r;
+  {
+    State& s = state();
+    std::lock_guard<std::mutex> g(s.m);
+    for (const auto& [key, t] : s.totals)
+      r.codelets.push_back({key.first, key.second == STARPU_CUDA_WORKER ? "cuda" : "cpu", t.tasks, t.us * 1e-6});
+  }
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
+    starpu_profiling_worker_info info;
+    starpu_profiling_worker_get_info(int(w), &info);
+    char name[64];
+    starpu_worker_get_name(int(w), name, sizeof(name));
+    r.workers.push_back({int(w), name, worker_kind(int(w)), seconds(info.total_time), seconds(info.executing_time),
+                         seconds(info.sleeping_time), info.executed_tasks});
+  }
+  for (int b = 0; b < starpu_bus_get_count(); ++b) {
+    starpu_profiling_bus_info info;
+    starpu_bus_get_profiling_info(b, &info);
+    if (info.transfer_count == 0) continue;
+    const int src = starpu_bus_get_src(b), dst = starpu_bus_get_dst(b);
+    r.transfers.push_back({src, dst, node_kind(unsigned(src)), node_kind(unsigned(dst)),
+                           double(info.transferred_bytes), info.transfer_count});
+  }
+  return r;
+}
+
+void write_trace(const std::string& path) {
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.m);
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error(fmt::format("{}: cannot write the task trace", path));
+  double t0 = 0;
+  if (!s.events.empty())
+    t0 = std::min_element(s.events.begin(), s.events.end(), [](const Event& a, const Event& b) {
+           return a.start_us < b.start_us;
+         })->start_us;
+  out << "worker,worker_kind,codelet,start_s,end_s\n";
+  for (const Event& e : s.events)
+    out << fmt::format("{},{},{},{:.7f},{:.7f}\n", e.worker, worker_kind(e.worker), e.codelet,
+                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6);
+  if (!out) throw std::runtime_error(fmt::format("{}: writing the task trace failed", path));
+}
+
+}  // namespace ondes::profile
