@@ -5,6 +5,8 @@
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
 //   ondes3d compare A.h5 B.h5 [--tolerance REL]
+//   ondes3d calibrate CASE.toml --output MACHINE.toml [--steps N] [--ncpu N]
+//   ondes3d predict CASE.toml --machine MACHINE.toml [--blocks NXxNY] [--ncpu N] [--ncuda N] [--ranks R] [--csv]
 //   ondes3d info
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <regex>
 
+#include "app/calibrate.hpp"
 #include "app/driver.hpp"
 #include "app/info.hpp"
 #include "app/simulation.hpp"
@@ -21,6 +24,7 @@
 #include "io/compare.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
+#include "perfmodels/cost_model.hpp"
 #include "physics/medium.hpp"
 #include "physics/stability.hpp"
 
@@ -92,6 +96,46 @@ int check(const Case& c, int ranks) {
   return 0;
 }
 
+// The largest nx = ny (the case's nz and h kept) whose blocks all fit in the GPUs' memory.
+std::pair<int, int> largest_grid_on_gpus(Case c, int ncuda, double gpu_bytes) {
+  int lo = 0, hi = 1 << 16;
+  while (hi - lo > 1) {
+    const int n = (lo + hi) / 2;
+    c.grid.nx = c.grid.ny = n;
+    const bool fits = n >= c.run.nbx && n >= c.run.nby &&
+                      memory_needs(c, plan_ranks(c, 1)).total / ncuda <= 0.9 * gpu_bytes;
+    (fits ? lo : hi) = n;
+  }
+  return {lo, c.grid.nz};
+}
+
+int predict_command(const Case& c, const WorkerConfig& w, const std::string& machine_path, bool csv) {
+  const MachineModel m = read_machine(machine_path);
+  if (w.ncuda > 0 && m.cuda_gbs <= 0)
+    throw CaseError(fmt::format("{}: no CUDA figures (cuda_gbs = 0): calibrate on a machine with a GPU", machine_path));
+  const Prediction p = predict(c, w, m);
+  const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
+  if (csv) {
+    fmt::print("predicted_s_per_iteration,predicted_compute_s,predicted_overhead_s,predicted_transfer_s,"
+               "predicted_cpu_share,predicted_cell_updates_per_s\n");
+    fmt::print("{:.6e},{:.6e},{:.6e},{:.6e},{:.4f},{:.6e}\n", p.seconds_per_iteration, p.compute_s, p.overhead_s,
+               p.transfer_s, p.cpu_cell_share, cells / p.seconds_per_iteration);
+    return 0;
+  }
+  fmt::print("{} on {}: {} x {} blocks, {} CPU + {} CUDA workers per rank, {} rank(s)\n", c.path, machine_path,
+             c.run.nbx, c.run.nby, w.ncpu, w.ncuda, w.ranks);
+  fmt::print("predicted {:.4g} s per iteration ({:.4g} cell-updates/s): busiest worker computes {:.4g} s, task overhead "
+             "{:.4g} s, transfers {:.4g} s; {:.1f}% of the work on CPU workers\n",
+             p.seconds_per_iteration, cells / p.seconds_per_iteration, p.compute_s, p.overhead_s, p.transfer_s,
+             100 * p.cpu_cell_share);
+  if (m.cuda_memory_bytes > 0 && w.ncuda > 0) {
+    const auto [n, nz] = largest_grid_on_gpus(c, w.ncuda, m.cuda_memory_bytes);
+    fmt::print("largest grid on {} GPU(s) of {} with these blocks: {} x {} x {} cells\n", w.ncuda,
+               human_bytes(m.cuda_memory_bytes), n, n, nz);
+  }
+  return 0;
+}
+
 // Exit 0 when the runs agree: bitwise, or within the relative L2 tolerance if one is given.
 int compare(const std::string& a, const std::string& b, double tolerance) {
   const Comparison c = compare_seismograms(a, b);
@@ -147,6 +191,31 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--tolerance", tolerance, "largest relative L2 difference per station accepted")
       ->check(CLI::NonNegativeNumber);
 
+  std::string machine;
+  int calib_steps = 20;
+  WorkerConfig workers;
+  workers.ncpu = -1;
+  bool csv = false;
+  CLI::App* calibrate_cmd = app.add_subcommand(
+      "calibrate", "measure this machine's figures for the analytic cost model (CPU, then CUDA workers alone)");
+  calibrate_cmd->add_option("case", case_path, "case file (TOML) to measure with")->required();
+  calibrate_cmd->add_option("--output", machine, "machine model to write (TOML)")->required();
+  calibrate_cmd->add_option("--steps", calib_steps, "iterations measured per layout (after 10 of warm-up)")
+      ->check(CLI::PositiveNumber);
+  calibrate_cmd->add_option("--ncpu", workers.ncpu, "CPU workers (default: StarPU's)")->check(CLI::NonNegativeNumber);
+
+  CLI::App* predict_cmd = app.add_subcommand("predict", "predict the time per iteration from the analytic cost model");
+  predict_cmd->add_option("case", case_path, "case file (TOML)")->required();
+  predict_cmd->add_option("--machine", machine, "machine model from ondes3d calibrate")->required()->check(CLI::ExistingFile);
+  predict_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
+  predict_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic")
+      ->check(CLI::IsMember({"tiles", "cyclic"}));
+  predict_cmd->add_option("--ncpu", workers.ncpu, "CPU workers per rank (default: the calibration's)")
+      ->check(CLI::NonNegativeNumber);
+  predict_cmd->add_option("--ncuda", workers.ncuda, "CUDA workers per rank")->check(CLI::NonNegativeNumber);
+  predict_cmd->add_option("--ranks", workers.ranks, "MPI ranks")->check(CLI::PositiveNumber);
+  predict_cmd->add_flag("--csv", csv, "print one CSV row with its header");
+
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
 
   CLI11_PARSE(app, argc, argv);
@@ -164,6 +233,16 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand("compare")) return compare(compare_a, compare_b, tolerance);
     const Case c = load(case_path, o);
+    if (app.got_subcommand("calibrate")) {
+      write_machine(machine, calibrate_machine(c, calib_steps, workers.ncpu));
+      spdlog::info("machine model in {}", machine);
+      return 0;
+    }
+    if (app.got_subcommand("predict")) {
+      if (workers.ncpu < 0) workers.ncpu = read_machine(machine).cpu_workers;
+      if (workers.ncpu + workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
+      return predict_command(c, workers, machine, csv);
+    }
     return app.got_subcommand("check") ? check(c, o.ranks ? o.ranks : launch_size()) : run_case(c, rc);
   } catch (const CaseError& e) {
     spdlog::error("{}", e.what());
