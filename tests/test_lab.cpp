@@ -1,0 +1,298 @@
+// The scheduler laboratory: StarPU's profiling in the run's metadata and trace, the regression
+// performance models, and the analytic cost model.
+#include <gtest/gtest.h>
+#include <fmt/format.h>
+#include <hdf5.h>
+#include <starpu.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "helpers.hpp"
+#include "io/case_reader.hpp"
+#include "io/h5util.hpp"
+#include "perfmodels/cost_model.hpp"
+#include "shell.hpp"
+
+namespace fs = std::filesystem;
+using namespace ondes;
+
+namespace {
+
+fs::path temp_dir(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("ondes_lab_" + std::to_string(::getpid()) + "_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+std::string small_case() { return std::string(ONDES_SOURCE_DIR) + "/inputs/small_homogeneous.toml"; }
+
+// CSV as rows of named fields.
+std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::vector<std::string> header;
+  std::vector<std::map<std::string, std::string>> rows;
+  auto split = [](const std::string& s) {
+    std::vector<std::string> f;
+    std::stringstream ss(s);
+    std::string x;
+    while (std::getline(ss, x, ',')) f.push_back(x);
+    return f;
+  };
+  if (std::getline(in, line)) header = split(line);
+  while (std::getline(in, line)) {
+    const auto f = split(line);
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::vector<int64_t> read_ints(const fs::path& file, const char* dataset) {
+  h5::Id f{H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  h5::Id d{H5Dopen2(f, dataset, H5P_DEFAULT), H5Dclose};
+  h5::Id s{H5Dget_space(d), H5Sclose};
+  std::vector<int64_t> v(static_cast<size_t>(H5Sget_simple_extent_npoints(s)));
+  if (!v.empty()) H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  return v;
+}
+
+std::vector<std::string> read_strings(const fs::path& file, const char* dataset) {
+  h5::Id f{H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  h5::Id d{H5Dopen2(f, dataset, H5P_DEFAULT), H5Dclose};
+  h5::Id s{H5Dget_space(d), H5Sclose};
+  h5::Id t{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  std::vector<char*> p(static_cast<size_t>(H5Sget_simple_extent_npoints(s)));
+  std::vector<std::string> out;
+  if (p.empty()) return out;
+  H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, p.data());
+  for (char* c : p) out.emplace_back(c);
+  H5Dvlen_reclaim(t, s, H5P_DEFAULT, p.data());
+  return out;
+}
+
+}  // namespace
+
+// Every task the run submits is in the profile, the summary and the trace, on the worker that ran it.
+TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
+  const fs::path d = temp_dir("profile");
+  const int steps = 40;  // under the watchdog's 50: no watch tasks
+  auto r = test::ondes3d(fmt::format("run {} --blocks 2x2 --steps {} --output {} --summary {} --trace {}", small_case(),
+                                     steps, (d / "o.h5").string(), (d / "s.csv").string(), (d / "t.csv").string()),
+                         d / "log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto summary = read_csv(d / "s.csv");
+  ASSERT_EQ(summary.size(), 1u);
+  const auto& s = summary[0];
+  const int per_iteration = std::stoi(s.at("tasks_per_iteration"));
+  EXPECT_GE(per_iteration, 4 * 2 + 4 * 2 * 2 + 1 + 1);  // compute, saves (2 neighbours each), source(s), record(s)
+  EXPECT_EQ(std::stoll(s.at("tasks")), int64_t(per_iteration) * steps);
+  EXPECT_EQ(std::stoll(s.at("compute_tasks_cpu")) + std::stoll(s.at("compute_tasks_cuda")), 2 * 4 * steps);
+  const double idle = std::stod(s.at("idle_cpu"));
+  EXPECT_GE(idle, 0.0);
+  EXPECT_LT(idle, 1.0);
+
+  const auto trace = read_csv(d / "t.csv");
+  EXPECT_EQ(int64_t(trace.size()), int64_t(per_iteration) * steps);
+  std::map<std::string, int> per_codelet;
+  for (const auto& e : trace) {
+    ++per_codelet[e.at("codelet")];
+    EXPECT_LE(std::stod(e.at("start_s")), std::stod(e.at("end_s")));
+  }
+  EXPECT_EQ(per_codelet["compute_velocity"], 4 * steps);
+  EXPECT_EQ(per_codelet["save_boundary"], 16 * steps);
+
+  const fs::path out = d / "o.h5";
+  const auto names = read_strings(out, "/run/profile/codelets/codelet");
+  const auto tasks = read_ints(out, "/run/profile/codelets/tasks");
+  ASSERT_EQ(names.size(), tasks.size());
+  std::map<std::string, int64_t> from_h5;
+  for (size_t i = 0; i < names.size(); ++i) from_h5[names[i]] += tasks[i];
+  EXPECT_EQ(from_h5["compute_stress"], 4 * steps);
+  EXPECT_EQ(from_h5.size(), per_codelet.size());
+  for (const auto& [name, n] : per_codelet) EXPECT_EQ(from_h5[name], n) << name;
+  int64_t by_workers = 0;
+  for (int64_t t : read_ints(out, "/run/profile/workers/tasks")) by_workers += t;
+  EXPECT_EQ(by_workers, int64_t(per_iteration) * steps);
+  fs::remove_all(d);
+}
+
+// Calibrated at three block sizes, the stencil models predict a fourth, never run, between its
+// neighbours; the history keeps each calibrated size apart.
+TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
+  const fs::path d = temp_dir("perfmodels");
+  const fs::path home = d / "home";
+  // 48 x 48 x 32 cells: blocks of 1x1, 2x2, 4x4 hold (n + 4)^2 x 36 cells with their ghosts.
+  for (const char* blocks : {"1x1", "2x2", "4x4"}) {
+    auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 {} run {} --blocks {} --steps 30 --sched dmda "
+                                     "--output {}",
+                                     home.string(), ONDES_BINARY, small_case(), blocks, (d / "o.h5").string()),
+                         d / "log");
+    ASSERT_EQ(r.code, 0) << r.output;
+  }
+  setenv("STARPU_HOME", home.c_str(), 1);
+  starpu_perfmodel_initialize();
+  starpu_perfmodel model;
+  std::memset(&model, 0, sizeof(model));
+  ASSERT_EQ(starpu_perfmodel_load_symbol("ondes3d_compute_velocity", &model), 0);
+  starpu_perfmodel_per_arch* cpu = starpu_perfmodel_get_model_per_devices(&model, 0, STARPU_CPU_WORKER, 0, 1, -1);
+  ASSERT_NE(cpu, nullptr);
+  const starpu_perfmodel_regression_model& reg = cpu->regression;
+  ASSERT_TRUE(reg.nl_valid) << "samples " << reg.nsample << ", sizes " << reg.minx << " to " << reg.maxx;
+  EXPECT_EQ(reg.minx, 16u * 16 * 36);
+  EXPECT_EQ(reg.maxx, 52u * 52 * 36);
+  // History: the calibrated sizes, each block shape (with its PML and neighbours) its own entry.
+  std::map<size_t, std::pair<double, double>> by_size;  // size -> (least, greatest mean), us
+  int entries = 0;
+  for (starpu_perfmodel_history_list* l = cpu->list; l; l = l->next) {
+    ++entries;
+    auto [it, fresh] = by_size.try_emplace(l->entry->size, l->entry->mean, l->entry->mean);
+    it->second.first = std::min(it->second.first, l->entry->mean);
+    it->second.second = std::max(it->second.second, l->entry->mean);
+  }
+  EXPECT_EQ(by_size.size(), 3u);
+  EXPECT_GE(entries, 1 + 4 + 6);  // 1x1; 2x2: four corners alike in shape but not PML; 4x4: more
+  // 3x3 blocks (16 x 16 + ghosts: 20^2 x 36 cells) were never run: the fit places them between.
+  const double unseen = 20.0 * 20 * 36;
+  const double predicted = reg.a * std::pow(unseen, reg.b) + reg.c;
+  EXPECT_GT(predicted, by_size.at(16 * 16 * 36).first);
+  EXPECT_LT(predicted, by_size.at(28 * 28 * 36).second);
+  starpu_perfmodel_unload_model(&model);
+  fs::remove_all(d);
+}
+
+namespace {
+
+Case sweep_case(int nbx, int nby) {
+  Case c = read_case(std::string(ONDES_SOURCE_DIR) + "/inputs/sweep.toml");
+  c.run.nbx = nbx;
+  c.run.nby = nby;
+  return c;
+}
+
+// Cells in the PML by definition: within pml_width of a side or the bottom (the top is free).
+int64_t pml_cells_brute_force(const Case& c) {
+  const int w = c.boundaries.pml_width;
+  const Grid& g = c.grid;
+  int64_t n = 0;
+  for (int k = 0; k < g.nz; ++k)
+    for (int j = 0; j < g.ny; ++j)
+      for (int i = 0; i < g.nx; ++i)
+        n += i < w || i >= g.nx - w || j < w || j >= g.ny - w || k >= g.nz - w;
+  return n;
+}
+
+double total_bytes(const Case& c) {
+  double b = 0;
+  for (const BlockCost& k : block_costs(c, decompose(c.grid, c.run.nbx, c.run.nby))) b += k.bytes;
+  return b;
+}
+
+MachineModel machine(double cpu_gbs, double cpu_task_s, double cuda_gbs = 0, double cuda_task_s = 0) {
+  MachineModel m;
+  m.cpu_gbs = cpu_gbs, m.cpu_task_s = cpu_task_s, m.cuda_gbs = cuda_gbs, m.cuda_task_s = cuda_task_s;
+  return m;
+}
+
+}  // namespace
+
+TEST(CostModel, BytesAreTheStencilsPmlAndBoundaryLayers) {
+  const Case one = sweep_case(1, 1);
+  const double cells = double(one.grid.nx) * one.grid.ny * one.grid.nz;
+  EXPECT_DOUBLE_EQ(total_bytes(one), 140 * cells + 160 * double(pml_cells_brute_force(one)));
+  // 3 x 2 blocks: 2 x 2 inner faces of ny/2 cells, 3 of nx/3 cells; each side saves and loads 2
+  // layers of 9 floats (read + write each time).
+  const Case six = sweep_case(3, 2);
+  const double faces = 4.0 * (one.grid.ny / 2) + 3.0 * (one.grid.nx / 3);
+  const double per_face_cell = 2 /*sides*/ * 2 /*layers*/ * 9 * 4 /*bytes*/ * 4 /*save + load, r + w*/;
+  EXPECT_DOUBLE_EQ(total_bytes(six) - total_bytes(one), faces * one.grid.nz * per_face_cell);
+}
+
+TEST(CostModel, OneWorkerDoesAllTheWorkAndOneBlockCannotBeShared) {
+  const MachineModel m = machine(2.0, 1e-5);
+  const Case c = sweep_case(4, 4);
+  int tasks = 0;
+  for (const BlockCost& k : block_costs(c, decompose(c.grid, 4, 4))) tasks += k.tasks;
+  const Prediction one = predict(c, {1, 0, 1}, m);
+  EXPECT_NEAR(one.seconds_per_iteration, total_bytes(c) / 2e9 + tasks * 1e-5, 1e-12);
+  EXPECT_EQ(one.tasks_per_iteration, tasks);
+  // A single block: a second worker cannot help.
+  const Case single = sweep_case(1, 1);
+  EXPECT_DOUBLE_EQ(predict(single, {2, 0, 1}, m).seconds_per_iteration,
+                   predict(single, {1, 0, 1}, m).seconds_per_iteration);
+  // 16 blocks on 2 workers: between half the work and half plus the largest block.
+  const Prediction two = predict(c, {2, 0, 1}, m);
+  EXPECT_GE(two.seconds_per_iteration, one.seconds_per_iteration / 2 * (1 - 1e-12));
+  EXPECT_LE(two.seconds_per_iteration, one.seconds_per_iteration / 2 + one.seconds_per_iteration / 8);
+}
+
+TEST(CostModel, AFastGpuTakesTheWorkAndSlowCpusDoNotSlowIt) {
+  const MachineModel m = machine(1.0, 1e-5, 1000.0, 1e-5);
+  const Case c = sweep_case(4, 4);
+  const Prediction gpu = predict(c, {0, 1, 1}, m);
+  const Prediction both = predict(c, {15, 1, 1}, m);
+  EXPECT_EQ(gpu.transfer_s, 0.0);  // one memory node
+  EXPECT_LE(both.seconds_per_iteration, gpu.seconds_per_iteration * (1 + 1e-12));
+  EXPECT_LT(both.cpu_cell_share, 0.1);
+  // Equal speeds: the work is shared, and the boundary buffers between host and GPU are paid.
+  const Prediction even = predict(c, {1, 1, 1}, machine(10.0, 1e-5, 10.0, 1e-5));
+  EXPECT_GT(even.cpu_cell_share, 0.3);
+  EXPECT_GT(even.transfer_s, 0.0);
+}
+
+TEST(CostModel, RanksPayTheirHaloOverMpi) {
+  MachineModel m = machine(2.0, 0);
+  m.mpi_latency_s = 1e-3;
+  m.mpi_gbs = 1;
+  const Case c = sweep_case(2, 1);
+  const Prediction p = predict(c, {1, 0, 2}, m);
+  // Each rank holds one block and sends its 2 edge layers of 9 floats over the face of ny x nz.
+  const double sent = 2.0 * 9 * 4 * c.grid.ny * c.grid.nz;
+  EXPECT_NEAR(p.transfer_s, 1e-3 + sent / 1e9, 1e-12);
+  EXPECT_NEAR(p.seconds_per_iteration, predict(c, {1, 0, 1}, m).seconds_per_iteration / 2 + p.transfer_s,
+              0.01 * p.seconds_per_iteration);
+}
+
+TEST(CostModel, CalibrationRecoversBandwidthAndTaskCost) {
+  const Load coarse{4e8, 10}, fine{4.4e8, 400};
+  const double gbs = 3.0, task = 20e-6;
+  double g = 0, t = 0;
+  solve_kind(coarse, coarse.bytes / (gbs * 1e9) + coarse.tasks * task, fine, fine.bytes / (gbs * 1e9) + fine.tasks * task,
+             g, t);
+  EXPECT_NEAR(g, gbs, 1e-9);
+  EXPECT_NEAR(t, task, 1e-12);
+}
+
+TEST(CostModel, MachineFileRoundTripsAndBadOnesNameTheKey) {
+  const fs::path d = temp_dir("machine");
+  MachineModel m = machine(3.5, 2e-6, 900, 8e-6);
+  m.name = "box";
+  m.cpu_workers = 15;
+  m.cuda_memory_bytes = 8e10;
+  write_machine((d / "m.toml").string(), m);
+  const MachineModel r = read_machine((d / "m.toml").string());
+  EXPECT_EQ(r.name, "box");
+  EXPECT_EQ(r.cpu_workers, 15);
+  EXPECT_DOUBLE_EQ(r.cuda_gbs, 900);
+  EXPECT_DOUBLE_EQ(r.cuda_memory_bytes, 8e10);
+  std::ofstream(d / "bad.toml") << "cpu_gbs = -1\ncpu_task_s = 0\n";
+  try {
+    read_machine((d / "bad.toml").string());
+    FAIL() << "a negative bandwidth was accepted";
+  } catch (const CaseError& e) {
+    EXPECT_NE(std::string(e.what()).find("cpu_gbs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bad.toml"), std::string::npos) << e.what();
+  }
+  std::ofstream(d / "missing.toml") << "cpu_gbs = 1\n";
+  EXPECT_THROW(read_machine((d / "missing.toml").string()), CaseError);
+  fs::remove_all(d);
+}
