@@ -1,7 +1,7 @@
 // ondes3d: elastic wave propagation (Ondes3D scheme) on the StarPU task runtime.
 //   ondes3d run CASE.toml [--blocks NXxNY] [--sched NAME] [--mapping tiles|cyclic] [--steps N] [--output FILE.h5]
 //               [--checkpoint-every N] [--checkpoint FILE] [--restart FILE] [--watchdog-every N]
-//               [--trace TASKS.csv] [--summary RUN.csv]
+//               [--trace TASKS.csv] [--summary RUN.csv] [--window N]
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
 //   ondes3d compare A.h5 B.h5 [--tolerance REL]
@@ -36,6 +36,8 @@ struct Overrides {
   std::string blocks, scheduler, output, mapping;
   int steps = 0;
   int watchdog_every = -1;
+  int window = 0;
+  std::string small_tasks;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
 };
 
@@ -62,6 +64,8 @@ Case load(const std::string& path, const Overrides& o) {
   if (!o.output.empty()) c.output = o.output;
   if (o.steps > 0) c.time.steps = o.steps;
   if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
+  if (o.window > 0) c.run.window = o.window;
+  if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
   // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
   const RankMap map = plan_ranks(c, launch_size());
@@ -170,6 +174,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--watchdog-every", o.watchdog_every,
                       "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
       ->check(CLI::NonNegativeNumber);
+  run_cmd->add_option("--window", o.window,
+                      "iterations of tasks submitted ahead (default 16; overrides run.window): what a "
+                      "scheduler sees at once")
+      ->check(CLI::Range(1, 1000));
+  run_cmd->add_option("--small-tasks", o.small_tasks,
+                      "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
+                      "scheduler chooses (overrides run.small_tasks)")
+      ->check(CLI::IsMember({"auto", "any"}));
   run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
 

@@ -182,6 +182,11 @@ std::optional<WatchdogAlarm> Simulation::alarm() const {
   return alarm_;
 }
 
+unsigned long long Simulation::small_where() const {
+  const bool pin = case_.run.small_tasks == "auto" && starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) > 0;
+  return pin ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
+}
+
 // Each block's velocity peak is computed by a task where the velocity lives, then read back
 // asynchronously (starpu_data_acquire_cb): the main thread never waits for it.
 void Simulation::watch(int iteration) {
@@ -189,7 +194,7 @@ void Simulation::watch(int iteration) {
     if (!b.local) continue;
     WatchArgs a{b.info.shape};
     const int ret = starpu_task_insert(&codelets().watch, STARPU_R, b.h_velocity, STARPU_W, b.h_peak, STARPU_VALUE, &a,
-                                       sizeof(a), 0);
+                                       sizeof(a), STARPU_EXECUTE_WHERE, small_where(), 0);
     if (ret != 0) throw std::runtime_error(fmt::format("submitting watch_velocity failed (StarPU error {})", ret));
     auto* probe = new PeakProbe{this, &b, iteration, case_.run.watchdog_max_velocity};
     starpu_data_acquire_cb(b.h_peak, STARPU_R, &Simulation::on_peak, probe);
@@ -242,9 +247,10 @@ int Simulation::advance(int n, bool show_progress) {
     plan.on_stress_done = &stress_done;
     plan.callback_arg = &progress;
     plan.rank = Runtime::rank();
+    plan.small_where = small_where();
     // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
     // while more than a window of iterations is pending.
-    const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration) * 16;
+    const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window);
     const int every = case_.run.watchdog_every;
     for (; done < n; ++done) {
       if (g_stop_signal || alarm()) break;

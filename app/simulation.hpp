@@ -104,6 +104,7 @@ class Simulation {
   mutable std::mutex alarm_mutex_;
   std::optional<WatchdogAlarm> alarm_;
   void watch(int iteration);
+  unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   static void on_peak(void* probe);
 };
 

@@ -329,6 +329,10 @@ Case parse_case(const std::string& text, const std::string& path) {
     c.run.scheduler = r.string_or("scheduler", "");
     c.run.mapping = r.string_or("mapping", c.run.mapping);
     c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);
+    c.run.window = r.integer_or("window", c.run.window, 1, 1000);
+    c.run.small_tasks = r.string_or("small_tasks", c.run.small_tasks);
+    if (c.run.small_tasks != "auto" && c.run.small_tasks != "any")
+      r.fail(r.node("small_tasks"), "small_tasks", "'" + c.run.small_tasks + "': allowed values are auto, any");
     c.run.watchdog_max_velocity = r.number_or("watchdog_max_velocity", c.run.watchdog_max_velocity, 0, 1e30, true);
     if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
       r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");

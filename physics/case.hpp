@@ -64,7 +64,12 @@ struct RunOptions {
   int nbx = 1, nby = 1;
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
   std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
+  // Where the small tasks (boundary saves, sources, recording, sampling, watchdog) may run: "auto"
+  // keeps them on the GPUs when there are CUDA workers (they would otherwise pull whole blocks to
+  // the host for microseconds of work), "any" leaves the choice to the scheduler.
+  std::string small_tasks = "auto";
   int watchdog_every = 50;        // iterations between checks of the velocity; 0: no watchdog
+  int window = 16;                // iterations of tasks submitted ahead of the ones running
   double watchdog_max_velocity = 1e4;  // m/s: above this (or not finite) the run is stopped
 };
 

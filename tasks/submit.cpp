@@ -47,21 +47,23 @@ void submit_compute(std::vector<BlockData>& blocks, BlockData& b, const Iteratio
   }
 }
 
-void submit_saves(BlockData& b, bool velocity) {
+void submit_saves(BlockData& b, bool velocity, unsigned long long where) {
   for (int dir = 0; dir < kDirections; ++dir) {
     if (b.info.neighbour[dir] < 0) continue;
     SaveArgs a{b.info.shape, velocity ? kVelocityComponents : kStressComponents, dir};
     check(starpu_task_insert(&codelets().save_boundary, STARPU_R, velocity ? b.h_velocity : b.h_stress, STARPU_W,
-                             velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_VALUE, &a, sizeof(a), 0),
+                             velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_VALUE, &a, sizeof(a),
+                             STARPU_EXECUTE_WHERE, where, 0),
           "save_boundary");
   }
 }
 
-void submit_source(starpu_data_handle_t field, starpu_data_handle_t points, int64_t cells, double t) {
+void submit_source(starpu_data_handle_t field, starpu_data_handle_t points, int64_t cells, double t,
+                   unsigned long long where) {
   if (!points) return;
   SourceArgs a{cells, t};
   check(starpu_task_insert(&codelets().update_source, STARPU_RW, field, STARPU_R, points, STARPU_VALUE, &a,
-                           sizeof(a), 0),
+                           sizeof(a), STARPU_EXECUTE_WHERE, where, 0),
         "update_source");
 }
 
@@ -89,7 +91,7 @@ void submit_record(std::vector<BlockData>& blocks, StationGroup& g, const Iterat
     a.cells[s] = g.sampled ? 0 : b.info.shape.cells();
   }
   check(starpu_task_insert(&codelets().record, STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a, sizeof(a),
-                           0),
+                           STARPU_EXECUTE_WHERE, plan.small_where, 0),
         "record_seismograms");
 }
 
@@ -104,7 +106,7 @@ void submit_station_group(std::vector<BlockData>& blocks, StationGroup& g, const
         const BlockData& b = blocks[g.blocks[s]];
         SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
         check(starpu_task_insert(&codelets().sample, STARPU_R, b.h_velocity, STARPU_R, g.h_points, STARPU_W,
-                                 g.h_samples[s], STARPU_VALUE, &a, sizeof(a), 0),
+                                 g.h_samples[s], STARPU_VALUE, &a, sizeof(a), STARPU_EXECUTE_WHERE, plan.small_where, 0),
               "sample_stations");
         if (g.home != plan.rank) send(t);
       } else if (g.home == plan.rank) {
@@ -122,17 +124,17 @@ void submit_iteration(std::vector<BlockData>& blocks, std::vector<StationGroup>&
   for (BlockData& b : blocks)
     if (b.local) submit_compute(blocks, b, plan, true);
   for (BlockData& b : blocks)
-    if (b.local) submit_source(b.h_velocity, b.h_force, b.info.shape.cells(), t);
+    if (b.local) submit_source(b.h_velocity, b.h_force, b.info.shape.cells(), t, plan.small_where);
   for (BlockData& b : blocks)
-    if (b.local) submit_saves(b, true);
+    if (b.local) submit_saves(b, true, plan.small_where);
   for (const Transfer& x : halo.send[kVelocityKind]) send(x);
   for (const Transfer& x : halo.recv[kVelocityKind]) receive(x);
   for (BlockData& b : blocks)
     if (b.local) submit_compute(blocks, b, plan, false);
   for (BlockData& b : blocks)
-    if (b.local) submit_source(b.h_stress, b.h_moment, b.info.shape.cells(), t + 0.5 * plan.dt);
+    if (b.local) submit_source(b.h_stress, b.h_moment, b.info.shape.cells(), t + 0.5 * plan.dt, plan.small_where);
   for (BlockData& b : blocks)
-    if (b.local) submit_saves(b, false);
+    if (b.local) submit_saves(b, false, plan.small_where);
   for (const Transfer& x : halo.send[kStressKind]) send(x);
   for (const Transfer& x : halo.recv[kStressKind]) receive(x);
   // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.

@@ -16,6 +16,7 @@ struct IterationPlan {
   void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes
   void* callback_arg = nullptr;
   int rank = 0;  // this process's MPI rank (0 without MPI)
+  unsigned long long small_where = STARPU_CPU | STARPU_CUDA;  // where saves, sources, records may run
 };
 
 // Submits this rank's part of iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n

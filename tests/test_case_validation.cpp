@@ -111,6 +111,8 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
        R"(malformed TOML: non-ASCII character outside a string)"},
       {"unknown mapping", kValid + "mapping = \"random\"\n", R"(run\.mapping: 'random': allowed values are tiles, cyclic)"},
       {"negative watchdog", kValid + "watchdog_every = -5\n", R"(run\.watchdog_every)"},
+      {"window of 0 iterations", kValid + "window = 0\n", R"(run\.window.*\[1, 1000\])"},
+      {"unknown small_tasks", kValid + "small_tasks = \"gpu\"\n", R"(run\.small_tasks.*auto, any)"},
       {"unknown stf", edit("type = \"ricker\"", "type = \"sinc\""), R"(sources\[0\]\.stf\.type: 'sinc')"},
       {"stf without f0", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"ricker\" }"),
        R"(sources\[0\]\.stf\.f0: missing)"},

@@ -2,6 +2,7 @@
 # Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
 #   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
+#                                                  sweep-gpu sweep-hybrid hybrid
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -93,6 +94,49 @@ if [[ $parts == *" robust "* ]]; then
     say "watchdog every $every: $l"
   done
   say "robust status: $status (0 = all passed)"
+fi
+
+
+# The scheduler laboratory (tools/sweep.py): policies x layouts on GPU-only and CPU+GPU workers,
+# one worker configuration per part so that each fits in one call; SWEEP_POLICIES / SWEEP_BLOCKS
+# narrow it.
+sweep() {  # NAME WORKERS
+  section "sweep $1: workers $2, inputs/sweep_gpu.toml"
+  local ncpu=$(( $(nproc) - 1 ))
+  python3 "$here/tools/sweep.py" "$here/inputs/sweep_gpu.toml" --bin "$bin/ondes3d" --out "$out/$1" \
+    --workers "${2//NCPU/$ncpu}" --blocks ${SWEEP_BLOCKS:-1x1 2x2 4x4 6x6 8x8} \
+    --schedulers ${SWEEP_POLICIES:-eager lws ws dm dmda dmdas} --repeat 2 --timeout 120 \
+    ${SWEEP_STEPS:+--steps $SWEEP_STEPS} 2>&1 | tee -a "$log" || status=1
+  rm -rf "$out/$1/starpu-home"
+}
+[[ $parts != *" sweep-gpu "* ]] || sweep sweep_gpu cuda:1
+[[ $parts != *" sweep-hybrid "* ]] || sweep sweep_hybrid cpu:NCPU+cuda:1
+
+# Best CPU+GPU configuration against GPU-only on the benchmark case.
+if [[ $parts == *" hybrid "* ]]; then
+  section "CPU+GPU against GPU-only, $(basename "$case_file"), $steps steps"
+  hrow() {  # LABEL BLOCKS SCHED ENV...
+    local label=$1 blocks=$2 sched=$3; shift 3
+    env "$@" STARPU_CALIBRATE=1 "$bin/ondes3d" run "$case_file" --steps 40 --blocks "$blocks" --sched "$sched" \
+      --output /tmp/cal.h5 >> "$log" 2>&1
+    for rep in 1 2; do
+      env "$@" "$bin/ondes3d" run "$case_file" --steps "$steps" --blocks "$blocks" --sched "$sched" \
+        --output /tmp/run.h5 --summary "$out/hybrid_${label}_${blocks}_${sched}_${rep}.csv" 2>&1 |
+        grep -E "done in|profile" | sed "s/^/$label $blocks $sched #$rep: /" | tee -a "$log"
+    done
+  }
+  ncpu=$(( $(nproc) - 1 ))
+  # dmda weighs a task's expected end against the transfers it needs with STARPU_SCHED_BETA (default
+  # 1): with 16 iterations queued on the GPU, a CPU worker looks free enough to pull a whole block
+  # over PCIe for a microsecond task; a larger beta keeps such tasks where their data lives.
+  for b in ${HYBRID_BLOCKS:-1x1 2x2}; do
+    hrow "gpu-only" "$b" dmda STARPU_NCPU=0 STARPU_NCUDA=1
+    for s in ${HYBRID_POLICIES:-dmda dmdas}; do
+      for beta in ${HYBRID_BETAS:-1 10}; do
+        hrow "cpu${ncpu}+gpu-beta$beta" "$b" "$s" STARPU_NCPU=$ncpu STARPU_NCUDA=1 STARPU_SCHED_BETA=$beta
+      done
+    done
+  done
 fi
 
 [[ $parts == *" correctness "* ]] || [[ $parts == *" benchmark "* ]] || exit $status

@@ -14,7 +14,7 @@ packages=(
   libhdf5-dev hdf5-tools
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy python3-h5py
+  python3 python3-numpy python3-h5py python3-matplotlib
 )
 
 if [ "${SKIP_APT:-0}" != 1 ]; then

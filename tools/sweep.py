@@ -1,0 +1,187 @@
+#!/usr/bin/env python3
+"""Scheduler x block layout x worker configuration sweep of one case, into one tidy CSV.
+
+  tools/sweep.py inputs/sweep.toml --out bench/results/sweep_cpu
+  tools/sweep.py inputs/sweep.toml --out DIR --workers cuda:1 cpu:15+cuda:1 --blocks 1x1 2x2 4x4
+
+In order:
+  1. `ondes3d calibrate`: the machine figures of the analytic cost model (DIR/machine.toml),
+     unless --machine gives them;
+  2. for every worker configuration and layout, one run with STARPU_CALIBRATE=1 under dmda, so
+     that the model-based policies (dm, dmda, dmdas) start every point with calibrated models;
+  3. every point, --repeat times, each run writing its one-row summary; the predicted time per
+     iteration from `ondes3d predict` beside it;
+  4. one run with --trace at the --trace-point configuration, for the Gantt chart.
+DIR/sweep.csv has one row per run; DIR/sweep.log every command and its output. StarPU's
+performance models live in DIR/starpu-home (a fresh home for a fresh sweep).
+Only Python's standard library: the GPU machine has nothing more.
+"""
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+POLICIES = ["eager", "lws", "ws", "dm", "dmda", "dmdas"]
+
+
+def parse_workers(text):
+    """'cpu:2', 'cuda:1', 'cpu:15+cuda:1' -> (ncpu, ncuda)."""
+    counts = {"cpu": 0, "cuda": 0}
+    for part in text.split("+"):
+        kind, _, n = part.partition(":")
+        if kind not in counts or not n.isdigit():
+            raise SystemExit(f"--workers {text}: expected e.g. cpu:2, cuda:1 or cpu:15+cuda:1")
+        counts[kind] = int(n)
+    if counts["cpu"] + counts["cuda"] == 0:
+        raise SystemExit(f"--workers {text}: no worker at all")
+    return counts["cpu"], counts["cuda"]
+
+
+def parse_blocks(text):
+    try:
+        x, y = (int(v) for v in text.lower().split("x"))
+        return x, y
+    except ValueError:
+        raise SystemExit(f"--blocks {text}: expected NXxNY, e.g. 4x4")
+
+
+class Runner:
+    def __init__(self, args):
+        self.args = args
+        self.log = open(os.path.join(args.out, "sweep.log"), "a")
+        self.env = dict(os.environ, STARPU_SILENT="1", STARPU_HOME=os.path.join(args.out, "starpu-home"))
+
+    def __call__(self, argv, env=None, check=True, timeout=None):
+        """The program's result, or None when it ran past `timeout` seconds (then killed)."""
+        cmd = [self.args.bin] + argv
+        self.log.write(f"$ {' '.join(k + '=' + v for k, v in (env or {}).items())} {' '.join(cmd)}\n")
+        self.log.flush()
+        try:
+            p = subprocess.run(cmd, env=dict(self.env, **(env or {})), stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as e:
+            self.log.write(f"timed out after {timeout} s\n")
+            self.log.flush()
+            return None
+        self.log.write(p.stdout)
+        self.log.flush()
+        if check and p.returncode != 0:
+            sys.exit(f"sweep: {' '.join(cmd)} failed with status {p.returncode}; see {self.log.name}:\n"
+                     + p.stdout[-2000:])
+        return p
+
+
+def workers_env(ncpu, ncuda):
+    return {"STARPU_NCPU": str(ncpu), "STARPU_NCUDA": str(ncuda)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("case")
+    ap.add_argument("--out", required=True, help="folder for sweep.csv, machine.toml, traces, logs")
+    ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "ondes3d"))
+    ap.add_argument("--schedulers", nargs="+", default=POLICIES)
+    ap.add_argument("--blocks", nargs="+", default=["1x1", "2x1", "2x2", "4x4", "6x6", "8x8"])
+    ap.add_argument("--workers", nargs="+", default=[f"cpu:{os.cpu_count()}"],
+                    help="worker configurations: cpu:N, cuda:N, cpu:N+cuda:M")
+    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--steps", type=int, default=0, help="time steps per run (default: the case's)")
+    ap.add_argument("--calibrate-steps", type=int, default=20)
+    ap.add_argument("--machine", help="machine model to use instead of calibrating one")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds after which a run is stopped and its point recorded as timed out")
+    ap.add_argument("--trace-point", default="",
+                    help="SCHED:BLOCKS:WORKERS of the traced run (default: dmdas, the middle layout, "
+                         "the last worker configuration)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    run = Runner(args)
+    configs = [(w,) + parse_workers(w) for w in args.workers]
+    layouts = [(b,) + parse_blocks(b) for b in args.blocks]
+    steps = ["--steps", str(args.steps)] if args.steps else []
+    started = time.time()
+
+    machine = args.machine or os.path.join(args.out, "machine.toml")
+    if not args.machine:
+        # The CPU figures are measured even for a GPU-only sweep (with a core left to drive the GPU).
+        ncpu = max(c[1] for c in configs) or max(1, os.cpu_count() - 1)
+        print(f"calibrating the cost model ({ncpu} CPU workers, then the GPUs if any) ...", flush=True)
+        run(["calibrate", args.case, "--output", machine, "--steps", str(args.calibrate_steps), "--ncpu", str(ncpu)])
+
+    print("calibrating StarPU's performance models (STARPU_CALIBRATE=1, dmda) ...", flush=True)
+    for wname, ncpu, ncuda in configs:
+        for b, _, _ in layouts:
+            run(["run", args.case, "--blocks", b, "--sched", "dmda", "--output", os.path.join(args.out, "o.h5")]
+                + steps, env=dict(workers_env(ncpu, ncuda), STARPU_CALIBRATE="1"))
+
+    predicted = {}
+    for wname, ncpu, ncuda in configs:
+        for b, _, _ in layouts:
+            p = run(["predict", args.case, "--machine", machine, "--blocks", b, "--ncpu", str(ncpu),
+                     "--ncuda", str(ncuda), "--csv"])
+            lines = [l for l in p.stdout.splitlines() if l and not l.startswith("[")]
+            predicted[(wname, b)] = dict(zip(lines[-2].split(","), lines[-1].split(",")))
+
+    out_csv = os.path.join(args.out, "sweep.csv")
+    fields = None
+    total = len(configs) * len(layouts) * len(args.schedulers) * args.repeat
+    done = 0
+    timed_out = []
+    with open(out_csv, "w", newline="") as f:
+        writer = None
+        for wname, ncpu, ncuda in configs:
+            for b, nbx, nby in layouts:
+                for sched in args.schedulers:
+                    for rep in range(args.repeat):
+                        summary = os.path.join(args.out, "summary.csv")
+                        if os.path.exists(summary):
+                            os.remove(summary)
+                        p = run(["run", args.case, "--blocks", b, "--sched", sched, "--summary", summary,
+                                 "--output", os.path.join(args.out, "o.h5")] + steps, env=workers_env(ncpu, ncuda),
+                                timeout=args.timeout)
+                        done += 1
+                        if p is None:
+                            timed_out.append(f"{wname} {b} {sched}")
+                            print(f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: timed out after "
+                                  f"{args.timeout:.0f} s", flush=True)
+                            continue
+                        with open(summary) as s:
+                            row = next(csv.DictReader(s))
+                        pred = predicted[(wname, b)]
+                        measured = float(row["seconds_per_iteration"])
+                        row.update(workers=wname, repeat=rep, blocks=b, **pred)
+                        row["model_error"] = f"{float(pred['predicted_s_per_iteration']) / measured - 1:.4f}"
+                        if writer is None:
+                            fields = ["case", "workers", "blocks"] + [k for k in row if k not in
+                                                                      ("case", "workers", "blocks")]
+                            writer = csv.DictWriter(f, fieldnames=fields)
+                            writer.writeheader()
+                        writer.writerow(row)
+                        f.flush()
+                        print(f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: "
+                              f"{float(row['cell_updates_per_s']):.3e} cell-updates/s, "
+                              f"predicted {float(pred['predicted_cell_updates_per_s']):.3e} "
+                              f"({float(row['model_error']):+.0%})", flush=True)
+
+    tp = args.trace_point.split(":") if args.trace_point else []
+    t_sched = tp[0] if tp else "dmdas"
+    t_blocks = tp[1] if len(tp) > 1 else layouts[len(layouts) // 2][0]
+    t_workers = ":".join(tp[2:]) if len(tp) > 2 else configs[-1][0]
+    t_ncpu, t_ncuda = parse_workers(t_workers)
+    trace = os.path.join(args.out, f"trace_{t_sched}_{t_blocks}_{t_workers.replace(':', '').replace('+', '_')}.csv")
+    run(["run", args.case, "--blocks", t_blocks, "--sched", t_sched, "--trace", trace,
+         "--output", os.path.join(args.out, "o.h5")] + steps, env=workers_env(t_ncpu, t_ncuda))
+    for leftover in ("o.h5", "summary.csv"):
+        if os.path.exists(os.path.join(args.out, leftover)):
+            os.remove(os.path.join(args.out, leftover))
+    if timed_out:
+        with open(os.path.join(args.out, "timed_out.txt"), "w") as t:
+            t.write("\n".join(timed_out) + "\n")
+    print(f"{out_csv}: {done} runs in {time.time() - started:.0f} s ({len(timed_out)} timed out); trace {trace}")
+
+
+if __name__ == "__main__":
+    main()
