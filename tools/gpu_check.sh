@@ -115,28 +115,23 @@ sweep() {  # NAME WORKERS
 # Best CPU+GPU configuration against GPU-only on the benchmark case.
 if [[ $parts == *" hybrid "* ]]; then
   section "CPU+GPU against GPU-only, $(basename "$case_file"), $steps steps"
-  hrow() {  # LABEL BLOCKS SCHED ENV...
-    local label=$1 blocks=$2 sched=$3; shift 3
-    env "$@" STARPU_CALIBRATE=1 "$bin/ondes3d" run "$case_file" --steps 40 --blocks "$blocks" --sched "$sched" \
-      --output /tmp/cal.h5 >> "$log" 2>&1
+  hrow() {  # LABEL BLOCKS SCHED EXTRA-ARGS ENV...: a short calibration run, then two measured ones
+    local label=$1 blocks=$2 sched=$3 extra=$4; shift 4
+    env "$@" STARPU_CALIBRATE=1 "$bin/ondes3d" run "$case_file" --steps 12 --blocks "$blocks" --sched "$sched" \
+      $extra --output /tmp/cal.h5 >> "$log" 2>&1
     for rep in 1 2; do
-      env "$@" "$bin/ondes3d" run "$case_file" --steps "$steps" --blocks "$blocks" --sched "$sched" \
+      env "$@" "$bin/ondes3d" run "$case_file" --steps "$steps" --blocks "$blocks" --sched "$sched" $extra \
         --output /tmp/run.h5 --summary "$out/hybrid_${label}_${blocks}_${sched}_${rep}.csv" 2>&1 |
         grep -E "done in|profile" | sed "s/^/$label $blocks $sched #$rep: /" | tee -a "$log"
     done
   }
   ncpu=$(( $(nproc) - 1 ))
-  # dmda weighs a task's expected end against the transfers it needs with STARPU_SCHED_BETA (default
-  # 1): with 16 iterations queued on the GPU, a CPU worker looks free enough to pull a whole block
-  # over PCIe for a microsecond task; a larger beta keeps such tasks where their data lives.
   for b in ${HYBRID_BLOCKS:-1x1 2x2}; do
-    hrow "gpu-only" "$b" dmda STARPU_NCPU=0 STARPU_NCUDA=1
-    for s in ${HYBRID_POLICIES:-dmda dmdas}; do
-      for beta in ${HYBRID_BETAS:-1 10}; do
-        hrow "cpu${ncpu}+gpu-beta$beta" "$b" "$s" STARPU_NCPU=$ncpu STARPU_NCUDA=1 STARPU_SCHED_BETA=$beta
-      done
-    done
+    hrow gpuonly "$b" dmda "" STARPU_NCPU=0 STARPU_NCUDA=1
+    for s in ${HYBRID_POLICIES:-dmda dmdas}; do hrow "cpu${ncpu}gpu" "$b" "$s" "" STARPU_NCPU=$ncpu STARPU_NCUDA=1; done
   done
+  # The same with the small tasks left to the scheduler (run.small_tasks = "any").
+  hrow "cpu${ncpu}gpu_anysmall" 1x1 dmda "--small-tasks any" STARPU_NCPU=$ncpu STARPU_NCUDA=1
 fi
 
 [[ $parts == *" correctness "* ]] || [[ $parts == *" benchmark "* ]] || exit $status
