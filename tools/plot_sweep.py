@@ -123,7 +123,7 @@ def plot_gantt(folder):
     t0, t1 = 0.4 * end, 0.6 * end
     workers = sorted({(e["worker_kind"], int(e["worker"])) for e in events}, key=lambda w: (w[0] != "cuda", w[1]))
     row = {w: i for i, w in enumerate(workers)}
-    fig, ax = plt.subplots(figsize=(11, 0.45 * len(workers) + 1.6))
+    fig, ax = plt.subplots(figsize=(12, max(2.6, 0.45 * len(workers) + 1.6)))
     seen = set()
     busy = defaultdict(float)
     for e in events:
@@ -143,7 +143,7 @@ def plot_gantt(folder):
     ax.invert_yaxis()
     ax.set_xlabel("ms (window of the run's middle fifth)")
     ax.set_title(os.path.basename(path)[:-4].replace("trace_", "tasks per worker: "))
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=7, frameon=False)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     fig.tight_layout()
     fig.savefig(os.path.join(folder, "gantt.png"), dpi=110)
     plt.close(fig)
