@@ -85,6 +85,12 @@ void share_node_cores(starpu_conf& conf) {
 }  // namespace
 
 Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
+  // StarPU 1.3 reads a model's `benchmarking` flag separately when a task starts and when it ends;
+  // a model that turns to benchmarking mid-task (a block size it has not seen) leaves the start time
+  // unset and fails its assertion "measured >= 0" (seen on the H100 with CPU + CUDA workers). Models
+  // that benchmark from the start never turn: they keep learning, which is what the lab wants.
+  // STARPU_CALIBRATE set by the user wins.
+  setenv("STARPU_CALIBRATE", "1", 0);
   starpu_conf conf;
   starpu_conf_init(&conf);
   if (ncpu >= 0) conf.ncpus = ncpu;
