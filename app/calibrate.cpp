@@ -35,9 +35,7 @@ std::pair<int, int> coarse_layout(int workers) {
   return n * (n - 1) >= workers ? std::pair{n, n - 1} : std::pair{n, n};
 }
 
-double seconds_per_iteration(Case c, int nbx, int nby, int steps) {
-  c.run.nbx = nbx;
-  c.run.nby = nby;
+double seconds_per_iteration(Case c, int steps) {
   c.run.watchdog_every = 0;
   Simulation sim(c, steps + 10);
   sim.advance(10);
@@ -66,7 +64,7 @@ bool measure(const Case& c, int steps, bool cuda, int ncpu, MachineModel& m) {
   Case a = c, b = c;
   a.run.nbx = cx, a.run.nby = cy;
   b.run.nbx = fine, b.run.nby = fine;
-  const double ta = seconds_per_iteration(c, cx, cy, steps), tb = seconds_per_iteration(c, fine, fine, steps);
+  const double ta = seconds_per_iteration(a, steps), tb = seconds_per_iteration(b, steps);
   double gbs = 0, task_s = 0;
   solve_kind(busiest_worker(a, workers), ta, busiest_worker(b, workers), tb, gbs, task_s);
   spdlog::info("{} {} worker(s): {:.4g} s per iteration with {}x{} blocks, {:.4g} s with {}x{}: {:.4g} GB/s per worker, "

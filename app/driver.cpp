@@ -136,8 +136,8 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
     spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
   }
   const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
-  SignalHandlers signals(one_process);
-  profile::start(!rc.trace.empty() && root);  // over MPI, ranks stopping at different iterations would hang
+  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
+  profile::start(!rc.trace.empty() && root);
 
   // The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
   // of 10 iterations carries the start-up (first transfers to GPUs, calibration); the throughput

@@ -34,16 +34,11 @@ struct Worker {
   double busy() const { return compute + overhead + transfer; }
 };
 
-void add_block(Worker& w, const BlockCost& b, const MachineModel& m) {
-  w.compute += b.bytes / ((w.cuda ? m.cuda_gbs : m.cpu_gbs) * 1e9);
-  w.overhead += b.tasks * (w.cuda ? m.cuda_task_s : m.cpu_task_s);
+double compute_seconds(bool cuda, const BlockCost& b, const MachineModel& m) {
+  return b.bytes / ((cuda ? m.cuda_gbs : m.cpu_gbs) * 1e9);
 }
-
-double block_time(const Worker& w, const BlockCost& b, const MachineModel& m) {
-  Worker t = w;
-  t.compute = t.overhead = t.transfer = 0;
-  add_block(t, b, m);
-  return t.busy();
+double overhead_seconds(bool cuda, const BlockCost& b, const MachineModel& m) {
+  return b.tasks * (cuda ? m.cuda_task_s : m.cpu_task_s);
 }
 
 // Largest block first, each on the worker that would finish it first; returns each block's worker.
@@ -55,10 +50,12 @@ std::vector<int> place(const std::vector<int>& blocks, const std::vector<BlockCo
     int best = 0;
     double best_end = 1e300;
     for (size_t w = 0; w < workers.size(); ++w) {
-      const double end = workers[w].busy() + block_time(workers[w], cost[b], m);
+      const bool cuda = workers[w].cuda;
+      const double end = workers[w].busy() + compute_seconds(cuda, cost[b], m) + overhead_seconds(cuda, cost[b], m);
       if (end < best_end) best_end = end, best = static_cast<int>(w);
     }
-    add_block(workers[best], cost[b], m);
+    workers[best].compute += compute_seconds(workers[best].cuda, cost[b], m);
+    workers[best].overhead += overhead_seconds(workers[best].cuda, cost[b], m);
     where[b] = best;
   }
   return where;

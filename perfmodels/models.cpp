@@ -14,13 +14,6 @@ void history_model(starpu_perfmodel& m, const char* symbol) {
   m.symbol = symbol;
 }
 
-template <class Args>
-Args args_of(const starpu_task* task) {
-  Args a;
-  starpu_codelet_unpack_args(task->cl_arg, &a);
-  return a;
-}
-
 bool is_compute(const starpu_task* task) {
   return task->cl == &codelets().velocity || task->cl == &codelets().stress;
 }
@@ -37,11 +30,11 @@ uint32_t hash(std::initializer_list<int64_t> values) {
 // The history key: what makes two tasks of a codelet cost the same.
 uint32_t footprint(starpu_task* task) {
   if (is_compute(task)) {
-    const auto a = args_of<ComputeArgs>(task);
+    const auto a = task_args<ComputeArgs>(task->cl_arg);
     const BlockShape& s = a.params.shape;
     return hash({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask});
   }
-  const auto a = args_of<SaveArgs>(task);
+  const auto a = task_args<SaveArgs>(task->cl_arg);
   const Box b = edge_box(a.shape, a.dir);
   return hash({b.ni, b.nj, a.shape.nz, a.ncomp});
 }
@@ -59,8 +52,8 @@ void regression_model(starpu_perfmodel& m, const char* symbol) {
 }  // namespace
 
 size_t model_size(starpu_task* task) {
-  if (is_compute(task)) return static_cast<size_t>(args_of<ComputeArgs>(task).params.shape.cells());
-  const auto a = args_of<SaveArgs>(task);
+  if (is_compute(task)) return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
+  const auto a = task_args<SaveArgs>(task->cl_arg);
   const Box b = edge_box(a.shape, a.dir);
   return static_cast<size_t>(b.ni) * b.nj * a.shape.nz * a.ncomp;
 }

@@ -20,13 +20,6 @@ T* ptr(void* buffer) {
   return reinterpret_cast<T*>(STARPU_VECTOR_GET_PTR(buffer));
 }
 
-template <class Args>
-Args args_of(void* cl_arg) {
-  Args a;
-  starpu_codelet_unpack_args(cl_arg, &a);
-  return a;
-}
-
 // The two backends, with one signature per operation; the task bodies below serve both.
 struct Cpu {
   static void load_box(const BlockShape& s, int nc, const Box& b, const float* buf, float* f) {
@@ -85,7 +78,7 @@ struct Gpu {
 // boundary buffers, then update. Buffers: see ComputeArgs.
 template <class B, bool Velocity>
 void compute_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<ComputeArgs>(cl_arg);
+  const auto a = task_args<ComputeArgs>(cl_arg);
   float* other = ptr<float>(buffers[1]);
   int next = 3;
   char* pml = a.has_pml ? ptr<char>(buffers[next++]) : nullptr;
@@ -101,19 +94,19 @@ void compute_task(void* buffers[], void* cl_arg) {
 
 template <class B>
 void save_boundary_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<SaveArgs>(cl_arg);
+  const auto a = task_args<SaveArgs>(cl_arg);
   B::save_box(a.shape, a.ncomp, edge_box(a.shape, a.dir), ptr<float>(buffers[0]), ptr<float>(buffers[1]));
 }
 
 template <class B>
 void update_source_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<SourceArgs>(cl_arg);
+  const auto a = task_args<SourceArgs>(cl_arg);
   B::sources(ptr<float>(buffers[0]), a.cells, ptr<SourcePoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]), a.time);
 }
 
 template <class B>
 void record_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<RecordArgs>(cl_arg);
+  const auto a = task_args<RecordArgs>(cl_arg);
   StationBlocks blocks{};
   for (int s = 0; s < a.nblocks; ++s) {
     blocks.v[s] = ptr<float>(buffers[2 + s]);
@@ -125,14 +118,14 @@ void record_task(void* buffers[], void* cl_arg) {
 
 template <class B>
 void sample_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<SampleArgs>(cl_arg);
+  const auto a = task_args<SampleArgs>(cl_arg);
   B::sample(ptr<float>(buffers[0]), a.cells, ptr<StationPoint>(buffers[1]), STARPU_VECTOR_GET_NX(buffers[1]), a.slot,
             ptr<float>(buffers[2]));
 }
 
 template <class B>
 void watch_task(void* buffers[], void* cl_arg) {
-  const auto a = args_of<WatchArgs>(cl_arg);
+  const auto a = task_args<WatchArgs>(cl_arg);
   B::peak(a.shape, ptr<float>(buffers[0]), ptr<float>(buffers[1]));
 }
 

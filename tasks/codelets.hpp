@@ -50,6 +50,14 @@ struct WatchArgs {
   BlockShape shape;
 };
 
+// The arguments a task was submitted with (STARPU_VALUE), as its codelet and its models read them.
+template <class Args>
+Args task_args(void* cl_arg) {
+  Args a;
+  starpu_codelet_unpack_args(cl_arg, &a);
+  return a;
+}
+
 struct Codelets {
   starpu_codelet velocity, stress, save_boundary, update_source, record, sample, watch;
 };

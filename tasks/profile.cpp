@@ -26,7 +26,7 @@ struct Totals {
 struct State {
   std::mutex m;
   bool trace = false;
-  std::map<std::pair<std::string, int>, Totals> totals;  // (codelet, worker type)
+  std::map<std::pair<const char*, int>, Totals> totals;  // (codelet name, a static string; worker type)
   std::vector<Event> events;
 };
 

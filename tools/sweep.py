@@ -126,7 +126,6 @@ def main():
             predicted[(wname, b)] = dict(zip(lines[-2].split(","), lines[-1].split(",")))
 
     out_csv = os.path.join(args.out, "sweep.csv")
-    fields = None
     total = len(configs) * len(layouts) * len(args.schedulers) * args.repeat
     done = 0
     timed_out = []
