@@ -16,6 +16,7 @@
 #include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
+#include "io/seismo_export.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/profile.hpp"
 
@@ -212,6 +213,14 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
         for (int t = m.steps_completed; t < c.time.steps; ++t)
           seismograms[(s * 3 + comp) * c.time.steps + t] = std::numeric_limits<float>::quiet_NaN();
   write_output(c.output, c, seismograms, m);
+  if (c.exports.asdf) {
+    write_asdf(asdf_path(c), c, seismograms, c.time.steps);
+    spdlog::info("ASDF seismograms (StationXML, QuakeML) in {}", asdf_path(c));
+  }
+  if (c.exports.sac) {
+    write_sac(sac_dir(c), c, seismograms, c.time.steps);
+    spdlog::info("SAC files in {}/", sac_dir(c));
+  }
   log_profile(m.profile);
   if (!rc.trace.empty()) profile::write_trace(rc.trace);
   if (!rc.summary.empty()) write_summary_csv(rc.summary, c, m);

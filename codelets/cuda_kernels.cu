@@ -84,12 +84,19 @@ __global__ void box_kernel(BlockShape sh, int ncomp, Box b, float* field, float*
     f = x;
 }
 
-// One thread applies every point in order: sources are few per block, and the order (hence the
-// rounding) is the CPU's.
+// Points are sorted by the value they update (partition/block_data.cpp): the first thread of each
+// run of points on one value adds the whole run, in order, so the rounding is the CPU's and a
+// finite fault's thousands of points go in parallel without atomics.
 __global__ void sources_kernel(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t) {
-  for (int64_t q = 0; q < count; ++q) {
+  const int64_t q0 = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q0 >= count) return;
+  const auto target = [&](int64_t q) { return points[q].comp * cells + points[q].idx; };
+  const int64_t at = target(q0);
+  if (q0 > 0 && target(q0 - 1) == at) return;
+  float& f = field[at];
+  for (int64_t q = q0; q < count && target(q) == at; ++q) {
     const SourcePoint& sp = points[q];
-    field[sp.comp * cells + sp.idx] += static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
+    f += static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
   }
 }
 
@@ -156,7 +163,7 @@ void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer
 
 void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t,
                    cudaStream_t stream) {
-  if (count > 0) sources_kernel<<<1, 1, 0, stream>>>(field, cells, points, count, t);
+  if (count > 0) sources_kernel<<<blocks_for(count, 128), 128, 0, stream>>>(field, cells, points, count, t);
 }
 
 void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps, float* traces,

@@ -4,11 +4,15 @@
 
 #include <cmath>
 #include <cstring>
+#include <ctime>
+#include <optional>
+#include <regex>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "io/fault_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/source.hpp"
 #include "physics/stability.hpp"
@@ -139,8 +143,12 @@ TimeFunction read_stf(Section s) {
     f.kind = StfKind::Triangle;
     f.duration = s.number("duration", 0, kHuge, true);
     f.t0 = s.number_or("t0", 0, 0, kHuge);
+  } else if (type == "smooth_ramp") {
+    f.kind = StfKind::SmoothRamp;
+    f.duration = s.number("rise_time", 0, kHuge, true);
+    f.t0 = s.number_or("t0", 0, 0, kHuge);
   } else {
-    s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle");
+    s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle, smooth_ramp");
   }
   s.reject_unknown();
   return f;
@@ -174,6 +182,28 @@ Source read_source(Section s) {
   return src;
 }
 
+// A path in a case file is relative to the case file's folder.
+std::string resolve(const std::string& file, const std::string& case_path) {
+  if (file.empty() || file[0] == '/') return file;
+  const size_t slash = case_path.rfind('/');
+  return slash == std::string::npos ? file : case_path.substr(0, slash + 1) + file;
+}
+
+Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Source>& sources) {
+  Fault f;
+  f.file = resolve(s.string("file"), case_path);
+  const std::string stf = s.string_or("stf", "smooth_ramp");
+  if (stf == "smooth_ramp") f.stf = StfKind::SmoothRamp;
+  else if (stf == "triangle") f.stf = StfKind::Triangle;
+  else s.fail(s.node("stf"), "stf", "'" + stf + "' is not one of smooth_ramp, triangle");
+  s.reject_unknown();
+  const std::vector<Source> points = read_fault(f.file, f.stf);
+  f.first = sources.size();
+  f.count = points.size();
+  sources.insert(sources.end(), points.begin(), points.end());
+  return f;
+}
+
 Layer read_layer(Section& s, bool with_top) {
   Layer l;
   l.top = with_top ? s.number("top", 0, kHuge) : 0.0;
@@ -203,6 +233,91 @@ Medium read_medium(Section s) {
   }
   s.reject_unknown();
   return m;
+}
+
+// "YYYY-MM-DDTHH:MM:SS[.fff][Z]" (UTC) to seconds since 1970; nullopt when malformed.
+std::optional<double> parse_utc(const std::string& text) {
+  static const std::regex re(R"(^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2}(\.\d+)?)Z?$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return std::nullopt;
+  std::tm t{};
+  t.tm_year = std::stoi(m[1]) - 1900;
+  t.tm_mon = std::stoi(m[2]) - 1;
+  t.tm_mday = std::stoi(m[3]);
+  t.tm_hour = std::stoi(m[4]);
+  t.tm_min = std::stoi(m[5]);
+  const double sec = std::stod(m[6]);
+  if (t.tm_mon > 11 || t.tm_mday < 1 || t.tm_mday > 31 || t.tm_hour > 23 || t.tm_min > 59 || sec >= 60)
+    return std::nullopt;
+  const std::tm asked = t;
+  const time_t whole = timegm(&t);  // normalises: 31 February would come back as March
+  if (t.tm_mday != asked.tm_mday || t.tm_mon != asked.tm_mon) return std::nullopt;
+  return static_cast<double>(whole) + sec;
+}
+
+void read_output(Section o, Case& c) {
+  c.output = o.string_or("file", c.output);
+  ExportOptions& e = c.exports;
+  e.asdf = o.boolean_or("asdf", e.asdf);
+  e.sac = o.boolean_or("sac", e.sac);
+  e.network = o.string_or("network", e.network);
+  if (!std::regex_match(e.network, std::regex("^[A-Z0-9]{1,2}$")))
+    o.fail(o.node("network"), "network", "'" + e.network + "' is not an FDSN network code (1-2 capitals or digits)");
+  if (o.has("origin")) {
+    const auto ll = o.vector<2>("origin");
+    if (std::abs(ll[0]) > 89 || std::abs(ll[1]) > 180)
+      o.fail(o.node("origin"), "origin", "must be [latitude, longitude] in degrees, |latitude| <= 89, |longitude| <= 180");
+    e.latitude = ll[0];
+    e.longitude = ll[1];
+  }
+  e.origin_time = o.string_or("origin_time", e.origin_time);
+  const auto epoch = parse_utc(e.origin_time);
+  if (!epoch)
+    o.fail(o.node("origin_time"), "origin_time",
+           "'" + e.origin_time + "' is not a UTC time YYYY-MM-DDTHH:MM:SS[.fff][Z]");
+  e.origin_epoch = *epoch;
+  o.reject_unknown();
+}
+
+// "x=5000" (metres): the grid plane nearest to it.
+PlaneSpec parse_plane(Section& s, const toml::node& n, const std::string& text, const Grid& g) {
+  static const std::regex re(R"(^\s*([xyz])\s*=\s*([-+0-9.eE]+)\s*$)");
+  std::smatch m;
+  const auto bad = [&](const std::string& why) {
+    s.fail(&n, "planes", fmt::format("'{}': {}", text, why));
+  };
+  if (!std::regex_match(text, m, re)) bad("expected AXIS=METRES, e.g. \"z=0\" or \"y=5000\"");
+  PlaneSpec p;
+  p.axis = m[1].str()[0] - 'x';
+  p.name = text;
+  double v = 0;
+  try {
+    v = std::stod(m[2]);
+  } catch (const std::exception&) {
+    bad("not a number after '='");
+  }
+  const int n_axis = p.axis == 0 ? g.nx : p.axis == 1 ? g.ny : g.nz;
+  if (!(v >= 0 && v <= g.extent(p.axis))) bad(fmt::format("outside the grid [0, {}] m", g.extent(p.axis)));
+  p.index = std::min(n_axis - 1, static_cast<int>(std::lround(v / g.h)));
+  return p;
+}
+
+void read_snapshots(Section s, Case& c) {
+  SnapshotOptions& o = c.snapshots;
+  o.every = s.integer("every", 1, 100000000);
+  o.pgv = s.boolean_or("pgv", o.pgv);
+  o.file = s.string_or("file", "");
+  if (const toml::node* n = s.node("planes")) {
+    const toml::array* a = n->as_array();
+    if (!a || a->empty()) s.fail(n, "planes", "must be a non-empty array of strings like \"z=0\"");
+    for (const auto& e : *a) {
+      if (!e.is_string()) s.fail(n, "planes", "must be an array of strings like \"z=0\"");
+      o.planes.push_back(parse_plane(s, *n, **e.as_string(), c.grid));
+    }
+  } else {
+    o.planes.push_back(PlaneSpec{2, 0, "z=0"});
+  }
+  s.reject_unknown();
 }
 
 // TOML 1.0 allows non-ASCII characters only inside strings and comments. toml++ 3.3 (Debian 12)
@@ -300,7 +415,8 @@ Case parse_case(const std::string& text, const std::string& path) {
 
   c.medium = read_medium(top.table("medium"));
   for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
-  if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] is required");
+  for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.sources));
+  if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] or [[faults]] is required");
   std::set<std::string> names;
   for (auto& s : top.tables("stations")) {
     Station st;
@@ -312,11 +428,8 @@ Case parse_case(const std::string& text, const std::string& path) {
     c.stations.push_back(st);
   }
 
-  if (top.has("output")) {
-    Section o = top.table("output");
-    c.output = o.string_or("file", c.output);
-    o.reject_unknown();
-  }
+  if (top.has("output")) read_output(top.table("output"), c);
+  if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c);
   if (top.has("run")) {
     Section r = top.table("run");
     if (r.has("blocks")) {
@@ -383,7 +496,8 @@ std::vector<std::string> validate_case(const Case& c) {
     throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
                                 "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
   for (size_t i = 0; i < c.sources.size(); ++i) {
-    const std::string key = fmt::format("sources[{}].position", i);
+    const std::string& label = c.sources[i].label;
+    const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
     check_position(c, c.sources[i].position, key);
     if (in_pml(c, c.sources[i].position))
       throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "

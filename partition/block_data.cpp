@@ -172,6 +172,13 @@ void fill_sources(const Case& c, BlockData& b) {
       }
     }
   }
+  // Points on the same value one after another, in source order: a CUDA thread per run of them
+  // adds in the CPU's order (same rounding), and runs are independent (no atomics).
+  const int64_t n = s.cells();
+  for (auto* pts : {&b.force_points, &b.moment_points})
+    std::stable_sort(pts->begin(), pts->end(), [n](const SourcePoint& a, const SourcePoint& b) {
+      return a.comp * n + a.idx < b.comp * n + b.idx;
+    });
 }
 
 void alloc_boundary(BlockData& b, int dir) {

@@ -36,13 +36,13 @@ struct Medium {
   std::vector<Layer> layers;
 };
 
-enum class StfKind : int { Gaussian = 0, Ricker = 1, Triangle = 2 };
+enum class StfKind : int { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3 };
 
 struct TimeFunction {
   StfKind kind = StfKind::Ricker;
   double f0 = 0;        // Hz (Gaussian, Ricker)
-  double t0 = 0;        // s, delay of the centre (Gaussian, Ricker) or of the onset (Triangle)
-  double duration = 0;  // s (Triangle)
+  double t0 = 0;        // s, delay of the centre (Gaussian, Ricker) or of the onset (Triangle, SmoothRamp)
+  double duration = 0;  // s: Triangle's duration, SmoothRamp's rise time T
 };
 
 enum class SourceKind { Force, Moment };
@@ -53,11 +53,45 @@ struct Source {
   std::array<double, 3> force{};   // N (Force): F(t) = force * s(t)
   std::array<double, 6> moment{};  // N m, Mxx Myy Mzz Mxy Mxz Myz (Moment): dM/dt = M * s(t)
   TimeFunction stf;
+  std::string label;  // where it was given, for messages ("file:line" of a fault file); empty: [[sources]]
+};
+
+// A kinematic finite fault read from a file of point sources (io/fault_reader.hpp); its points are
+// appended to Case::sources.
+struct Fault {
+  std::string file;  // as resolved against the case file's folder
+  StfKind stf = StfKind::SmoothRamp;
+  size_t first = 0, count = 0;  // its points in Case::sources
 };
 
 struct Station {
   std::string name;
   std::array<double, 3> position{};
+};
+
+// Seismological exports beside the run's HDF5 file ([output]): ASDF and SAC need geographic
+// coordinates and an absolute time, so the grid is placed on the Earth (x north, y east from the
+// grid's corner at latitude/longitude, on a sphere of radius 6371 km) and its t = 0 at origin_time.
+struct ExportOptions {
+  bool asdf = false;  // <stem>.asdf.h5: ASDF 1.0.3 with StationXML and QuakeML
+  bool sac = false;   // <stem>_sac/NET.STA..CHA.sac, one file per component
+  std::string network = "XX";  // FDSN network code (XX: synthetic)
+  double latitude = 0, longitude = 0;  // degrees, of the grid point x = y = 0
+  std::string origin_time = "2000-01-01T00:00:00Z";
+  double origin_epoch = 946684800.0;  // origin_time in seconds since 1970-01-01 UTC
+};
+
+// Wavefield snapshots ([snapshots]): planes of the velocity every `every` steps, HDF5 + XDMF.
+struct PlaneSpec {
+  int axis = 2;      // normal: 0 x, 1 y, 2 z
+  int index = 0;     // grid index along the normal
+  std::string name;  // as given, e.g. "z=0"
+};
+struct SnapshotOptions {
+  int every = 0;  // steps between frames; 0: no snapshots
+  std::vector<PlaneSpec> planes;  // default: the top face z = 0
+  bool pgv = true;  // peak ground velocity map of the top face over the whole run
+  std::string file;  // default: <stem>_snapshots.h5 (and .xdmf)
 };
 
 struct RunOptions {
@@ -81,8 +115,11 @@ struct Case {
   Boundaries boundaries;
   Medium medium;
   std::vector<Source> sources;
+  std::vector<Fault> faults;
   std::vector<Station> stations;
   std::string output = "seismograms.h5";
+  ExportOptions exports;
+  SnapshotOptions snapshots;
   RunOptions run;
 };
 

@@ -24,12 +24,17 @@ double stf_max_frequency(const TimeFunction& f) {
     case StfKind::Gaussian: return 2.0 * f.f0;   // spectrum exp(-(f/f0)^2): 2% left at 2 f0
     case StfKind::Ricker: return 2.5 * f.f0;     // standard rule of thumb
     case StfKind::Triangle: return 4.0 / f.duration;
+    case StfKind::SmoothRamp: return 0.7 / f.duration;  // spectrum 1 / (1 + (2 pi f T)^2): 5% left
   }
   return 0;
 }
 
 double stf_dominant_frequency(const TimeFunction& f) {
-  return f.kind == StfKind::Triangle ? 1.0 / f.duration : f.f0;
+  switch (f.kind) {
+    case StfKind::Triangle: return 1.0 / f.duration;
+    case StfKind::SmoothRamp: return 1.0 / (2.0 * M_PI * f.duration);  // corner frequency
+    default: return f.f0;
+  }
 }
 
 }  // namespace ondes

@@ -1,6 +1,6 @@
 // Source time functions s(t), shared by the CPU and CUDA codelets and by the analytic solutions.
-// Normalisation: Gaussian and triangle have unit area (so a moment tensor's M is the final moment,
-// a force's amplitude its impulse in N s); the Ricker wavelet has unit peak.
+// Normalisation: Gaussian, triangle and smooth ramp have unit area (so a moment tensor's M is the
+// final moment, a force's amplitude its impulse in N s); the Ricker wavelet has unit peak.
 #pragma once
 #include <cmath>
 
@@ -8,7 +8,7 @@
 
 namespace ondes {
 
-enum : int { kStfGaussian = 0, kStfRicker = 1, kStfTriangle = 2 };
+enum : int { kStfGaussian = 0, kStfRicker = 1, kStfTriangle = 2, kStfSmoothRamp = 3 };
 
 ONDES_HD inline double stf_value(int kind, double f0, double t0, double duration, double t) {
   const double pi = 3.14159265358979323846;
@@ -17,6 +17,12 @@ ONDES_HD inline double stf_value(int kind, double f0, double t0, double duration
     if (u <= 0.0 || u >= 1.0) return 0.0;
     const double peak = 2.0 / duration;
     return u < 0.5 ? peak * 2.0 * u : peak * 2.0 * (1.0 - u);
+  }
+  if (kind == kStfSmoothRamp) {
+    // Moment rate of the SCEC LOH.1 source, whose moment is M0 (1 - (1 + u) e^-u), u = (t - t0) / T;
+    // `duration` holds the rise time T.
+    const double u = (t - t0) / duration;
+    return u <= 0.0 ? 0.0 : u * std::exp(-u) / duration;
   }
   const double a = pi * f0 * (t - t0);
   const double g = std::exp(-a * a);

@@ -14,8 +14,12 @@ packages=(
   libhdf5-dev hdf5-tools
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  python3 python3-numpy python3-h5py python3-matplotlib
+  python3 python3-numpy python3-h5py python3-matplotlib python3-venv
+  python3-paraview xvfb
 )
+# From the package index into .venv (Debian packages neither): ObsPy and pyasdf, which the ASDF
+# test and tools/convergence.py use.
+python_packages=(obspy pyasdf)
 
 if [ "${SKIP_APT:-0}" != 1 ]; then
   sudo=""
@@ -23,6 +27,12 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -q
   $sudo apt-get install -y -q --no-install-recommends "${packages[@]}"
+fi
+
+venv=$here/.venv
+if ! "$venv/bin/python" -c "import obspy, pyasdf" 2>/dev/null; then
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q --disable-pip-version-check "${python_packages[@]}"
 fi
 
 # The CUDA kernels are compiled whenever nvcc is there (CI included), even if no GPU is present.
