@@ -17,6 +17,7 @@
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
 #include "io/seismo_export.hpp"
+#include "io/snapshot_file.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/profile.hpp"
 
@@ -160,6 +161,10 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
       spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
     }
   }
+  sim.finish_snapshots();
+  if (c.snapshots.every > 0 && root)
+    spdlog::info("snapshots in {} (open {} in ParaView)", snapshot_path(c),
+                 std::filesystem::path(snapshot_path(c)).replace_extension(".xdmf").string());
   RunProfile prof = profile::collect();
   const auto alarm = sim.alarm();
   const int sig = Simulation::stop_signal();
@@ -247,6 +252,9 @@ int run_case(const Case& c, const RunControl& rc) {
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
   if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
+  if (c.snapshots.every > 0 && launch_size() > 1)
+    throw CaseError(fmt::format("{}: [snapshots] work in single-process runs only ({} MPI ranks here)", c.path,
+                                launch_size()));
   if ((rc.checkpoint_every > 0 || !rc.restart.empty()) && launch_size() > 1)
     throw CaseError(fmt::format("{}: checkpoints and restarts work in single-process runs only ({} MPI ranks here)",
                                 c.path, launch_size()));

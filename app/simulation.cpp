@@ -162,7 +162,9 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   register_handles(blocks_);
   register_station_groups(stations_);
   halo_ = build_halo(blocks_, map, rank);
-  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank);
+  if (c.snapshots.every > 0) snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, snapshot_path(c));
+  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank) +
+                               (snapshots_ ? snapshots_->tasks_per_iteration() : 0);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks =
       static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
@@ -223,6 +225,7 @@ int Simulation::local_blocks() const {
 
 Simulation::~Simulation() {
   starpu_task_wait_for_all();
+  snapshots_.reset();  // its handles go before the blocks'
   release_station_groups(stations_);
   release_blocks(blocks_);
 }
@@ -263,7 +266,9 @@ int Simulation::advance(int n, bool show_progress) {
       const int it = iteration_ + done;
       submit_iteration(blocks_, stations_, halo_, plan, it);
       if (every > 0 && (it + 1) % every == 0) watch(it);
+      if (snapshots_) snapshots_->submit(it, plan.small_where);
       starpu_task_wait_for_n_submitted(window);
+      if (snapshots_) snapshots_->flush();
     }
     // Over MPI the last boundary messages may still be in flight: nothing waits for them here
     // (no barrier); unregistering the buffers at the end does.
@@ -358,6 +363,10 @@ std::vector<float> Simulation::seismograms() {
       std::copy_n(traces + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
   }
   return out;
+}
+
+void Simulation::finish_snapshots() {
+  if (snapshots_) snapshots_->finish();
 }
 
 double Simulation::energy() {

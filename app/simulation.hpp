@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/snapshots.hpp"
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
@@ -91,6 +92,9 @@ class Simulation {
   // Kinetic + strain energy outside the PML (joules), of this rank's blocks.
   double energy();
   const RunStats& stats() const { return stats_; }
+  // Ends the snapshot file (remaining frames, PGV map, XDMF); no-op without snapshots. After the
+  // last advance, whether the run completed or stopped early.
+  void finish_snapshots();
   int local_blocks() const;
 
  private:
@@ -100,6 +104,7 @@ class Simulation {
   std::vector<BlockData> blocks_;
   std::vector<StationGroup> stations_;
   Halo halo_;
+  std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;
   std::optional<WatchdogAlarm> alarm_;

@@ -106,6 +106,16 @@ void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64
   }
 }
 
+void extract_plane(const PlaneArgs& p, const float* v, float* plane) {
+  const int64_t n = plane_points(p.shape, p.axis);
+  for (int64_t q = 0; q < n; ++q) extract_plane_point(p, v, q, plane);
+}
+
+void update_pgv(const BlockShape& s, const float* v, float* pgv) {
+  for (int j = 0; j < s.ny; ++j)
+    for (int i = 0; i < s.nx; ++i) update_pgv_point(s, v, i, j, pgv);
+}
+
 void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, int step, int nsteps,
             float* traces) {
   for (int64_t q = 0; q < count; ++q)

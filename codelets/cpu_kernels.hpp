@@ -2,6 +2,7 @@
 // No StarPU here; tasks/ wraps these in codelets.
 #pragma once
 #include "codelets/layout.hpp"
+#include "codelets/snapshot.hpp"
 
 namespace ondes::cpu {
 
@@ -27,6 +28,11 @@ void sample_stations(const float* v, int64_t cells, const StationPoint* st, int6
 
 // The largest watchdog_magnitude of the interior velocity of a block.
 float velocity_peak(const BlockShape& shape, const float* v);
+
+// A plane of the velocity into plane[3][n2][n1] (codelets/snapshot.hpp).
+void extract_plane(const PlaneArgs& p, const float* v, float* plane);
+// Running peak ground velocity of the top face, pgv[2][ny][nx].
+void update_pgv(const BlockShape& shape, const float* v, float* pgv);
 
 // Kinetic + strain energy of the cells [i0,i1) x [j0,j1) x [k0,k1), times h^3 (joules).
 double energy(const BlockShape& shape, const float* v, const float* s, const float* mat, int i0, int i1, int j0,

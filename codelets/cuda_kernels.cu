@@ -100,6 +100,16 @@ __global__ void sources_kernel(float* field, int64_t cells, const SourcePoint* p
   }
 }
 
+__global__ void plane_kernel(PlaneArgs p, const float* v, float* plane) {
+  const int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q < plane_points(p.shape, p.axis)) extract_plane_point(p, v, q, plane);
+}
+
+__global__ void pgv_kernel(BlockShape s, const float* v, float* pgv) {
+  const int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q < int64_t(s.nx) * s.ny) update_pgv_point(s, v, static_cast<int>(q % s.nx), static_cast<int>(q / s.nx), pgv);
+}
+
 __global__ void record_kernel(StationBlocks blocks, const StationPoint* st, int64_t count, int step, int nsteps,
                               float* traces) {
   const int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
@@ -174,6 +184,16 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
 void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
                      cudaStream_t stream) {
   if (count > 0) sample_kernel<<<blocks_for(count * kSampleFloats, 96), 96, 0, stream>>>(v, cells, st, count, slot, samples);
+}
+
+void extract_plane(const PlaneArgs& p, const float* v, float* plane, cudaStream_t stream) {
+  const int64_t n = plane_points(p.shape, p.axis);
+  plane_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(p, v, plane);
+}
+
+void update_pgv(const BlockShape& s, const float* v, float* pgv, cudaStream_t stream) {
+  const int64_t n = int64_t(s.nx) * s.ny;
+  pgv_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(s, v, pgv);
 }
 
 void velocity_peak(const BlockShape& sh, const float* v, float* peak, cudaStream_t stream) {

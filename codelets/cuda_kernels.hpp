@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 
 #include "codelets/layout.hpp"
+#include "codelets/snapshot.hpp"
 
 namespace ondes::cuda {
 
@@ -21,6 +22,9 @@ void record(const StationBlocks& blocks, const StationPoint* st, int64_t count, 
             cudaStream_t stream);
 void sample_stations(const float* v, int64_t cells, const StationPoint* st, int64_t count, int slot, float* samples,
                      cudaStream_t stream);
+// Snapshots (codelets/snapshot.hpp): a plane of the velocity, the running peak ground velocity.
+void extract_plane(const PlaneArgs& p, const float* v, float* plane, cudaStream_t stream);
+void update_pgv(const BlockShape& shape, const float* v, float* pgv, cudaStream_t stream);
 // *peak (device memory) = the largest watchdog_magnitude of the interior velocity.
 void velocity_peak(const BlockShape& shape, const float* v, float* peak, cudaStream_t stream);
 

@@ -68,6 +68,8 @@ PerfModels& perf_models() {
     history_model(p.record, "ondes3d_record_seismograms");
     history_model(p.sample, "ondes3d_sample_stations");
     history_model(p.watch, "ondes3d_watch_velocity");
+    history_model(p.plane, "ondes3d_extract_plane");
+    history_model(p.pgv, "ondes3d_update_pgv");
     return p;
   }();
   return models;

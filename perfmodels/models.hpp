@@ -12,7 +12,7 @@
 namespace ondes {
 
 struct PerfModels {
-  starpu_perfmodel velocity, stress, save_boundary, update_source, record, sample, watch;
+  starpu_perfmodel velocity, stress, save_boundary, update_source, record, sample, watch, plane, pgv;
 };
 
 // Initialised on first use; the symbols are stable so calibrations carry over between runs.

@@ -44,6 +44,8 @@ struct Cpu {
     cpu::sample_stations(v, cells, st, n, slot, out);
   }
   static void peak(const BlockShape& s, const float* v, float* out) { *out = cpu::velocity_peak(s, v); }
+  static void plane(const PlaneArgs& p, const float* v, float* out) { cpu::extract_plane(p, v, out); }
+  static void pgv(const BlockShape& s, const float* v, float* out) { cpu::update_pgv(s, v, out); }
 };
 
 #ifdef ONDES_CUDA_CODELETS
@@ -71,6 +73,8 @@ struct Gpu {
     cuda::sample_stations(v, cells, st, n, slot, out, stream());
   }
   static void peak(const BlockShape& s, const float* v, float* out) { cuda::velocity_peak(s, v, out, stream()); }
+  static void plane(const PlaneArgs& p, const float* v, float* out) { cuda::extract_plane(p, v, out, stream()); }
+  static void pgv(const BlockShape& s, const float* v, float* out) { cuda::update_pgv(s, v, out, stream()); }
 };
 #endif
 
@@ -127,6 +131,16 @@ template <class B>
 void watch_task(void* buffers[], void* cl_arg) {
   const auto a = task_args<WatchArgs>(cl_arg);
   B::peak(a.shape, ptr<float>(buffers[0]), ptr<float>(buffers[1]));
+}
+
+template <class B>
+void plane_task(void* buffers[], void* cl_arg) {
+  B::plane(task_args<PlaneArgs>(cl_arg), ptr<float>(buffers[0]), ptr<float>(buffers[1]));
+}
+
+template <class B>
+void pgv_task(void* buffers[], void* cl_arg) {
+  B::pgv(task_args<BlockShape>(cl_arg), ptr<float>(buffers[0]), ptr<float>(buffers[1]));
 }
 
 using TaskFunc = void (*)(void*[], void*);
@@ -186,6 +200,8 @@ Codelets& codelets() {
            {STARPU_R, STARPU_R, STARPU_W});
     define(k.watch, "watch_velocity", watch_task<Cpu>, ONDES_CUDA_FUNC(watch_task), 2, &m.watch,
            {STARPU_R, STARPU_W});
+    define(k.plane, "extract_plane", plane_task<Cpu>, ONDES_CUDA_FUNC(plane_task), 2, &m.plane, {STARPU_R, STARPU_W});
+    define(k.pgv, "update_pgv", pgv_task<Cpu>, ONDES_CUDA_FUNC(pgv_task), 2, &m.pgv, {STARPU_R, STARPU_RW});
     return k;
   }();
   return c;

@@ -5,6 +5,7 @@
 #include <starpu.h>
 
 #include "codelets/layout.hpp"
+#include "codelets/snapshot.hpp"
 
 namespace ondes {
 
@@ -50,6 +51,9 @@ struct WatchArgs {
   BlockShape shape;
 };
 
+// Buffers of extract_plane: the block's velocity (R), the plane (W); args PlaneArgs.
+// Buffers of update_pgv: the block's velocity (R), the peaks (RW); args BlockShape.
+
 // The arguments a task was submitted with (STARPU_VALUE), as its codelet and its models read them.
 template <class Args>
 Args task_args(void* cl_arg) {
@@ -59,7 +63,7 @@ Args task_args(void* cl_arg) {
 }
 
 struct Codelets {
-  starpu_codelet velocity, stress, save_boundary, update_source, record, sample, watch;
+  starpu_codelet velocity, stress, save_boundary, update_source, record, sample, watch, plane, pgv;
 };
 
 Codelets& codelets();

@@ -1,0 +1,165 @@
+#include "io/snapshot_file.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "io/h5util.hpp"
+
+namespace ondes {
+namespace {
+
+using h5::check;
+using h5::Id;
+
+hid_t group(hid_t parent, const std::string& name) {
+  if (H5Lexists(parent, name.c_str(), H5P_DEFAULT) > 0) return H5Gopen2(parent, name.c_str(), H5P_DEFAULT);
+  return H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+void write_array(hid_t where, const char* name, const int dims[3], const float* data) {
+  const hsize_t d[3] = {hsize_t(dims[0]), hsize_t(dims[1]), hsize_t(dims[2])};
+  Id space{H5Screate_simple(3, d, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(where, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
+  h5::attr_string(ds, "units", "m/s");
+}
+
+std::string frame_name(int iteration) { return fmt::format("{:08d}", iteration); }
+
+// XDMF's 3DCoRectMesh lists dimensions, origin and spacing slowest axis first: z y x.
+std::string topology(const int dims[3], double oz, double oy, double ox, double h) {
+  return fmt::format(
+      "<Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"{} {} {}\"/>\n"
+      "      <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+      "        <DataItem Format=\"XML\" Dimensions=\"3\">{} {} {}</DataItem>\n"
+      "        <DataItem Format=\"XML\" Dimensions=\"3\">{} {} {}</DataItem>\n"
+      "      </Geometry>\n",
+      dims[0], dims[1], dims[2], oz, oy, ox, h, h, h);
+}
+
+std::string attribute(const std::string& name, const int dims[3], const std::string& file, const std::string& path) {
+  return fmt::format(
+      "      <Attribute Name=\"{}\" AttributeType=\"Scalar\" Center=\"Node\">\n"
+      "        <DataItem Format=\"HDF\" NumberType=\"Float\" Precision=\"4\" Dimensions=\"{} {} {}\">{}:{}</DataItem>\n"
+      "      </Attribute>\n",
+      name, dims[0], dims[1], dims[2], file, path);
+}
+
+}  // namespace
+
+PlaneExtent plane_extent(const Grid& g, const PlaneSpec& p) {
+  PlaneExtent e;
+  e.n1 = p.axis == 0 ? g.ny : g.nx;
+  e.n2 = p.axis == 2 ? g.ny : g.nz;
+  e.dims[0] = p.axis == 2 ? 1 : g.nz;
+  e.dims[1] = p.axis == 1 ? 1 : g.ny;
+  e.dims[2] = p.axis == 0 ? 1 : g.nx;
+  return e;
+}
+
+std::string snapshot_path(const Case& c) {
+  if (!c.snapshots.file.empty()) return c.snapshots.file;
+  return std::filesystem::path(c.output).replace_extension().string() + "_snapshots.h5";
+}
+
+std::string plane_group(const PlaneSpec& p) { return fmt::format("{}{}", "xyz"[p.axis], p.index); }
+
+SnapshotWriter::SnapshotWriter(const std::string& path, const Case& c)
+    : case_(c), path_(path), xdmf_(std::filesystem::path(path).replace_extension(".xdmf").string()),
+      frames_(c.snapshots.planes.size()) {
+  file_ = H5Fcreate((path_ + ".partial").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file_ < 0) throw std::runtime_error(fmt::format("{}: cannot create the snapshot file", path_));
+  h5::attr_string(file_, "case_path", c.path);
+  h5::attr_double(file_, "h", c.grid.h);
+  h5::attr_double(file_, "dt", c.time.dt);
+  h5::attr_string(file_, "axes", "x north, y east, z down (metres); values at each component's staggered point");
+}
+
+SnapshotWriter::~SnapshotWriter() {
+  if (file_ < 0) return;
+  H5Fclose(file_);
+  std::remove((path_ + ".partial").c_str());  // not closed: an error happened, leave nothing
+}
+
+void SnapshotWriter::write_frame(size_t plane, int iteration, const std::vector<float>& data) {
+  const PlaneSpec& p = case_.snapshots.planes[plane];
+  const PlaneExtent e = plane_extent(case_.grid, p);
+  const size_t n = size_t(e.n1) * e.n2;
+  Id g{group(file_, plane_group(p)), H5Gclose};
+  Id f{H5Gcreate2(g, frame_name(iteration).c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  if (f < 0) throw std::runtime_error(fmt::format("{}: cannot write frame {} of {}", path_, iteration, p.name));
+  h5::attr_double(f, "time", (iteration + 0.5) * case_.time.dt);  // velocity lives at half steps
+  h5::attr_int(f, "iteration", iteration);
+  std::vector<float> norm(n);
+  for (size_t q = 0; q < n; ++q) {
+    const float x = data[q], y = data[n + q], z = data[2 * n + q];
+    norm[q] = std::sqrt(x * x + y * y + z * z);
+  }
+  write_array(f, "vx", e.dims, data.data());
+  write_array(f, "vy", e.dims, data.data() + n);
+  write_array(f, "vz", e.dims, data.data() + 2 * n);
+  write_array(f, "norm", e.dims, norm.data());
+  frames_[plane].push_back(iteration);
+}
+
+void SnapshotWriter::write_pgv(const std::vector<float>& pgv) {
+  const Grid& g = case_.grid;
+  const int dims[3] = {1, g.ny, g.nx};
+  Id grp{group(file_, "pgv"), H5Gclose};
+  write_array(grp, "horizontal", dims, pgv.data());
+  write_array(grp, "norm", dims, pgv.data() + size_t(g.nx) * g.ny);
+  pgv_ = true;
+}
+
+std::string SnapshotWriter::xdmf_text() const {
+  const std::string file = std::filesystem::path(path_).filename().string();
+  const double h = case_.grid.h;
+  std::string grids;
+  for (size_t p = 0; p < frames_.size(); ++p) {
+    const PlaneSpec& spec = case_.snapshots.planes[p];
+    const PlaneExtent e = plane_extent(case_.grid, spec);
+    const double at = spec.index * h;
+    const double oz = spec.axis == 2 ? at : 0, oy = spec.axis == 1 ? at : 0, ox = spec.axis == 0 ? at : 0;
+    grids += fmt::format("  <Grid Name=\"{}\" GridType=\"Collection\" CollectionType=\"Temporal\">\n", spec.name);
+    for (int it : frames_[p]) {
+      const std::string base = "/" + plane_group(spec) + "/" + frame_name(it) + "/";
+      grids += fmt::format("    <Grid Name=\"{} it {}\" GridType=\"Uniform\">\n      <Time Value=\"{:.9g}\"/>\n      ",
+                           spec.name, it, (it + 0.5) * case_.time.dt);
+      grids += topology(e.dims, oz, oy, ox, h);
+      for (const char* a : {"vx", "vy", "vz", "norm"}) grids += attribute(a, e.dims, file, base + a);
+      grids += "    </Grid>\n";
+    }
+    grids += "  </Grid>\n";
+  }
+  if (pgv_) {
+    const int dims[3] = {1, case_.grid.ny, case_.grid.nx};
+    grids += "  <Grid Name=\"pgv\" GridType=\"Uniform\">\n      ";
+    grids += topology(dims, 0, 0, 0, h);
+    grids += attribute("pgv_horizontal", dims, file, "/pgv/horizontal");
+    grids += attribute("pgv_norm", dims, file, "/pgv/norm");
+    grids += "  </Grid>\n";
+  }
+  return "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n<Xdmf Version=\"2.0\">\n <Domain>\n" + grids +
+         " </Domain>\n</Xdmf>\n";
+}
+
+void SnapshotWriter::close() {
+  if (file_ < 0) return;
+  check(H5Fclose(file_), "closing the snapshot file");
+  file_ = -1;
+  std::filesystem::rename(path_ + ".partial", path_);
+  const std::string tmp = xdmf_ + ".partial";
+  {
+    std::ofstream out(tmp);
+    out << xdmf_text();
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the XDMF file", xdmf_));
+  }
+  std::filesystem::rename(tmp, xdmf_);
+}
+
+}  // namespace ondes
