@@ -4,7 +4,6 @@
 #include <initializer_list>
 
 #include "codelets/stencil.hpp"
-#include "physics/stf.hpp"
 
 namespace ondes::cpu {
 
@@ -99,10 +98,9 @@ void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer
 }
 
 void apply_sources(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t) {
-  for (int64_t q = 0; q < count; ++q) {
-    const SourcePoint& sp = points[q];
-    field[sp.comp * cells + sp.idx] +=
-        static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
+  for (int64_t q = 0, end = 0; q < count; q = end) {
+    const double sum = source_run(points, q, count, cells, t, &end);
+    field[source_target(points[q], cells)] += static_cast<float>(sum);
   }
 }
 

@@ -1,7 +1,6 @@
 #include "codelets/cuda_kernels.hpp"
 
 #include "codelets/stencil.hpp"
-#include "physics/stf.hpp"
 
 namespace ondes::cuda {
 namespace {
@@ -84,20 +83,14 @@ __global__ void box_kernel(BlockShape sh, int ncomp, Box b, float* field, float*
     f = x;
 }
 
-// Points are sorted by the value they update (partition/block_data.cpp): the first thread of each
-// run of points on one value adds the whole run, in order, so the rounding is the CPU's and a
-// finite fault's thousands of points go in parallel without atomics.
+// A thread per source point; the first of each run of points on one value adds the run (see
+// source_run): runs are independent, so a finite fault's points go in parallel without atomics.
 __global__ void sources_kernel(float* field, int64_t cells, const SourcePoint* points, int64_t count, double t) {
-  const int64_t q0 = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
-  if (q0 >= count) return;
-  const auto target = [&](int64_t q) { return points[q].comp * cells + points[q].idx; };
-  const int64_t at = target(q0);
-  if (q0 > 0 && target(q0 - 1) == at) return;
-  float& f = field[at];
-  for (int64_t q = q0; q < count && target(q) == at; ++q) {
-    const SourcePoint& sp = points[q];
-    f += static_cast<float>(sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t));
-  }
+  const int64_t q = blockIdx.x * int64_t(blockDim.x) + threadIdx.x;
+  if (q >= count || (q > 0 && source_target(points[q - 1], cells) == source_target(points[q], cells))) return;
+  int64_t end = 0;
+  const double sum = source_run(points, q, count, cells, t, &end);
+  field[source_target(points[q], cells)] += static_cast<float>(sum);
 }
 
 __global__ void plane_kernel(PlaneArgs p, const float* v, float* plane) {

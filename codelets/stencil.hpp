@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "codelets/layout.hpp"
+#include "physics/stf.hpp"
 
 namespace ondes {
 
@@ -159,6 +160,24 @@ ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, i
 }
 
 // ---- sources, stations, boundary copies ----
+
+// Source points are sorted by the value they update (partition/block_data.cpp). The run of points
+// starting at q0 on one value, summed in double in their order: one float rounding per value and
+// step however many points share it (a finite fault puts hundreds on one), the same on CPU and
+// GPU. Sets *end to the first point after the run.
+ONDES_HD inline int64_t source_target(const SourcePoint& p, int64_t cells) { return p.comp * cells + p.idx; }
+ONDES_HD inline double source_run(const SourcePoint* points, int64_t q0, int64_t count, int64_t cells, double t,
+                                  int64_t* end) {
+  const int64_t target = source_target(points[q0], cells);
+  double sum = 0;
+  int64_t q = q0;
+  for (; q < count && source_target(points[q], cells) == target; ++q) {
+    const SourcePoint& sp = points[q];
+    sum += sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t);
+  }
+  *end = q;
+  return sum;
+}
 
 // Trilinear interpolation of the corner values f[dx + 2 dy + 4 dz].
 ONDES_HD inline float trilinear(const float* f, float fx, float fy, float fz) {

@@ -13,7 +13,9 @@
 #include <toml++/toml.h>
 
 #include "io/fault_reader.hpp"
+#include "io/model_reader.hpp"
 #include "physics/medium.hpp"
+#include "physics/model3d.hpp"
 #include "physics/source.hpp"
 #include "physics/stability.hpp"
 
@@ -217,8 +219,20 @@ Layer read_layer(Section& s, bool with_top) {
   return l;
 }
 
-Medium read_medium(Section s) {
+Medium read_medium(Section s, const std::string& case_path) {
   Medium m;
+  if (s.has("model")) {
+    for (const char* k : {"vp", "vs", "rho", "layers"})
+      if (s.has(k)) s.fail(s.node(k), k, "give either model or vp/vs/rho / [[medium.layers]], not both");
+    const std::string file = resolve(s.string("model"), case_path);
+    try {
+      m.model = read_model(file);
+    } catch (const CaseError& e) {
+      s.fail(s.node("model"), "model", e.what());
+    }
+    s.reject_unknown();
+    return m;
+  }
   auto layers = s.tables("layers");
   if (layers.empty()) {
     m.layers.push_back(read_layer(s, false));
@@ -413,7 +427,7 @@ Case parse_case(const std::string& text, const std::string& path) {
     b.reject_unknown();
   }
 
-  c.medium = read_medium(top.table("medium"));
+  c.medium = read_medium(top.table("medium"), path);
   for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
   for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.sources));
   if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] or [[faults]] is required");
@@ -484,8 +498,22 @@ bool in_pml(const Case& c, const std::array<double, 3>& p) {
 
 }  // namespace
 
+// The model must cover every grid point (no silent extrapolation).
+void check_model_covers(const Case& c) {
+  const Model3D* m = c.medium.model.get();
+  if (!m) return;
+  const double tol = 1e-6 * c.grid.h;
+  for (int a = 0; a < 3; ++a)
+    if (m->origin[a] > tol || m->last(a) < c.grid.extent(a) - tol)
+      throw CaseError(fmt::format("{}: medium.model {} covers {} in [{}, {}] m ({} samples every {} m) but the grid "
+                                  "spans [0, {}] m; extend the model or shrink the grid",
+                                  c.path, m->path, "xyz"[a], m->origin[a], m->last(a), m->size(a), m->spacing[a],
+                                  c.grid.extent(a)));
+}
+
 std::vector<std::string> validate_case(const Case& c) {
   std::vector<std::string> warnings;
+  check_model_covers(c);
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
   if (c.time.dt > limit)
     throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "io/case_reader.hpp"
+#include "physics/model3d.hpp"
 #include "io/h5util.hpp"
 
 namespace ondes {
@@ -66,6 +67,15 @@ std::string physics_fingerprint(const Case& c) {
                               c.grid.nz, c.grid.h, c.time.dt, c.boundaries.free_surface, c.boundaries.pml_width,
                               c.boundaries.pml_reflection, c.boundaries.pml_frequency);
   for (const Layer& l : c.medium.layers) f += fmt::format(" layer {} {} {} {};", l.top, l.vp, l.vs, l.rho);
+  if (const Model3D* m = c.medium.model.get()) {
+    uint64_t hash = 1469598103934665603ull;  // FNV-1a over the samples: a changed model is another case
+    for (const auto* a : {&m->vp, &m->vs, &m->rho})
+      for (const unsigned char* p = reinterpret_cast<const unsigned char*>(a->data()), *e = p + a->size() * sizeof(float);
+           p != e; ++p)
+        hash = (hash ^ *p) * 1099511628211ull;
+    f += fmt::format(" model {}x{}x{} [{}] [{}] {:016x};", m->nx, m->ny, m->nz, fmt::join(m->origin, " "),
+                     fmt::join(m->spacing, " "), hash);
+  }
   for (const Source& s : c.sources)
     f += fmt::format(" source {} [{}] [{}] [{}] stf {} {} {} {};", s.kind == SourceKind::Force ? "force" : "moment",
                      fmt::join(s.position, " "), fmt::join(s.force, " "), fmt::join(s.moment, " "),

@@ -46,15 +46,19 @@ bool is_pml(const std::vector<PmlAxis>& axes, int gi, int gj, int k) {
 }
 
 // Material at the staggered points: density averaged arithmetically at the velocity points, mu
-// harmonically at the shear-stress points (zero if any neighbour is fluid).
+// harmonically at the shear-stress points (zero if any neighbour is fluid). The properties are
+// sampled once per grid point, a z-slab at a time (each cell reads its +x, +y, +z neighbours).
 void fill_material(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
   const int64_t n = s.cells();
   const Grid& g = c.grid;
-  auto props = [&](int gi, int gj, int k) -> const Layer& {
-    (void)gi;
-    (void)gj;  // 1D media for now; 3D models will read (gi, gj) too
-    return layer_at(c.medium, std::min(std::max(k, 0), g.nz - 1) * g.h);
+  const int sx = s.nx + 1, sy = s.ny + 1;
+  auto sample_slab = [&](int k, std::vector<Layer>& slab) {
+    const double z = std::min(k, g.nz - 1) * g.h;
+    for (int j = 0; j < sy; ++j)
+      for (int i = 0; i < sx; ++i)
+        slab[size_t(j) * sx + i] = properties_at(c.medium, std::min(b.info.x0 + i, g.nx - 1) * g.h,
+                                                 std::min(b.info.y0 + j, g.ny - 1) * g.h, z);
   };
   auto mu_of = [](const Layer& l) { return l.rho * l.vs * l.vs; };
   auto harmonic = [](std::initializer_list<double> v) {
@@ -65,27 +69,29 @@ void fill_material(const Case& c, BlockData& b) {
     }
     return v.size() / inv;
   };
-  for (int k = 0; k < s.nz; ++k)
+  std::vector<Layer> here(size_t(sx) * sy), below(size_t(sx) * sy);
+  sample_slab(0, here);
+  float* m = b.material;
+  for (int k = 0; k < s.nz; ++k) {
+    sample_slab(k + 1, below);
     for (int j = 0; j < s.ny; ++j)
       for (int i = 0; i < s.nx; ++i) {
-        const int gi = b.info.x0 + i, gj = b.info.y0 + j;
-        const int gi1 = std::min(gi + 1, g.nx - 1), gj1 = std::min(gj + 1, g.ny - 1), k1 = std::min(k + 1, g.nz - 1);
-        const Layer& c0 = props(gi, gj, k);
+        const size_t p = size_t(j) * sx + i;
+        const Layer &c0 = here[p], &px = here[p + 1], &py = here[p + sx], &pxy = here[p + sx + 1];
+        const Layer &pz = below[p], &pxz = below[p + 1], &pyz = below[p + sx];
         const int64_t q = s.idx(i, j, k);
-        float* m = b.material;
-        m[BX * n + q] = static_cast<float>(2.0 / (c0.rho + props(gi1, gj, k).rho));
-        m[BY * n + q] = static_cast<float>(2.0 / (c0.rho + props(gi, gj1, k).rho));
-        m[BZ * n + q] = static_cast<float>(2.0 / (c0.rho + props(gi, gj, k1).rho));
+        m[BX * n + q] = static_cast<float>(2.0 / (c0.rho + px.rho));
+        m[BY * n + q] = static_cast<float>(2.0 / (c0.rho + py.rho));
+        m[BZ * n + q] = static_cast<float>(2.0 / (c0.rho + pz.rho));
         const double mu = mu_of(c0);
         m[LAM * n + q] = static_cast<float>(c0.rho * c0.vp * c0.vp - 2 * mu);
         m[MU * n + q] = static_cast<float>(mu);
-        m[MUXY * n + q] = static_cast<float>(harmonic({mu, mu_of(props(gi1, gj, k)), mu_of(props(gi, gj1, k)),
-                                                       mu_of(props(gi1, gj1, k))}));
-        m[MUXZ * n + q] = static_cast<float>(harmonic({mu, mu_of(props(gi1, gj, k)), mu_of(props(gi, gj, k1)),
-                                                       mu_of(props(gi1, gj, k1))}));
-        m[MUYZ * n + q] = static_cast<float>(harmonic({mu, mu_of(props(gi, gj1, k)), mu_of(props(gi, gj, k1)),
-                                                       mu_of(props(gi, gj1, k1))}));
+        m[MUXY * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(py), mu_of(pxy)}));
+        m[MUXZ * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(pz), mu_of(pxz)}));
+        m[MUYZ * n + q] = static_cast<float>(harmonic({mu, mu_of(py), mu_of(pz), mu_of(pyz)}));
       }
+    std::swap(here, below);
+  }
 }
 
 void fill_pml(const Case& c, BlockData& b) {

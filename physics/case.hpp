@@ -3,6 +3,7 @@
 // Grid point (i, j, k) sits at (i h, j h, k h): normal stresses there, the other fields staggered.
 #pragma once
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,12 @@ struct Layer {
   double vp = 0, vs = 0, rho = 0;
 };
 
-// Homogeneous media are one layer with top 0.
+struct Model3D;
+
+// Homogeneous media are one layer with top 0. A 3D model (medium.model) replaces the layers.
 struct Medium {
   std::vector<Layer> layers;
+  std::shared_ptr<const Model3D> model;
 };
 
 enum class StfKind : int { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3 };

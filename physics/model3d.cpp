@@ -1,0 +1,40 @@
+#include "physics/model3d.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ondes {
+namespace {
+// Lower sample and fraction along one axis, clamped to the model.
+void locate(double x, double origin, double spacing, int n, int& i0, double& f) {
+  const double u = std::clamp((x - origin) / spacing, 0.0, double(n - 1));
+  i0 = std::min(static_cast<int>(std::floor(u)), std::max(n - 2, 0));
+  f = n > 1 ? u - i0 : 0.0;
+}
+}  // namespace
+
+Layer Model3D::at(double x, double y, double z) const {
+  int i, j, k;
+  double fx, fy, fz;
+  locate(x, origin[0], spacing[0], nx, i, fx);
+  locate(y, origin[1], spacing[1], ny, j, fy);
+  locate(z, origin[2], spacing[2], nz, k, fz);
+  const auto sample = [&](const std::vector<float>& a) {
+    double v = 0;
+    for (int dk = 0; dk < 2; ++dk)
+      for (int dj = 0; dj < 2; ++dj)
+        for (int di = 0; di < 2; ++di) {
+          const double w = (di ? fx : 1 - fx) * (dj ? fy : 1 - fy) * (dk ? fz : 1 - fz);
+          if (w == 0) continue;
+          v += w * a[(size_t(k + dk) * ny + (j + dj)) * nx + (i + di)];
+        }
+    return v;
+  };
+  Layer l;
+  l.vp = sample(vp);
+  l.vs = sample(vs);
+  l.rho = sample(rho);
+  return l;
+}
+
+}  // namespace ondes

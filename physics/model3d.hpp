@@ -1,0 +1,26 @@
+// A 3D elastic model on its own regular grid (read from HDF5 by io/model_reader), sampled at the
+// simulation's points by trilinear interpolation.
+#pragma once
+#include <array>
+#include <string>
+#include <vector>
+
+#include "physics/case.hpp"
+
+namespace ondes {
+
+struct Model3D {
+  std::string path;                  // for messages
+  int nx = 0, ny = 0, nz = 0;        // samples; x fastest in the arrays ([z][y][x])
+  std::array<double, 3> origin{};    // metres, of sample (0, 0, 0)
+  std::array<double, 3> spacing{};   // metres
+  std::vector<float> vp, vs, rho;
+  double vp_max = 0, vs_min = 0;     // over every sample
+
+  int size(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
+  double last(int axis) const { return origin[axis] + (size(axis) - 1) * spacing[axis]; }
+  // Properties at (x, y, z) metres, trilinear between samples, held at the edges' values outside.
+  Layer at(double x, double y, double z) const;
+};
+
+}  // namespace ondes
