@@ -57,8 +57,9 @@ void fill_material(const Case& c, BlockData& b) {
     const double z = std::min(k, g.nz - 1) * g.h;
     for (int j = 0; j < sy; ++j)
       for (int i = 0; i < sx; ++i)
-        slab[size_t(j) * sx + i] = properties_at(c.medium, std::min(b.info.x0 + i, g.nx - 1) * g.h,
-                                                 std::min(b.info.y0 + j, g.ny - 1) * g.h, z);
+        slab[size_t(j) * sx + i] = c.medium.model ? properties_at(c.medium, std::min(b.info.x0 + i, g.nx - 1) * g.h,
+                                                                  std::min(b.info.y0 + j, g.ny - 1) * g.h, z)
+                                                  : cell_properties(c.medium, z, g.h);
   };
   auto mu_of = [](const Layer& l) { return l.rho * l.vs * l.vs; };
   auto harmonic = [](std::initializer_list<double> v) {

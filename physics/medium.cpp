@@ -1,6 +1,7 @@
 #include "physics/medium.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "physics/model3d.hpp"
 
@@ -15,6 +16,33 @@ const Layer& layer_at(const Medium& m, double z) {
 
 Layer properties_at(const Medium& m, double x, double y, double z) {
   return m.model ? m.model->at(x, y, z) : layer_at(m, z);
+}
+
+
+Layer cell_properties(const Medium& m, double z, double h) {
+  const double top = std::max(0.0, z - 0.5 * h), bottom = z + 0.5 * h;
+  double rho = 0, inv_mu = 0, inv_m = 0;
+  int parts = 0;
+  const Layer* only = nullptr;
+  for (size_t i = 0; i < m.layers.size(); ++i) {
+    const Layer& l = m.layers[i];
+    const double lo = std::max(top, l.top);
+    const double hi = std::min(bottom, i + 1 < m.layers.size() ? m.layers[i + 1].top : bottom);
+    if (hi <= lo) continue;
+    const double w = (hi - lo) / (bottom - top);
+    rho += w * l.rho;
+    inv_mu += w / (l.rho * l.vs * l.vs);
+    inv_m += w / (l.rho * l.vp * l.vp);
+    ++parts;
+    only = &l;
+  }
+  if (parts == 1) return *only;  // the cell lies in one layer: its values, exactly
+  Layer out;
+  out.top = top;
+  out.rho = rho;
+  out.vs = std::sqrt(1.0 / inv_mu / rho);
+  out.vp = std::sqrt(1.0 / inv_m / rho);
+  return out;
 }
 
 double vp_max(const Medium& m) {

@@ -9,6 +9,14 @@ const Layer& layer_at(const Medium& m, double z);
 // Elastic properties at (x, y, z) metres: the 3D model's, else the layer's at depth z.
 Layer properties_at(const Medium& m, double x, double y, double z);
 
+// Properties of the grid point at depth z of a layered medium, over its cell [z - h/2, z + h/2]
+// (clipped at the surface): where the cell straddles interfaces, density is averaged
+// arithmetically and the moduli mu and lambda + 2 mu harmonically (Backus' averages for a layered
+// cell, Moczo et al. 2002), so an interface between grid points sits where it is, not at the next
+// point: this keeps the scheme's error second order at interfaces instead of first. Elsewhere, the
+// layer's own values.
+Layer cell_properties(const Medium& m, double z, double h);
+
 double vp_max(const Medium& m);
 double vs_min(const Medium& m);
 

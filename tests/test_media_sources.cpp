@@ -116,11 +116,12 @@ TEST(Model3D, CaseRefusesAModelThatDoesNotCoverTheGrid) {
 
 // A two-layer medium, as [[medium.layers]] and as a 3D model sampled every h/2 (offset so that
 // the model's samples do not start at the grid's corner): the material at every grid point is the
-// same, so are the seismograms.
+// same, so are the seismograms. The interface lies half-way between grid points, where no grid
+// point's cell straddles it (cell averaging, physics/medium.hpp, leaves the layers' values).
 Case two_layers() {
   Case c = test::cube(36, 50.0, 4000, 2000, 2600, 0.004, 150, 8, true);
   c.grid.nz = 30;
-  c.medium.layers = {{0, 4000, 2000, 2600}, {600, 6000, 3464, 2700}};
+  c.medium.layers = {{0, 4000, 2000, 2600}, {625, 6000, 3464, 2700}};
   Source s;
   s.kind = SourceKind::Moment;
   s.position = {900, 880, 800};

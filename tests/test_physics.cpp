@@ -8,6 +8,7 @@
 #include "codelets/cpu_kernels.hpp"
 #include "codelets/stencil.hpp"
 #include "physics/interp.hpp"
+#include "physics/medium.hpp"
 #include "physics/pml.hpp"
 #include "physics/source.hpp"
 #include "physics/stf.hpp"
@@ -138,4 +139,26 @@ TEST(Energy, KineticAndStrainEnergyDensities) {
   const double young = u * (3 * l + 2 * u) / (l + u);
   const double expected = cells * h * h * h * (0.5 * rho * 0.25 + 1e12 / (2 * young));
   EXPECT_NEAR(cpu::energy(sh, v.data(), s.data(), m.data(), 0, 4, 0, 4, 0, 4, h), expected, 1e-6 * expected);
+}
+
+// A grid point's cell straddling an interface gets Backus' averages (arithmetic density, harmonic
+// mu and lambda + 2 mu); a cell inside one layer gets that layer's values exactly.
+TEST(Medium, CellPropertiesAverageAcrossAnInterface) {
+  Medium m;
+  m.layers = {{0, 4000, 2000, 2600}, {1000, 6000, 3464, 2700}};
+  const double h = 100;
+  const Layer at = cell_properties(m, 1000, h);  // half in each layer
+  EXPECT_DOUBLE_EQ(at.rho, 0.5 * (2600 + 2700));
+  const double mu1 = 2600 * 2000.0 * 2000, mu2 = 2700 * 3464.0 * 3464;
+  EXPECT_NEAR(at.rho * at.vs * at.vs, 2 / (1 / mu1 + 1 / mu2), 1e-6 * mu1);
+  const double m1 = 2600 * 4000.0 * 4000, m2 = 2700 * 6000.0 * 6000;
+  EXPECT_NEAR(at.rho * at.vp * at.vp, 2 / (1 / m1 + 1 / m2), 1e-6 * m1);
+  const Layer quarter = cell_properties(m, 975, h);  // a quarter below the interface
+  EXPECT_DOUBLE_EQ(quarter.rho, 0.75 * 2600 + 0.25 * 2700);
+  for (double z : {0.0, 500.0, 950.0, 1050.0, 3000.0}) {  // cells inside one layer
+    const Layer l = cell_properties(m, z, h), ref = layer_at(m, z);
+    EXPECT_EQ(l.vp, ref.vp) << z;
+    EXPECT_EQ(l.vs, ref.vs) << z;
+    EXPECT_EQ(l.rho, ref.rho) << z;
+  }
 }
