@@ -3,7 +3,10 @@
 // Skips, with a message, where no CUDA worker exists (CI, or StarPU built without CUDA).
 #include <gtest/gtest.h>
 
+#include <hdf5.h>
+
 #include <cmath>
+#include <map>
 
 #include "helpers.hpp"
 
@@ -56,5 +59,79 @@ TEST(Gpu, MixedWorkersMatchCpuOnly) {
     const double d = relative_l2(mixed, cpu);
     std::printf("%s with CPU and CUDA workers vs CPU-only: relative L2 difference %.3g\n", sched, d);
     EXPECT_LT(d, 1e-5) << sched;
+  }
+}
+
+namespace {
+
+// A fault of 40 x 30 points across the four blocks' corner, rupture spreading from one end.
+Case fault_case() {
+  Case c = gpu_case();
+  c.sources.clear();
+  for (int i = 0; i < 40; ++i)
+    for (int k = 0; k < 30; ++k) {
+      Source s;
+      s.kind = SourceKind::Moment;
+      s.position = {1500 + 50.0 * i, 2000 + 25.0 * i, 600 + 40.0 * k};
+      s.moment = {0, 0, 0, 1e15 / 1200, 0, 0};
+      s.stf = {StfKind::SmoothRamp, 0, 0.002 * i + 0.001 * k, 0.1};
+      c.sources.push_back(s);
+    }
+  c.run.nbx = c.run.nby = 2;
+  return c;
+}
+
+// Runs the case and ends its snapshot file; returns the seismograms.
+std::vector<float> run_with_snapshots(const Case& c, int ncpu, int ncuda) {
+  Runtime rt("", ncpu, ncuda);
+  Simulation sim(c, c.time.steps);
+  sim.advance(c.time.steps);
+  sim.finish_snapshots();
+  return sim.seismograms();
+}
+
+std::vector<float> read_floats(const std::string& file, const std::string& dataset) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  const hid_t s = H5Dget_space(d);
+  std::vector<float> v(H5Sget_simple_extent_npoints(s));
+  H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+  H5Sclose(s), H5Dclose(d), H5Fclose(f);
+  return v;
+}
+
+}  // namespace
+
+// 1200 point sources, many per block and several per field value: the CUDA kernel (a thread per
+// run of points) against the CPU loop.
+TEST(Gpu, FiniteFaultCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  const Case c = fault_case();
+  const auto cpu = test::run(c, "", -1, 0);
+  const auto gpu = test::run(c, "", 0, -1);
+  const double d = relative_l2(gpu, cpu);
+  std::printf("finite fault of %zu points, 2x2 blocks: CUDA-only vs CPU-only relative L2 difference %.3g\n",
+              c.sources.size(), d);
+  EXPECT_LT(d, 1e-5);
+}
+
+// Planes and the PGV map extracted by the CUDA codelets against the CPU ones.
+TEST(Gpu, SnapshotsCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.run.nbx = 2, c.run.nby = 3;
+  c.snapshots.every = 50;
+  c.snapshots.planes = {{2, 0, "z=0"}, {1, 20, "y=2000"}, {0, 31, "x=3100"}};
+  std::map<std::string, std::string> files = {{"cpu", "/tmp/ondes_gpu_snap_cpu.h5"}, {"cuda", "/tmp/ondes_gpu_snap_cuda.h5"}};
+  c.snapshots.file = files["cpu"];
+  run_with_snapshots(c, -1, 0);
+  c.snapshots.file = files["cuda"];
+  run_with_snapshots(c, 0, -1);
+  for (const std::string ds : {"/z0/00000099/norm", "/y20/00000149/vx", "/x31/00000049/vz", "/pgv/horizontal", "/pgv/norm"}) {
+    const auto a = read_floats(files["cpu"], ds), b = read_floats(files["cuda"], ds);
+    ASSERT_EQ(a.size(), b.size()) << ds;
+    const double d = relative_l2(b, a);
+    std::printf("snapshot %s: CUDA vs CPU relative L2 difference %.3g\n", ds.c_str(), d);
+    EXPECT_LT(d, 1e-5) << ds;
   }
 }

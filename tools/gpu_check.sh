@@ -2,7 +2,7 @@
 # Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
 #   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
-#                                                  sweep-gpu sweep-hybrid hybrid
+#                                                  sweep-gpu sweep-hybrid hybrid seismo
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -134,6 +134,31 @@ if [[ $parts == *" hybrid "* ]]; then
   hrow "cpu${ncpu}gpu_anysmall" 1x1 dmda "--small-tasks any" STARPU_NCPU=$ncpu STARPU_NCUDA=1
 fi
 
+if [[ $parts == *" seismo "* ]]; then
+  section "seismology cases on the GPU (CUDA workers only)"
+  check "$bin/test_gpu" --gtest_filter='Gpu.FiniteFault*:Gpu.Snapshots*'
+  grep -E "relative L2" "$log" | tail -8 | sed 's/^/  /'
+  seis=/tmp/seismo && rm -rf $seis && mkdir -p $seis
+  timed() {  # LABEL ARGS...: one GPU-only run, its summary line in the log
+    local label=$1; shift
+    say "--- $label"
+    STARPU_NCPU=0 "$bin/ondes3d" run "$@" > $seis/$label.log 2>&1 || status=1
+    grep -E "cells, .* steps|done in|snapshots in|profile:" $seis/$label.log | sed 's/^/  /' | tee -a "$log"
+  }
+  # LOH.1 at h = 200, 100, 50 and 25 m (the h = 50 run also keeps surface snapshots every second).
+  timed loh1_h200 "$here/inputs/loh1/loh1_h200.toml" --blocks 1x1 --output $seis/loh1_h200.h5
+  timed loh1_h100 "$here/inputs/loh1/loh1_h100.toml" --blocks 1x1 --output $seis/loh1_h100.h5
+  cp "$here/inputs/loh1/loh1_h50.toml" $seis/loh1_h50_snap.toml
+  printf '\n[snapshots]\nevery = 250\nplanes = ["z=0"]\n' >> $seis/loh1_h50_snap.toml
+  timed loh1_h50 $seis/loh1_h50_snap.toml --output $seis/loh1_h50.h5
+  timed loh1_h25 "$here/inputs/loh1/loh1_h25.toml" --output $seis/loh1_h25.h5
+  # The finite fault (1250 point sources), one block and 2x2, without its snapshots.
+  sed '/^\[snapshots\]/,/^$/d; /^planes/d' "$here/inputs/finite_fault/finite_fault.toml" > "$here/inputs/finite_fault/gpu.toml"
+  timed fault_1x1 "$here/inputs/finite_fault/gpu.toml" --blocks 1x1 --output $seis/fault_1x1.h5
+  timed fault_2x2 "$here/inputs/finite_fault/gpu.toml" --blocks 2x2 --output $seis/fault_2x2.h5
+  (cd $seis && tar czf "$out/seismo.tgz" *.h5 *.log)
+  ls -la "$out" | tee -a "$log"
+fi
 [[ $parts == *" correctness "* ]] || [[ $parts == *" benchmark "* ]] || exit $status
 if [[ $parts == *" correctness "* ]]; then
 section "correctness"

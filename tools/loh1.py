@@ -7,9 +7,11 @@ whose moment grows as M0 (1 - (1 + t/T) exp(-t/T)), T = 0.1 s, and receivers at 
 ten receivers R01..R10 lie at 1..10 km from the epicentre on the azimuth of the benchmark's
 receiver (6 km north, 8 km east), R10 being that receiver.
 
-Every resolution has the same physical interior around the source; the PML (pml_width cells) lies
-outside it, so stations and source keep their place relative to each other and runs at different
-spacings compare trace by trace (tools/convergence.py).
+Every resolution has the same physical interior around the source and the same PML thickness in
+metres outside it (--pml-thickness, cells = thickness / h): the same continuous problem, so that
+runs at successive spacings converge to one solution and compare trace by trace
+(tools/convergence.py). A PML of fixed width in cells would be thinner in metres at each
+refinement and reflect differently, which the misfit between resolutions would pick up.
 
   tools/loh1.py --h 50 --out inputs/loh1/loh1.toml
   tools/loh1.py --h 100 --near --out /tmp/near_h100.toml   # 3 s, receivers R01..R03, small box
@@ -78,14 +80,15 @@ def main():
     ap.add_argument("--h", type=float, required=True, help="grid spacing, metres")
     ap.add_argument("--near", action="store_true", help="near field: receivers R01-R03, small box, 3 s")
     ap.add_argument("--duration", type=float, help="seconds (default 9, near field 3)")
-    ap.add_argument("--pml", type=int, default=10, help="PML width, cells (default 10)")
+    ap.add_argument("--pml-thickness", type=float, default=1200.0, help="PML thickness, m (default 1200)")
     ap.add_argument("--blocks", type=int, nargs=2, default=(2, 2), metavar=("NBX", "NBY"))
     ap.add_argument("--output", default="loh1.h5", help="the case's output file")
     ap.add_argument("--out", required=True, help="case file to write ('-': standard output)")
     a = ap.parse_args()
     if not a.h > 0:
         sys.exit("loh1.py: --h must be positive")
-    text = case_text(a.h, a.near, a.duration or (3.0 if a.near else 9.0), a.pml, a.blocks, a.output)
+    pml = max(5, int(round(a.pml_thickness / a.h)))
+    text = case_text(a.h, a.near, a.duration or (3.0 if a.near else 9.0), pml, a.blocks, a.output)
     if a.out == "-":
         sys.stdout.write(text)
     else:
