@@ -199,7 +199,12 @@ Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Sour
   else if (stf == "triangle") f.stf = StfKind::Triangle;
   else s.fail(s.node("stf"), "stf", "'" + stf + "' is not one of smooth_ramp, triangle");
   s.reject_unknown();
-  const std::vector<Source> points = read_fault(f.file, f.stf);
+  std::vector<Source> points;
+  try {
+    points = read_fault(f.file, f.stf);
+  } catch (const CaseError& e) {
+    s.fail(s.node("file"), "file", e.what());
+  }
   f.first = sources.size();
   f.count = points.size();
   sources.insert(sources.end(), points.begin(), points.end());

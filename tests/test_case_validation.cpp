@@ -134,6 +134,20 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
             "[[medium.layers]]\ntop = 500.0\nvp = 5000.0\nvs = 3900.0\nrho = 2600.0"),
        R"(medium\.layers\[1\]\.vs: vs = 3900 must be below)"},
       {"bool for number", edit("h = 100.0", "h = true"), R"(grid\.h: must be a number)"},
+      {"bad network code", edit("[run]", "[output]\nnetwork = \"xyz\"\n[run]"),
+       R"(output\.network: 'xyz' is not an FDSN network code)"},
+      {"bad origin time", edit("[run]", "[output]\norigin_time = \"2019-02-30T00:00:00\"\n[run]"),
+       R"(output\.origin_time: '2019-02-30T00:00:00' is not a UTC time)"},
+      {"origin off the Earth", edit("[run]", "[output]\norigin = [95.0, 0.0]\n[run]"), R"(output\.origin: must be)"},
+      {"snapshots every 0", edit("[run]", "[snapshots]\nevery = 0\n[run]"), R"(snapshots\.every: 0 is outside)"},
+      {"plane outside the grid", edit("[run]", "[snapshots]\nevery = 10\nplanes = [\"y=9000\"]\n[run]"),
+       R"(snapshots\.planes: 'y=9000': outside the grid \[0, 3900\] m)"},
+      {"plane not AXIS=METRES", edit("[run]", "[snapshots]\nevery = 10\nplanes = [\"top\"]\n[run]"),
+       R"(snapshots\.planes: 'top': expected AXIS=METRES)"},
+      {"smooth ramp without rise time", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"smooth_ramp\" }"),
+       R"(sources\[0\]\.stf\.rise_time: missing)"},
+      {"fault file missing", edit("[run]", "[[faults]]\nfile = \"nope.txt\"\n[run]"), R"(case\.toml:\d+: faults\[0\]\.file: nope\.txt: cannot open the fault file)"},
+      {"model and layers", edit("rho = 2500.0", "rho = 2500.0\nmodel = \"m.h5\""), R"(medium\.(vp|model).*not both)"},
   };
   for (const Bad& b : bad) {
     try {

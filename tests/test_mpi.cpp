@@ -190,3 +190,20 @@ TEST_F(Mpi, MoreRanksThanBlocksStopsEveryRank) {
   EXPECT_NE(r.output.find("every rank needs a block"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(out));
 }
+
+// Snapshots are single-process for now: an MPI run that asks for them stops every rank at once
+// with a message, before any output.
+TEST_F(Mpi, SnapshotsUnderMpiAreRefused) {
+  std::ifstream in(dir_ / "case.toml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text += "\n[snapshots]\nevery = 10\n";
+  std::ofstream(dir_ / "snap.toml") << text;
+  const fs::path out = dir_ / "snap.h5";
+  const Result r = shell(mpirun(2) + ONDES_BINARY + " run " + (dir_ / "snap.toml").string() + " --blocks 2x2 --output " +
+                             out.string(),
+                         dir_ / "snap.log");
+  EXPECT_NE(r.code, 0);
+  EXPECT_NE(r.code, 124) << "timed out: a rank hung";
+  EXPECT_NE(r.output.find("[snapshots] work in single-process runs only"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
