@@ -201,7 +201,7 @@ Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Sour
   s.reject_unknown();
   std::vector<Source> points;
   try {
-    points = read_fault(f.file, f.stf);
+    points = read_fault(f.file, f.stf, &f.text);
   } catch (const CaseError& e) {
     s.fail(s.node("file"), "file", e.what());
   }

@@ -78,9 +78,13 @@ struct Row {
 
 }  // namespace
 
-std::vector<Source> read_fault(const std::string& path, StfKind stf) {
-  std::ifstream in(path);
-  if (!in) throw CaseError(fmt::format("{}: cannot open the fault file", path));
+std::vector<Source> read_fault(const std::string& path, StfKind stf, std::string* text) {
+  std::ifstream file(path);
+  if (!file) throw CaseError(fmt::format("{}: cannot open the fault file", path));
+  std::stringstream whole;
+  whole << file.rdbuf();
+  if (text) *text = whole.str();
+  std::istringstream in(whole.str());
   constexpr double kHuge = 1e30;
   std::vector<Source> out;
   std::unique_ptr<Columns> cols;

@@ -12,6 +12,7 @@ namespace ondes {
 // dip, rake (degrees) or mxx myy mzz mxy mxz myz (N m). Each row becomes a moment source whose
 // moment rate has the shape `stf` (triangle: rise_time is its duration; smooth_ramp: its T),
 // starting at rupture_time. Errors (CaseError) name the file, line and column.
-std::vector<Source> read_fault(const std::string& path, StfKind stf);
+// `text`, when given, receives the file's content.
+std::vector<Source> read_fault(const std::string& path, StfKind stf, std::string* text = nullptr);
 
 }  // namespace ondes

@@ -1,6 +1,7 @@
 #include "io/output_h5.hpp"
 
 #include "io/h5util.hpp"
+#include "physics/model3d.hpp"
 
 #include <fmt/format.h>
 #include <hdf5.h>
@@ -99,6 +100,16 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   Id run{H5Gcreate2(file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   attr_string(run, "case", c.text);
   attr_string(run, "case_path", c.path);
+  // What the case refers to, so that the output alone says what was run: the fault files' text
+  // (datasets: attributes stop at 64 KiB) and the model's path.
+  if (!c.faults.empty()) {
+    Id g{H5Gcreate2(run, "faults", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+    std::vector<std::string> paths, texts;
+    for (const Fault& f : c.faults) paths.push_back(f.file), texts.push_back(f.text);
+    column(g, "path", paths);
+    column(g, "text", texts);
+  }
+  if (c.medium.model) attr_string(run, "model_path", c.medium.model->path);
   attr_string(run, "program_version", m.program_version);
   attr_string(run, "starpu_version", m.starpu_version);
   attr_string(run, "scheduler", m.scheduler);

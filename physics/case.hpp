@@ -64,6 +64,7 @@ struct Source {
 // appended to Case::sources.
 struct Fault {
   std::string file;  // as resolved against the case file's folder
+  std::string text;  // its full text, stored with the results as the case's is
   StfKind stf = StfKind::SmoothRamp;
   size_t first = 0, count = 0;  // its points in Case::sources
 };
