@@ -252,9 +252,6 @@ int run_case(const Case& c, const RunControl& rc) {
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
   if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
-  if (c.snapshots.every > 0 && launch_size() > 1)
-    throw CaseError(fmt::format("{}: [snapshots] work in single-process runs only ({} MPI ranks here)", c.path,
-                                launch_size()));
   if ((rc.checkpoint_every > 0 || !rc.restart.empty()) && launch_size() > 1)
     throw CaseError(fmt::format("{}: checkpoints and restarts work in single-process runs only ({} MPI ranks here)",
                                 c.path, launch_size()));

@@ -166,7 +166,8 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   register_handles(blocks_);
   register_station_groups(stations_);
   halo_ = build_halo(blocks_, map, rank);
-  if (c.snapshots.every > 0) snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, snapshot_path(c));
+  if (c.snapshots.every > 0)
+    snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank) +
                                (snapshots_ ? snapshots_->tasks_per_iteration() : 0);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <starpu_mpi.h>
+
+#include "partition/halo.hpp"
 #include "tasks/codelets.hpp"
 
 namespace ondes {
@@ -13,9 +16,11 @@ struct SnapshotRecorder::Part {
   size_t plane;
   PlaneArgs args;
   int x0, y0;  // the block's origin in the grid
+  int owner;
+  int64_t tag;  // of its messages to rank 0
   HostFloats buffer;
   starpu_data_handle_t handle = nullptr;
-  starpu_data_handle_t velocity;
+  starpu_data_handle_t velocity;  // null on rank 0 for another rank's block
 };
 
 namespace {
@@ -28,35 +33,44 @@ struct Delivery {
 void check(int ret, const char* what) {
   if (ret != 0) throw std::runtime_error(fmt::format("submitting {} failed (StarPU error {})", what, ret));
 }
+
+void register_floats(starpu_data_handle_t* h, const HostFloats& f) {
+  starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(f.data()), f.size(), sizeof(float));
+}
 }  // namespace
 
-SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks, const std::string& path)
-    : case_(c), blocks_(blocks), writer_(path, c), pgv_(blocks.size()), h_pgv_(blocks.size(), nullptr) {
+SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks, const RankMap& map, int rank,
+                                   const std::string& path)
+    : case_(c), blocks_(blocks), rank_(rank), pgv_(blocks.size()), h_pgv_(blocks.size(), nullptr) {
+  if (rank == 0) writer_ = std::make_unique<SnapshotWriter>(path, c);
+  int64_t index = 0;  // of every part of every block, the same on every rank
   for (BlockData& b : blocks) {
-    if (!b.local) continue;
     const BlockShape& s = b.info.shape;
+    const int owner = map.owner(b.info.id);
     for (size_t p = 0; p < c.snapshots.planes.size(); ++p) {
       const PlaneSpec& spec = c.snapshots.planes[p];
       const int origin = spec.axis == 0 ? b.info.x0 : spec.axis == 1 ? b.info.y0 : 0;
       const int n = spec.axis == 0 ? s.nx : spec.axis == 1 ? s.ny : s.nz;
       if (spec.index < origin || spec.index >= origin + n) continue;
+      const int64_t tag = kSnapshotTagBase + index++;
+      if (rank != 0 && owner != rank) continue;
       auto part = std::make_unique<Part>();
       part->plane = p;
       part->args = PlaneArgs{s, spec.axis, spec.index - origin};
       part->x0 = b.info.x0;
       part->y0 = b.info.y0;
+      part->owner = owner;
+      part->tag = tag;
       part->buffer = HostFloats(3 * plane_points(s, spec.axis));
-      part->velocity = b.h_velocity;
-      starpu_vector_data_register(&part->handle, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(part->buffer.data()),
-                                  part->buffer.size(), sizeof(float));
+      part->velocity = b.local ? b.h_velocity : nullptr;
+      register_floats(&part->handle, part->buffer);
       parts_.push_back(std::move(part));
     }
-    if (c.snapshots.pgv) {
+    if (c.snapshots.pgv && b.local) {
       pgv_[b.info.id] = HostFloats(2 * size_t(s.nx) * s.ny);
-      starpu_vector_data_register(&h_pgv_[b.info.id], STARPU_MAIN_RAM,
-                                  reinterpret_cast<uintptr_t>(pgv_[b.info.id].data()), pgv_[b.info.id].size(),
-                                  sizeof(float));
+      register_floats(&h_pgv_[b.info.id], pgv_[b.info.id]);
     }
+    owner_.push_back(owner);
   }
 }
 
@@ -80,7 +94,7 @@ void SnapshotRecorder::submit(int it, unsigned long long where) {
           "update_pgv");
   }
   if ((it + 1) % case_.snapshots.every != 0 || parts_.empty()) return;
-  {
+  if (rank_ == 0) {
     std::lock_guard<std::mutex> g(mutex_);
     Frame& f = frames_[it];
     for (const PlaneSpec& p : case_.snapshots.planes) {
@@ -90,10 +104,18 @@ void SnapshotRecorder::submit(int it, unsigned long long where) {
     f.pending = static_cast<int>(parts_.size());
   }
   for (auto& part : parts_) {
-    check(starpu_task_insert(&codelets().plane, STARPU_R, part->velocity, STARPU_W, part->handle, STARPU_VALUE,
-                             &part->args, sizeof(part->args), STARPU_EXECUTE_WHERE, where, 0),
-          "extract_plane");
-    starpu_data_acquire_cb(part->handle, STARPU_R, &SnapshotRecorder::on_part, new Delivery{this, part.get(), it});
+    if (part->owner == rank_)
+      check(starpu_task_insert(&codelets().plane, STARPU_R, part->velocity, STARPU_W, part->handle, STARPU_VALUE,
+                               &part->args, sizeof(part->args), STARPU_EXECUTE_WHERE, where, 0),
+            "extract_plane");
+    if (rank_ == 0) {
+      if (part->owner != 0)
+        check(starpu_mpi_irecv_detached(part->handle, part->owner, part->tag, MPI_COMM_WORLD, nullptr, nullptr),
+              "a snapshot receive");
+      starpu_data_acquire_cb(part->handle, STARPU_R, &SnapshotRecorder::on_part, new Delivery{this, part.get(), it});
+    } else {
+      check(starpu_mpi_isend_detached(part->handle, 0, part->tag, MPI_COMM_WORLD, nullptr, nullptr), "a snapshot send");
+    }
   }
 }
 
@@ -116,9 +138,11 @@ void SnapshotRecorder::on_part(void* arg) {
                   out.begin() + c * global + size_t(off2 + b) * e.n1 + off1);
   starpu_data_release(part.handle);
   --f.pending;
+  r.delivered_.notify_all();
 }
 
 void SnapshotRecorder::flush() {
+  if (!writer_) return;
   for (;;) {
     std::map<int, Frame>::node_type done;
     {
@@ -126,35 +150,60 @@ void SnapshotRecorder::flush() {
       if (frames_.empty() || frames_.begin()->second.pending > 0) return;
       done = frames_.extract(frames_.begin());
     }
-    for (size_t p = 0; p < done.mapped().planes.size(); ++p) {
-      // A plane no block of ours holds was never filled (cannot happen single-process).
-      writer_.write_frame(p, done.key(), done.mapped().planes[p]);
-    }
+    for (size_t p = 0; p < done.mapped().planes.size(); ++p) writer_->write_frame(p, done.key(), done.mapped().planes[p]);
   }
+}
+
+// Rank 0 takes every block's peaks in block order, its own or received; the owners send theirs in
+// the same order, so the blocking calls pair up.
+std::vector<float> SnapshotRecorder::gather_pgv() {
+  const Grid& g = case_.grid;
+  const size_t area = size_t(g.nx) * g.ny;
+  std::vector<float> map(rank_ == 0 ? 2 * area : 0, 0.0f);
+  for (BlockData& b : blocks_) {
+    const int owner = owner_[b.info.id];
+    if (rank_ != 0) {
+      if (owner == rank_)
+        check(starpu_mpi_send(h_pgv_[b.info.id], 0, kPgvTagBase + b.info.id, MPI_COMM_WORLD), "sending the PGV");
+      continue;
+    }
+    const BlockShape& s = b.info.shape;
+    HostFloats remote;
+    starpu_data_handle_t h = h_pgv_[b.info.id];
+    if (owner != 0) {
+      remote = HostFloats(2 * size_t(s.nx) * s.ny);
+      register_floats(&h, remote);
+      MPI_Status status;
+      check(starpu_mpi_recv(h, owner, kPgvTagBase + b.info.id, MPI_COMM_WORLD, &status), "receiving the PGV");
+    }
+    starpu_data_acquire(h, STARPU_R);
+    const float* src = owner != 0 ? remote.data() : pgv_[b.info.id].data();
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < s.ny; ++j)
+        std::copy_n(src + (size_t(k) * s.ny + j) * s.nx, s.nx,
+                    map.begin() + k * area + size_t(b.info.y0 + j) * g.nx + b.info.x0);
+    starpu_data_release(h);
+    if (owner != 0) starpu_data_unregister(h);
+  }
+  return map;
 }
 
 void SnapshotRecorder::finish() {
   if (finished_) return;
   starpu_task_wait_for_all();
+  {
+    // The last parts may still be on their way: acquire callbacks and MPI receives are not tasks.
+    std::unique_lock<std::mutex> lock(mutex_);
+    delivered_.wait(lock, [&] {
+      return std::all_of(frames_.begin(), frames_.end(), [](const auto& f) { return f.second.pending == 0; });
+    });
+  }
   flush();
   if (case_.snapshots.pgv) {
-    const Grid& g = case_.grid;
-    const size_t area = size_t(g.nx) * g.ny;
-    std::vector<float> map(2 * area, 0.0f);
-    for (BlockData& b : blocks_) {
-      if (!h_pgv_[b.info.id]) continue;
-      starpu_data_acquire(h_pgv_[b.info.id], STARPU_R);
-      const BlockShape& s = b.info.shape;
-      const float* src = pgv_[b.info.id].data();
-      for (int k = 0; k < 2; ++k)
-        for (int j = 0; j < s.ny; ++j)
-          std::copy_n(src + (size_t(k) * s.ny + j) * s.nx, s.nx,
-                      map.begin() + k * area + size_t(b.info.y0 + j) * g.nx + b.info.x0);
-      starpu_data_release(h_pgv_[b.info.id]);
-    }
-    writer_.write_pgv(map);
+    const std::vector<float> map = gather_pgv();
+    if (writer_) writer_->write_pgv(map);
   }
-  writer_.close();
+  if (writer_) writer_->close();
   finished_ = true;
 }
 

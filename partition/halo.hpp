@@ -7,6 +7,8 @@
 //                                          (b * 4 + d) * 2 + k
 //   station corner samples, group g, slot s:  kSampleTagBase + g * 4 + s
 //   finished traces of group g (once, at the end): kTraceTagBase + g
+//   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
+//   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
 #pragma once
 #include <starpu.h>
 
@@ -21,6 +23,8 @@ namespace ondes {
 
 constexpr int64_t kSampleTagBase = int64_t(1) << 40;
 constexpr int64_t kTraceTagBase = int64_t(1) << 41;
+constexpr int64_t kSnapshotTagBase = int64_t(1) << 42;
+constexpr int64_t kPgvTagBase = int64_t(1) << 43;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }
