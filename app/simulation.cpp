@@ -210,6 +210,10 @@ void Simulation::watch(int iteration) {
                                        sizeof(a), STARPU_EXECUTE_WHERE, small_where(), 0);
     if (ret != 0) throw std::runtime_error(fmt::format("submitting watch_velocity failed (StarPU error {})", ret));
     auto* probe = new PeakProbe{this, &b, iteration, case_.run.watchdog_max_velocity};
+    {
+      std::lock_guard<std::mutex> g(alarm_mutex_);
+      ++probes_in_flight_;
+    }
     starpu_data_acquire_cb(b.h_peak, STARPU_R, &Simulation::on_peak, probe);
   }
 }
@@ -218,10 +222,11 @@ void Simulation::on_peak(void* arg) {
   std::unique_ptr<PeakProbe> p(static_cast<PeakProbe*>(arg));
   const float peak = p->block->peak;
   starpu_data_release(p->block->h_peak);
-  if (peak <= p->limit) return;  // false for +inf (NaN was mapped to +inf)
   std::lock_guard<std::mutex> g(p->sim->alarm_mutex_);
-  if (!p->sim->alarm_ || p->iteration < p->sim->alarm_->iteration)
+  if (peak > p->limit && (!p->sim->alarm_ || p->iteration < p->sim->alarm_->iteration))  // +inf too (NaN)
     p->sim->alarm_ = WatchdogAlarm{p->iteration, p->block->info.id, peak};
+  --p->sim->probes_in_flight_;
+  p->sim->probes_done_.notify_all();
 }
 
 int Simulation::local_blocks() const {
@@ -278,6 +283,9 @@ int Simulation::advance(int n, bool show_progress) {
     // Over MPI the last boundary messages may still be in flight: nothing waits for them here
     // (no barrier); unregistering the buffers at the end does.
     starpu_task_wait_for_all();
+    // The watchdog's reads are not tasks: the last ones may still be on their way.
+    std::unique_lock<std::mutex> lock(alarm_mutex_);
+    probes_done_.wait(lock, [&] { return probes_in_flight_ == 0; });
   }
   iteration_ += done;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,5 +1,6 @@
 // A simulation of one case on StarPU: builds the blocks, submits iterations, gathers results.
 #pragma once
+#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -107,6 +108,8 @@ class Simulation {
   std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;
+  std::condition_variable probes_done_;
+  int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
   void watch(int iteration);
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
