@@ -84,6 +84,9 @@ struct SourcePoint {
   int32_t comp, stf;
 };
 
+// The value a source point updates: its component's array, then its cell.
+ONDES_HD inline int64_t source_target(const SourcePoint& p, int64_t cells) { return p.comp * cells + p.idx; }
+
 
 // Trilinear interpolation of the three velocity components at a station. For component c, corner q
 // (q = dx + 2 dy + 4 dz) is read from the velocity buffer `slot[c][q]` of the record task at index

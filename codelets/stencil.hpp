@@ -165,7 +165,6 @@ ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, i
 // starting at q0 on one value, summed in double in their order: one float rounding per value and
 // step however many points share it (a finite fault puts hundreds on one), the same on CPU and
 // GPU. Sets *end to the first point after the run.
-ONDES_HD inline int64_t source_target(const SourcePoint& p, int64_t cells) { return p.comp * cells + p.idx; }
 ONDES_HD inline double source_run(const SourcePoint* points, int64_t q0, int64_t count, int64_t cells, double t,
                                   int64_t* end) {
   const int64_t target = source_target(points[q0], cells);

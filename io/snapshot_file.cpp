@@ -8,6 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "codelets/snapshot.hpp"
 #include "io/h5util.hpp"
 
 namespace ondes {
@@ -54,8 +55,9 @@ std::string attribute(const std::string& name, const int dims[3], const std::str
 
 PlaneExtent plane_extent(const Grid& g, const PlaneSpec& p) {
   PlaneExtent e;
-  e.n1 = p.axis == 0 ? g.ny : g.nx;
-  e.n2 = p.axis == 2 ? g.ny : g.nz;
+  const BlockShape whole{g.nx, g.ny, g.nz};  // the grid as one block: the same plane layout
+  e.n1 = plane_n1(whole, p.axis);
+  e.n2 = plane_n2(whole, p.axis);
   e.dims[0] = p.axis == 2 ? 1 : g.nz;
   e.dims[1] = p.axis == 1 ? 1 : g.ny;
   e.dims[2] = p.axis == 0 ? 1 : g.nx;

@@ -184,7 +184,7 @@ void fill_sources(const Case& c, BlockData& b) {
   const int64_t n = s.cells();
   for (auto* pts : {&b.force_points, &b.moment_points})
     std::stable_sort(pts->begin(), pts->end(), [n](const SourcePoint& a, const SourcePoint& b) {
-      return a.comp * n + a.idx < b.comp * n + b.idx;
+      return source_target(a, n) < source_target(b, n);
     });
 }
 

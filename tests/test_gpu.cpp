@@ -3,11 +3,10 @@
 // Skips, with a message, where no CUDA worker exists (CI, or StarPU built without CUDA).
 #include <gtest/gtest.h>
 
-#include <hdf5.h>
-
 #include <cmath>
 #include <map>
 
+#include "h5read.hpp"
 #include "helpers.hpp"
 
 using namespace ondes;
@@ -90,16 +89,6 @@ std::vector<float> run_with_snapshots(const Case& c, int ncpu, int ncuda) {
   return sim.seismograms();
 }
 
-std::vector<float> read_floats(const std::string& file, const std::string& dataset) {
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
-  const hid_t s = H5Dget_space(d);
-  std::vector<float> v(H5Sget_simple_extent_npoints(s));
-  H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
-  H5Sclose(s), H5Dclose(d), H5Fclose(f);
-  return v;
-}
-
 }  // namespace
 
 // 1200 point sources, many per block and several per field value: the CUDA kernel (a thread per
@@ -128,7 +117,7 @@ TEST(Gpu, SnapshotsCudaMatchCpu) {
   c.snapshots.file = files["cuda"];
   run_with_snapshots(c, 0, -1);
   for (const std::string ds : {"/z0/00000099/norm", "/y20/00000149/vx", "/x31/00000049/vz", "/pgv/horizontal", "/pgv/norm"}) {
-    const auto a = read_floats(files["cpu"], ds), b = read_floats(files["cuda"], ds);
+    const auto a = test::read_floats(files["cpu"], ds), b = test::read_floats(files["cuda"], ds);
     ASSERT_EQ(a.size(), b.size()) << ds;
     const double d = relative_l2(b, a);
     std::printf("snapshot %s: CUDA vs CPU relative L2 difference %.3g\n", ds.c_str(), d);

@@ -2,7 +2,6 @@
 // The seismograms must be bitwise those of one process, whatever the ranks, block layout and
 // mapping, and so must the snapshots; a bad case must stop every rank quickly.
 #include <gtest/gtest.h>
-#include <hdf5.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "h5read.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
 #include "shell.hpp"
@@ -195,22 +195,6 @@ TEST_F(Mpi, MoreRanksThanBlocksStopsEveryRank) {
 
 // Snapshots over ranks: rank 0 gathers every block's planes and peaks; the snapshot file of a 2-
 // and a 4-rank run (2x2 tiles, 4x2 cyclic) holds bitwise the one-process values.
-std::vector<float> read_floats(const fs::path& file, const std::string& dataset) {
-  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  if (f < 0) return {};
-  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
-  std::vector<float> v;
-  if (d >= 0) {
-    const hid_t sp = H5Dget_space(d);
-    v.resize(H5Sget_simple_extent_npoints(sp));
-    H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
-    H5Sclose(sp);
-    H5Dclose(d);
-  }
-  H5Fclose(f);
-  return v;
-}
-
 TEST_F(Mpi, SnapshotsOverRanksEqualOneProcess) {
   std::ifstream in(dir_ / "case.toml");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -230,8 +214,8 @@ TEST_F(Mpi, SnapshotsOverRanksEqualOneProcess) {
                            dir_ / ("snap" + std::to_string(ranks) + ".log"));
     ASSERT_EQ(r.code, 0) << r.output;
     for (const std::string& ds : datasets) {
-      const auto a = read_floats(dir_ / "snap1_snapshots.h5", ds);
-      const auto b = read_floats(dir_ / ("snap" + std::to_string(ranks) + "_snapshots.h5"), ds);
+      const auto a = test::read_floats((dir_ / "snap1_snapshots.h5").string(), ds);
+      const auto b = test::read_floats((dir_ / ("snap" + std::to_string(ranks) + "_snapshots.h5")).string(), ds);
       ASSERT_FALSE(a.empty()) << ds;
       EXPECT_EQ(a, b) << ranks << " ranks, " << ds;
       EXPECT_GT(*std::max_element(a.begin(), a.end()), 0.0f) << ds;

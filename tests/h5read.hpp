@@ -1,0 +1,27 @@
+// Reading a float dataset back, for tests that compare output files.
+#pragma once
+#include <hdf5.h>
+
+#include <string>
+#include <vector>
+
+namespace ondes::test {
+
+// The whole dataset as floats; empty when the file or dataset does not open.
+inline std::vector<float> read_floats(const std::string& file, const std::string& dataset) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return {};
+  const hid_t d = H5Dopen2(f, dataset.c_str(), H5P_DEFAULT);
+  std::vector<float> v;
+  if (d >= 0) {
+    const hid_t sp = H5Dget_space(d);
+    v.resize(H5Sget_simple_extent_npoints(sp));
+    H5Dread(d, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data());
+    H5Sclose(sp);
+    H5Dclose(d);
+  }
+  H5Fclose(f);
+  return v;
+}
+
+}  // namespace ondes::test
