@@ -5,7 +5,7 @@
 // gives the host <-> GPU link.
 #pragma once
 #include "perfmodels/cost_model.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -13,7 +13,7 @@
 
 #include "app/info.hpp"
 #include "app/simulation.hpp"
-#include "io/case_reader.hpp"
+#include "core/case_error.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
 #include "io/seismo_export.hpp"

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "partition/mapping.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

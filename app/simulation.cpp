@@ -15,138 +15,15 @@
 
 #include "app/progress.hpp"
 #include "io/checkpoint.hpp"
-#include "tasks/codelets.hpp"
+#include "physics/grid_setup.hpp"
+#include "physics/pml.hpp"
+#include "tasks/gather.hpp"
+#include "tasks/iteration.hpp"
 #include "tasks/profile.hpp"
-#include "codelets/cpu_kernels.hpp"
-#include "tasks/submit.hpp"
 
 namespace ondes {
 
-std::vector<std::string> scheduler_names() {
-  std::vector<std::string> names;
-  for (starpu_sched_policy** p = starpu_sched_get_predefined_policies(); *p; ++p) names.push_back((*p)->policy_name);
-  return names;
-}
-
 namespace {
-bool g_mpi = false;  // the live Runtime started StarPU-MPI
-
-int env_int(std::initializer_list<const char*> names, int fallback) {
-  for (const char* n : names)
-    if (const char* v = std::getenv(n)) return std::atoi(v);
-  return fallback;
-}
-}  // namespace
-
-// Open MPI, MPICH / Intel MPI (PMI), PMIx launchers and Slurm's srun.
-bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 0) > 0; }
-int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
-int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 1); }
-int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
-
-void abort_all_ranks(int code) {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
-}
-
-int Runtime::rank() { return g_mpi ? starpu_mpi_world_rank() : 0; }
-int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
-bool Runtime::distributed() { return g_mpi; }
-
-namespace {
-// mpirun binds each rank to one core by default when there are 2 ranks or fewer: StarPU's workers,
-// its MPI progress thread and the GPU drivers would then take turns on that core (measured: a
-// 2-rank, 2-GPU run 28 times slower than 1 GPU).
-void warn_if_bound_to_one_core() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) > 1) return;
-  if (std::thread::hardware_concurrency() < 2) return;
-  spdlog::warn("this rank is bound to a single core, which StarPU's workers and its MPI thread would share; "
-               "start with mpirun --bind-to none (or --map-by ...:PE=N to give each rank N cores)");
-}
-
-// Ranks of one run sharing a node: StarPU would bind every rank's workers from core 0 up, piling
-// them onto the same cores. Unless told otherwise (STARPU_NCPU, STARPU_WORKERS_*), give each rank
-// an equal share of the cores, unbound, and leave binding to the MPI launcher.
-void share_node_cores(starpu_conf& conf) {
-  const int local = launch_local_size();
-  if (local <= 1) return;
-  if (!std::getenv("STARPU_WORKERS_NOBIND") && !std::getenv("STARPU_WORKERS_CPUID")) {
-    setenv("STARPU_WORKERS_NOBIND", "1", 0);
-    setenv("STARPU_MPI_NOBIND", "1", 0);
-  }
-  if (conf.ncpus < 0 && !std::getenv("STARPU_NCPU")) {
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    conf.ncpus = std::max(1, cores / local - 1);  // one core of each share drives MPI
-  }
-}
-}  // namespace
-
-Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
-  // StarPU 1.3 reads a model's `benchmarking` flag separately when a task starts and when it ends;
-  // a model that turns to benchmarking mid-task (a block size it has not seen) leaves the start time
-  // unset and fails its assertion "measured >= 0" (seen on the H100 with CPU + CUDA workers). Models
-  // that benchmark from the start never turn: they keep learning, which is what the lab wants.
-  // STARPU_CALIBRATE set by the user wins.
-  setenv("STARPU_CALIBRATE", "1", 0);
-  // Microsecond tasks (sources, recording, PGV) vary by more than StarPU's default 50% from run to
-  // run; each such sample flushed the history and printed a warning on every run. Keep the history
-  // unless a sample is 10x off (the user's STARPU_HISTORY_MAX_ERROR wins).
-  setenv("STARPU_HISTORY_MAX_ERROR", "1000", 0);
-  starpu_conf conf;
-  starpu_conf_init(&conf);
-  if (ncpu >= 0) conf.ncpus = ncpu;
-  if (mpi) {
-    warn_if_bound_to_one_core();
-    share_node_cores(conf);
-  }
-  if (ncuda >= 0) conf.ncuda = ncuda;
-  if (!scheduler.empty()) {
-    const auto names = scheduler_names();
-    if (std::find(names.begin(), names.end(), scheduler) == names.end())
-      throw std::runtime_error(fmt::format("unknown scheduler '{}'; StarPU offers: {}", scheduler,
-                                           fmt::join(names, ", ")));
-    conf.sched_policy_name = scheduler.c_str();
-  }
-  const int ret = mpi ? starpu_mpi_init_conf(nullptr, nullptr, 1, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
-  if (ret != 0) throw std::runtime_error(fmt::format("StarPU{} could not start (error {})", mpi ? "-MPI" : "", ret));
-  g_mpi = mpi;
-}
-
-Runtime::~Runtime() {
-  if (g_mpi) {
-    starpu_mpi_shutdown();  // shuts StarPU down as well, and MPI
-    g_mpi = false;
-  } else {
-    starpu_shutdown();
-  }
-}
-
-std::string Runtime::scheduler() const {
-  const starpu_sched_policy* p = starpu_sched_ctx_get_sched_policy(0);
-  return p && p->policy_name ? p->policy_name : "";
-}
-int Runtime::cpu_workers() const { return starpu_worker_get_count_by_type(STARPU_CPU_WORKER); }
-int Runtime::cuda_workers() const { return starpu_worker_get_count_by_type(STARPU_CUDA_WORKER); }
-
-namespace {
-void check_mpi(int ret, const char* what) {
-  if (ret != 0) throw std::runtime_error(fmt::format("{} failed (StarPU-MPI error {})", what, ret));
-}
-
-// Read (or write) access to a handle's main-memory copy for the scope; a null handle is skipped.
-struct Acquired {
-  starpu_data_handle_t h;
-  Acquired(starpu_data_handle_t handle, starpu_data_access_mode mode) : h(handle) {
-    if (h) starpu_data_acquire(h, mode);
-  }
-  ~Acquired() {
-    if (h) starpu_data_release(h);
-  }
-};
-
 // Idle StarPU workers poll for tasks; while the main thread fills gigabytes of arrays they would
 // take its cores (60% of a large case's set-up time on 2 cores). Paused workers sleep instead.
 
@@ -168,8 +45,6 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   halo_ = build_halo(blocks_, map, rank);
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
-  stats_.tasks_per_iteration = tasks_per_iteration(blocks_, stations_, rank) +
-                               (snapshots_ ? snapshots_->tasks_per_iteration() : 0);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks =
       static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
@@ -200,15 +75,12 @@ unsigned long long Simulation::small_where() const {
   return pin ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
 }
 
-// Each block's velocity peak is computed by a task where the velocity lives, then read back
-// asynchronously (starpu_data_acquire_cb): the main thread never waits for it.
-void Simulation::watch(int iteration) {
+// Each block's velocity peak is computed by a task where the velocity lives (watch_velocity, in
+// the iteration's graph), then read back asynchronously (starpu_data_acquire_cb): the main thread
+// never waits for it.
+void Simulation::read_peaks(int iteration) {
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
-    WatchArgs a{b.info.shape};
-    const int ret = starpu_task_insert(&codelets().watch, STARPU_R, b.h_velocity, STARPU_W, b.h_peak, STARPU_VALUE, &a,
-                                       sizeof(a), STARPU_EXECUTE_WHERE, small_where(), 0);
-    if (ret != 0) throw std::runtime_error(fmt::format("submitting watch_velocity failed (StarPU error {})", ret));
     auto* probe = new PeakProbe{this, &b, iteration, case_.run.watchdog_max_velocity};
     {
       std::lock_guard<std::mutex> g(alarm_mutex_);
@@ -257,27 +129,30 @@ int Simulation::advance(int n, bool show_progress) {
   {
     Progress progress(local_blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
     IterationPlan plan;
-    plan.base.dt = static_cast<float>(case_.time.dt);
-    plan.base.dt_h = static_cast<float>(case_.time.dt / case_.grid.h);
-    plan.base.inv_h = static_cast<float>(1.0 / case_.grid.h);
-    plan.base.free_surface = case_.boundaries.free_surface;
+    plan.base = step_params(case_);
     plan.nsteps = steps_;
     plan.dt = case_.time.dt;
     plan.on_stress_done = &stress_done;
     plan.callback_arg = &progress;
     plan.rank = Runtime::rank();
     plan.small_where = small_where();
-    // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
-    // while more than a window of iterations is pending.
-    const unsigned window = static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window);
-    const int every = case_.run.watchdog_every;
+    plan.watchdog_every = case_.run.watchdog_every;
+    plan.snapshot_every = case_.snapshots.every;
+    GraphData graph{blocks_, stations_, halo_};
+    if (snapshots_) {
+      graph.planes = &snapshots_->planes();
+      graph.pgv = &snapshots_->pgv_handles();
+    }
     for (; done < n; ++done) {
       if (g_stop_signal || alarm()) break;
       const int it = iteration_ + done;
-      submit_iteration(blocks_, stations_, halo_, plan, it);
-      if (every > 0 && (it + 1) % every == 0) watch(it);
-      if (snapshots_) snapshots_->submit(it, plan.small_where);
-      starpu_task_wait_for_n_submitted(window);
+      const Submitted sub = submit_iteration(graph, plan, it);
+      stats_.tasks_per_iteration = sub.tasks - sub.periodic;
+      if (sub.watched) read_peaks(it);
+      if (sub.frame) snapshots_->deliver(it);
+      // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
+      // while more than a window of iterations is pending.
+      starpu_task_wait_for_n_submitted(static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window));
       if (snapshots_) snapshots_->flush();
     }
     // Over MPI the last boundary messages may still be in flight: nothing waits for them here
@@ -331,14 +206,8 @@ void Simulation::restore_checkpoint(const std::string& path) {
     if (b.pml)
       r.read_pml(global_pml_cells(b, case_.grid),
                  reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
-    for (int dir = 0; dir < kDirections; ++dir) {
-      if (b.velocity_out[dir].empty()) continue;
-      Acquired vo(b.h_velocity_out[dir], STARPU_W), so(b.h_stress_out[dir], STARPU_W);
-      const Box box = edge_box(b.info.shape, dir);
-      cpu::save_box(b.info.shape, kVelocityComponents, box, b.velocity, b.velocity_out[dir].data());
-      cpu::save_box(b.info.shape, kStressComponents, box, b.stress, b.stress_out[dir].data());
-    }
   }
+  submit_all_saves(blocks_, small_where());
   const std::vector<float> seis = r.seismograms();
   for (StationGroup& g : stations_) {
     Acquired t(g.h_traces, STARPU_RW);
@@ -348,33 +217,17 @@ void Simulation::restore_checkpoint(const std::string& path) {
   iteration_ = r.iteration();
 }
 
-// Rank 0 takes every group's traces in group order, from itself or from the group's home; the
-// other ranks send theirs in the same order, so the blocking calls pair up.
 std::vector<float> Simulation::seismograms() {
   const int rank = Runtime::rank();
   std::vector<float> out(rank == 0 ? case_.stations.size() * 3 * steps_ : 0, 0.0f);
-  for (StationGroup& g : stations_) {
-    if (rank != 0) {
-      if (g.home == rank)
-        check_mpi(starpu_mpi_send(g.h_traces, 0, trace_tag(g.id), MPI_COMM_WORLD), "sending traces");
-      continue;
-    }
-    std::vector<float> remote;
-    const float* traces = g.traces.data();
-    Acquired local(g.home == 0 ? g.h_traces : nullptr, STARPU_R);
-    if (g.home != 0) {
-      remote.assign(g.points.size() * 3 * steps_, 0.0f);
-      starpu_data_handle_t h;
-      starpu_vector_data_register(&h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(remote.data()), remote.size(),
-                                  sizeof(float));
-      MPI_Status status;
-      check_mpi(starpu_mpi_recv(h, g.home, trace_tag(g.id), MPI_COMM_WORLD, &status), "receiving traces");
-      starpu_data_unregister(h);
-      traces = remote.data();
-    }
+  std::vector<GatherItem> items;
+  for (const StationGroup& g : stations_)
+    items.push_back({g.home, g.home == rank ? g.h_traces : nullptr, g.points.size() * 3 * steps_, trace_tag(g.id)});
+  gather_to_root(rank, items, [&](size_t i, const float* traces) {
+    const StationGroup& g = stations_[i];
     for (size_t q = 0; q < g.station_ids.size(); ++q)
       std::copy_n(traces + q * 3 * steps_, 3 * steps_, out.begin() + g.station_ids[q] * 3 * steps_);
-  }
+  });
   return out;
 }
 
@@ -383,18 +236,16 @@ void Simulation::finish_snapshots() {
 }
 
 double Simulation::energy() {
-  const Grid& g = case_.grid;
-  const int w = case_.boundaries.pml_width;
-  const int k0 = case_.boundaries.free_surface ? 0 : w, k1 = g.nz - w;
+  const PmlRegion pml = PmlRegion::of(case_);
   double e = 0;
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
     const BlockInfo& in = b.info;
-    const int i0 = std::max(w - in.x0, 0), i1 = std::min(g.nx - w - in.x0, in.shape.nx);
-    const int j0 = std::max(w - in.y0, 0), j1 = std::min(g.ny - w - in.y0, in.shape.ny);
+    const int i0 = std::max(pml.lo(0) - in.x0, 0), i1 = std::min(pml.hi(0) - in.x0, in.shape.nx);
+    const int j0 = std::max(pml.lo(1) - in.y0, 0), j1 = std::min(pml.hi(1) - in.y0, in.shape.ny);
     if (i0 >= i1 || j0 >= j1) continue;
     Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), m(b.h_material, STARPU_R);
-    e += cpu::energy(in.shape, b.velocity, b.stress, b.material, i0, i1, j0, j1, k0, k1, g.h);
+    e += ondes::energy(in.shape, b.velocity, b.stress, b.material, i0, i1, j0, j1, pml.lo(2), pml.hi(2), case_.grid.h);
   }
   return e;
 }

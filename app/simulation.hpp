@@ -7,45 +7,14 @@
 #include <string>
 #include <vector>
 
+#include "app/runtime.hpp"
 #include "app/snapshots.hpp"
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
-
-// StarPU, initialised for the lifetime of the object with the given scheduler (empty: StarPU's
-// choice, or STARPU_SCHED). Throws on an unknown scheduler name or when StarPU cannot start.
-// With `mpi`, StarPU-MPI too (it initialises MPI over MPI_COMM_WORLD); there is one Runtime at a
-// time, and Simulation spreads its blocks over the ranks of the live one.
-class Runtime {
- public:
-  // ncpu / ncuda: worker counts (-1: StarPU's default or STARPU_NCPU / STARPU_NCUDA).
-  explicit Runtime(const std::string& scheduler, int ncpu = -1, int ncuda = -1, bool mpi = false);
-  ~Runtime();
-  Runtime(const Runtime&) = delete;
-  Runtime& operator=(const Runtime&) = delete;
-  std::string scheduler() const;
-  int cpu_workers() const;
-  int cuda_workers() const;
-  static int rank();   // 0 without MPI
-  static int ranks();  // 1 without MPI
-  static bool distributed();
-};
-
-// Whether this process was started by an MPI launcher (mpirun, srun, ...), and its rank and size
-// as the launcher's environment tells them (readable before MPI starts; 0 and 1 otherwise).
-bool launched_by_mpi();
-int launch_rank();
-int launch_size();
-int launch_local_size();  // ranks of this run on this node
-
-// Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
-void abort_all_ranks(int code);
-
-// Names of StarPU's scheduling policies.
-std::vector<std::string> scheduler_names();
 
 struct RunStats {
   int steps = 0;
@@ -111,7 +80,7 @@ class Simulation {
   std::condition_variable probes_done_;
   int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
-  void watch(int iteration);
+  void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   static void on_peak(void* probe);
 };

@@ -1,42 +1,18 @@
 #include "app/snapshots.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
-#include <stdexcept>
-
-#include <starpu_mpi.h>
 
 #include "partition/halo.hpp"
-#include "tasks/codelets.hpp"
+#include "tasks/gather.hpp"
 
 namespace ondes {
-
-struct SnapshotRecorder::Part {
-  size_t plane;
-  PlaneArgs args;
-  int x0, y0;  // the block's origin in the grid
-  int owner;
-  int64_t tag;  // of its messages to rank 0
-  HostFloats buffer;
-  starpu_data_handle_t handle = nullptr;
-  starpu_data_handle_t velocity;  // null on rank 0 for another rank's block
-};
 
 namespace {
 struct Delivery {
   SnapshotRecorder* recorder;
-  void* part;
+  size_t part;
   int iteration;
 };
-
-void check(int ret, const char* what) {
-  if (ret != 0) throw std::runtime_error(fmt::format("submitting {} failed (StarPU error {})", what, ret));
-}
-
-void register_floats(starpu_data_handle_t* h, const HostFloats& f) {
-  starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(f.data()), f.size(), sizeof(float));
-}
 }  // namespace
 
 SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks, const RankMap& map, int rank,
@@ -54,21 +30,19 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       if (spec.index < origin || spec.index >= origin + n) continue;
       const int64_t tag = kSnapshotTagBase + index++;
       if (rank != 0 && owner != rank) continue;
-      auto part = std::make_unique<Part>();
-      part->plane = p;
-      part->args = PlaneArgs{s, spec.axis, spec.index - origin};
-      part->x0 = b.info.x0;
-      part->y0 = b.info.y0;
-      part->owner = owner;
-      part->tag = tag;
-      part->buffer = HostFloats(3 * plane_points(s, spec.axis));
-      part->velocity = b.local ? b.h_velocity : nullptr;
-      register_floats(&part->handle, part->buffer);
-      parts_.push_back(std::move(part));
+      buffers_.emplace_back(3 * plane_points(s, spec.axis));
+      PlanePart part;
+      part.args = PlaneArgs{s, spec.axis, spec.index - origin};
+      part.owner = owner;
+      part.tag = tag;
+      part.velocity = b.local ? b.h_velocity : nullptr;
+      register_vector(&part.buffer, buffers_.back());
+      planes_.push_back(part);
+      places_.push_back({p, b.info.x0, b.info.y0});
     }
     if (c.snapshots.pgv && b.local) {
       pgv_[b.info.id] = HostFloats(2 * size_t(s.nx) * s.ny);
-      register_floats(&h_pgv_[b.info.id], pgv_[b.info.id]);
+      register_vector(&h_pgv_[b.info.id], pgv_[b.info.id]);
     }
     owner_.push_back(owner);
   }
@@ -76,67 +50,44 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
 
 SnapshotRecorder::~SnapshotRecorder() {
   starpu_task_wait_for_all();
-  for (auto& p : parts_) starpu_data_unregister(p->handle);
-  for (auto& h : h_pgv_)
-    if (h) starpu_data_unregister(h);
+  for (PlanePart& p : planes_) unregister(p.buffer);
+  for (auto& h : h_pgv_) unregister(h);
 }
 
-int SnapshotRecorder::tasks_per_iteration() const {
-  return static_cast<int>(std::count_if(h_pgv_.begin(), h_pgv_.end(), [](starpu_data_handle_t h) { return h; }));
-}
-
-void SnapshotRecorder::submit(int it, unsigned long long where) {
-  for (BlockData& b : blocks_) {
-    if (!h_pgv_[b.info.id]) continue;
-    BlockShape s = b.info.shape;
-    check(starpu_task_insert(&codelets().pgv, STARPU_R, b.h_velocity, STARPU_RW, h_pgv_[b.info.id], STARPU_VALUE, &s,
-                             sizeof(s), STARPU_EXECUTE_WHERE, where, 0),
-          "update_pgv");
-  }
-  if ((it + 1) % case_.snapshots.every != 0 || parts_.empty()) return;
-  if (rank_ == 0) {
+void SnapshotRecorder::deliver(int it) {
+  if (rank_ != 0) return;
+  {
     std::lock_guard<std::mutex> g(mutex_);
     Frame& f = frames_[it];
     for (const PlaneSpec& p : case_.snapshots.planes) {
       const PlaneExtent e = plane_extent(case_.grid, p);
       f.planes.emplace_back(3 * size_t(e.n1) * e.n2, 0.0f);
     }
-    f.pending = static_cast<int>(parts_.size());
+    f.pending = static_cast<int>(planes_.size());
   }
-  for (auto& part : parts_) {
-    if (part->owner == rank_)
-      check(starpu_task_insert(&codelets().plane, STARPU_R, part->velocity, STARPU_W, part->handle, STARPU_VALUE,
-                               &part->args, sizeof(part->args), STARPU_EXECUTE_WHERE, where, 0),
-            "extract_plane");
-    if (rank_ == 0) {
-      if (part->owner != 0)
-        check(starpu_mpi_irecv_detached(part->handle, part->owner, part->tag, MPI_COMM_WORLD, nullptr, nullptr),
-              "a snapshot receive");
-      starpu_data_acquire_cb(part->handle, STARPU_R, &SnapshotRecorder::on_part, new Delivery{this, part.get(), it});
-    } else {
-      check(starpu_mpi_isend_detached(part->handle, 0, part->tag, MPI_COMM_WORLD, nullptr, nullptr), "a snapshot send");
-    }
-  }
+  for (size_t q = 0; q < planes_.size(); ++q)
+    starpu_data_acquire_cb(planes_[q].buffer, STARPU_R, &SnapshotRecorder::on_part, new Delivery{this, q, it});
 }
 
 // On a StarPU thread, once the block's plane is in main memory: into the frame's global plane.
 void SnapshotRecorder::on_part(void* arg) {
   std::unique_ptr<Delivery> d(static_cast<Delivery*>(arg));
-  const Part& part = *static_cast<Part*>(d->part);
   SnapshotRecorder& r = *d->recorder;
-  const PlaneSpec& spec = r.case_.snapshots.planes[part.plane];
+  const PlanePart& part = r.planes_[d->part];
+  const Place& at = r.places_[d->part];
+  const PlaneSpec& spec = r.case_.snapshots.planes[at.plane];
   const PlaneExtent e = plane_extent(r.case_.grid, spec);
   const int n1 = plane_n1(part.args.shape, spec.axis), n2 = plane_n2(part.args.shape, spec.axis);
-  const int off1 = spec.axis == 0 ? part.y0 : part.x0, off2 = spec.axis == 2 ? part.y0 : 0;
+  const int off1 = spec.axis == 0 ? at.y0 : at.x0, off2 = spec.axis == 2 ? at.y0 : 0;
   const size_t local = size_t(n1) * n2, global = size_t(e.n1) * e.n2;
+  const float* buffer = r.buffers_[d->part].data();
   std::lock_guard<std::mutex> g(r.mutex_);
   Frame& f = r.frames_.at(d->iteration);
-  std::vector<float>& out = f.planes[part.plane];
+  std::vector<float>& out = f.planes[at.plane];
   for (int c = 0; c < 3; ++c)
     for (int b = 0; b < n2; ++b)
-      std::copy_n(part.buffer.data() + c * local + size_t(b) * n1, n1,
-                  out.begin() + c * global + size_t(off2 + b) * e.n1 + off1);
-  starpu_data_release(part.handle);
+      std::copy_n(buffer + c * local + size_t(b) * n1, n1, out.begin() + c * global + size_t(off2 + b) * e.n1 + off1);
+  starpu_data_release(part.buffer);
   --f.pending;
   r.delivered_.notify_all();
 }
@@ -154,37 +105,21 @@ void SnapshotRecorder::flush() {
   }
 }
 
-// Rank 0 takes every block's peaks in block order, its own or received; the owners send theirs in
-// the same order, so the blocking calls pair up.
 std::vector<float> SnapshotRecorder::gather_pgv() {
   const Grid& g = case_.grid;
   const size_t area = size_t(g.nx) * g.ny;
   std::vector<float> map(rank_ == 0 ? 2 * area : 0, 0.0f);
-  for (BlockData& b : blocks_) {
-    const int owner = owner_[b.info.id];
-    if (rank_ != 0) {
-      if (owner == rank_)
-        check(starpu_mpi_send(h_pgv_[b.info.id], 0, kPgvTagBase + b.info.id, MPI_COMM_WORLD), "sending the PGV");
-      continue;
-    }
-    const BlockShape& s = b.info.shape;
-    HostFloats remote;
-    starpu_data_handle_t h = h_pgv_[b.info.id];
-    if (owner != 0) {
-      remote = HostFloats(2 * size_t(s.nx) * s.ny);
-      register_floats(&h, remote);
-      MPI_Status status;
-      check(starpu_mpi_recv(h, owner, kPgvTagBase + b.info.id, MPI_COMM_WORLD, &status), "receiving the PGV");
-    }
-    starpu_data_acquire(h, STARPU_R);
-    const float* src = owner != 0 ? remote.data() : pgv_[b.info.id].data();
+  std::vector<GatherItem> items;
+  for (const BlockData& b : blocks_)
+    items.push_back({owner_[b.info.id], h_pgv_[b.info.id], 2 * size_t(b.info.shape.nx) * b.info.shape.ny,
+                     kPgvTagBase + b.info.id});
+  gather_to_root(rank_, items, [&](size_t i, const float* src) {
+    const BlockInfo& b = blocks_[i].info;
     for (int k = 0; k < 2; ++k)
-      for (int j = 0; j < s.ny; ++j)
-        std::copy_n(src + (size_t(k) * s.ny + j) * s.nx, s.nx,
-                    map.begin() + k * area + size_t(b.info.y0 + j) * g.nx + b.info.x0);
-    starpu_data_release(h);
-    if (owner != 0) starpu_data_unregister(h);
-  }
+      for (int j = 0; j < b.shape.ny; ++j)
+        std::copy_n(src + (size_t(k) * b.shape.ny + j) * b.shape.nx, b.shape.nx,
+                    map.begin() + k * area + size_t(b.y0 + j) * g.nx + b.x0);
+  });
   return map;
 }
 

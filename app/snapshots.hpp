@@ -1,8 +1,9 @@
-// Snapshots during a run: every `every` iterations an extract_plane task per block and plane copies
-// the velocity where it lives (CPU or GPU); rank 0 gets every block's plane buffer (its own through
-// starpu_data_acquire_cb, the others' as StarPU-MPI messages, nothing waits) and writes the frame
-// once every block has arrived. An update_pgv task per block and iteration keeps the top face's
-// peak ground velocity, gathered on rank 0 at the end.
+// Snapshots during a run. The iteration's graph (tasks/iteration) extracts every `every`
+// iterations each block's part of each plane where the velocity lives (CPU or GPU) and brings it to
+// rank 0 as a StarPU-MPI message, and updates each block's peak ground velocity every iteration.
+// This recorder owns those buffers; on rank 0 it reads the parts back as they arrive
+// (starpu_data_acquire_cb, nothing waits), writes each frame once every part is in, and at the end
+// gathers the peak ground velocity map.
 #pragma once
 #include <starpu.h>
 
@@ -16,6 +17,7 @@
 #include "io/snapshot_file.hpp"
 #include "partition/block_data.hpp"
 #include "partition/mapping.hpp"
+#include "tasks/iteration.hpp"
 
 namespace ondes {
 
@@ -27,16 +29,22 @@ class SnapshotRecorder {
   SnapshotRecorder(const SnapshotRecorder&) = delete;
   SnapshotRecorder& operator=(const SnapshotRecorder&) = delete;
 
-  // After iteration `it` was submitted: its PGV update, and a frame when it is due.
-  void submit(int it, unsigned long long where);
+  // The parts of the planes this rank extracts or receives, and each block's PGV handle (null
+  // where this rank does not own the block, or without PGV), for the iteration's graph.
+  std::vector<PlanePart>& planes() { return planes_; }
+  const std::vector<starpu_data_handle_t>& pgv_handles() const { return h_pgv_; }
+  // After the graph submitted the parts of the frame of iteration `it`: rank 0 collects them.
+  void deliver(int it);
   // Writes the frames every block has delivered (rank 0; call from the submitting thread).
   void flush();
   // After the last task, on every rank: the remaining frames, the PGV map, the XDMF file.
   void finish();
-  int tasks_per_iteration() const;
 
  private:
-  struct Part;  // one block's buffer for one plane
+  struct Place {  // where a part goes in its plane
+    size_t plane;
+    int x0, y0;  // the block's origin in the grid
+  };
   struct Frame {
     std::vector<std::vector<float>> planes;  // [plane][3][n2][n1]
     int pending = 0;
@@ -46,7 +54,9 @@ class SnapshotRecorder {
   std::vector<int> owner_;  // by block
   int rank_;
   std::unique_ptr<SnapshotWriter> writer_;  // rank 0
-  std::vector<std::unique_ptr<Part>> parts_;  // those this rank extracts or receives, in global order
+  std::vector<PlanePart> planes_;  // those this rank extracts or receives, in global order
+  std::vector<Place> places_;      // of each of planes_
+  std::vector<HostFloats> buffers_;  // of each of planes_
   std::vector<HostFloats> pgv_;  // per block this rank owns
   std::vector<starpu_data_handle_t> h_pgv_;
   std::mutex mutex_;

@@ -10,11 +10,14 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "app/simulation.hpp"
-#include "codelets/cuda_kernels.hpp"
+#include "app/runtime.hpp"
+#include "codelets/compute.hpp"
+#include "codelets/source.hpp"
+#include "codelets/stations.hpp"
 #include "io/case_reader.hpp"
 #include "partition/block_data.hpp"
 #include "partition/stations.hpp"
+#include "physics/grid_setup.hpp"
 
 using namespace ondes;
 
@@ -56,8 +59,8 @@ int main(int argc, char** argv) try {
   float* s = to_device(b.stress, kStressComponents * n);
   float* mat = to_device(b.material, kMaterialComponents * n);
   char* pml = to_device(b.pml, b.pml_bytes);
-  SourcePoint* force = to_device(b.force_points.data(), b.force_points.size());
-  SourcePoint* moment = to_device(b.moment_points.data(), b.moment_points.size());
+  SourcePoint* force = to_device(b.sources.force.data(), b.sources.force.size());
+  SourcePoint* moment = to_device(b.sources.moment.data(), b.sources.moment.size());
   std::vector<StationPoint*> st;
   std::vector<float*> traces;
   for (StationGroup& g : groups) {
@@ -66,21 +69,17 @@ int main(int argc, char** argv) try {
   }
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "stream");
-  StepParams p;
+  StepParams p = step_params(c);
   p.shape = sh;
-  p.dt = static_cast<float>(c.time.dt);
-  p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
-  p.inv_h = static_cast<float>(1.0 / c.grid.h);
-  p.free_surface = c.boundaries.free_surface;
   StationBlocks vb{};
   vb.v[0] = v;
   vb.cells[0] = n;
   auto step = [&](int it) {
     const double t = it * c.time.dt;
     cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, stream);
-    cuda::apply_sources(v, n, force, b.force_points.size(), t, stream);
+    cuda::apply_sources(v, n, force, b.sources.force.size(), t, stream);
     cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, stream);
-    cuda::apply_sources(s, n, moment, b.moment_points.size(), t + 0.5 * c.time.dt, stream);
+    cuda::apply_sources(s, n, moment, b.sources.moment.size(), t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
   };

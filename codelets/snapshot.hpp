@@ -4,23 +4,9 @@
 #pragma once
 #include <cmath>
 
-#include "codelets/layout.hpp"
+#include "codelets/kernel_support.hpp"
 
 namespace ondes {
-
-// Plane `index` (block-local) normal to `axis` (0 x, 1 y, 2 z). Its buffer holds [3][n2][n1]:
-// components, then the slow in-plane axis, then the fast one (x for y- and z-planes, y for x-planes).
-struct PlaneArgs {
-  BlockShape shape;
-  int axis = 2;
-  int index = 0;
-};
-
-ONDES_HD inline int plane_n1(const BlockShape& s, int axis) { return axis == 0 ? s.ny : s.nx; }
-ONDES_HD inline int plane_n2(const BlockShape& s, int axis) { return axis == 2 ? s.ny : s.nz; }
-ONDES_HD inline int64_t plane_points(const BlockShape& s, int axis) {
-  return static_cast<int64_t>(plane_n1(s, axis)) * plane_n2(s, axis);
-}
 
 // Cell of in-plane point (a fast, b slow).
 ONDES_HD inline int64_t plane_cell(const PlaneArgs& p, int a, int b) {
@@ -51,3 +37,62 @@ ONDES_HD inline void update_pgv_point(const BlockShape& s, const float* v, int i
 }
 
 }  // namespace ondes
+
+namespace ondes::cpu {
+// A plane of the velocity into plane[3][n2][n1].
+void extract_plane(const PlaneArgs& p, const float* v, float* plane);
+// Running peak ground velocity of the top face, pgv[2][ny][nx].
+void update_pgv(const BlockShape& shape, const float* v, float* pgv);
+}  // namespace ondes::cpu
+
+namespace ondes::cuda {
+void extract_plane(const PlaneArgs& p, const float* v, float* plane, cudaStream_t stream);
+void update_pgv(const BlockShape& shape, const float* v, float* pgv, cudaStream_t stream);
+}  // namespace ondes::cuda
+
+#ifdef ONDES_DEFINE_CPU_KERNELS
+namespace ondes::cpu {
+
+void extract_plane(const PlaneArgs& p, const float* v, float* plane) {
+  const int64_t n = plane_points(p.shape, p.axis);
+  for (int64_t q = 0; q < n; ++q) extract_plane_point(p, v, q, plane);
+}
+
+void update_pgv(const BlockShape& s, const float* v, float* pgv) {
+  for (int j = 0; j < s.ny; ++j)
+    for (int i = 0; i < s.nx; ++i) update_pgv_point(s, v, i, j, pgv);
+}
+
+}  // namespace ondes::cpu
+#endif
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda {
+namespace {
+
+__global__ void plane_kernel(PlaneArgs p, const float* v, float* plane) {
+  const int64_t q = thread_index();
+  if (q < plane_points(p.shape, p.axis)) extract_plane_point(p, v, q, plane);
+}
+
+__global__ void pgv_kernel(BlockShape s, const float* v, float* pgv) {
+  const int64_t q = thread_index();
+  if (q < int64_t(s.nx) * s.ny) update_pgv_point(s, v, static_cast<int>(q % s.nx), static_cast<int>(q / s.nx), pgv);
+}
+
+}  // namespace
+
+void extract_plane(const PlaneArgs& p, const float* v, float* plane, cudaStream_t stream) {
+  const int64_t n = plane_points(p.shape, p.axis);
+  plane_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(p, v, plane);
+  check_launch("plane_kernel");
+}
+
+void update_pgv(const BlockShape& s, const float* v, float* pgv, cudaStream_t stream) {
+  const int64_t n = int64_t(s.nx) * s.ny;
+  pgv_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(s, v, pgv);
+  check_launch("pgv_kernel");
+}
+
+}  // namespace ondes::cuda
+#endif

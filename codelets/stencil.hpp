@@ -1,12 +1,12 @@
-// The velocity-stress stencils of one cell, shared by the CPU loops and the CUDA kernels.
+// The velocity-stress stencils of one cell, shared by the CPU loops and the CUDA kernels
+// (codelets/compute.hpp).
 // Staggering (Graves 1996): normal stresses at (i, j, k), vx at (i+1/2, j, k), vy at (i, j+1/2, k),
 // vz at (i, j, k+1/2), sxy at (i+1/2, j+1/2, k), sxz at (i+1/2, j, k+1/2), syz at (i, j+1/2, k+1/2).
 // A field stored at index i of a half-position axis lives at i+1/2.
 #pragma once
 #include <math.h>
 
-#include "codelets/layout.hpp"
-#include "physics/stf.hpp"
+#include "core/layout.hpp"
 
 namespace ondes {
 
@@ -157,55 +157,6 @@ ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, i
     m = cb * m + ca * (d.d[q] * inv_h);
     d.d[q] = m;
   }
-}
-
-// ---- sources, stations, boundary copies ----
-
-// Source points are sorted by the value they update (partition/block_data.cpp). The run of points
-// starting at q0 on one value, summed in double in their order: one float rounding per value and
-// step however many points share it (a finite fault puts hundreds on one), the same on CPU and
-// GPU. Sets *end to the first point after the run.
-ONDES_HD inline double source_run(const SourcePoint* points, int64_t q0, int64_t count, int64_t cells, double t,
-                                  int64_t* end) {
-  const int64_t target = source_target(points[q0], cells);
-  double sum = 0;
-  int64_t q = q0;
-  for (; q < count && source_target(points[q], cells) == target; ++q) {
-    const SourcePoint& sp = points[q];
-    sum += sp.coef * stf_value(sp.stf, sp.f0, sp.t0, sp.duration, t);
-  }
-  *end = q;
-  return sum;
-}
-
-// Trilinear interpolation of the corner values f[dx + 2 dy + 4 dz].
-ONDES_HD inline float trilinear(const float* f, float fx, float fy, float fz) {
-  const float c00 = f[0] + fx * (f[1] - f[0]), c10 = f[2] + fx * (f[3] - f[2]);
-  const float c01 = f[4] + fx * (f[5] - f[4]), c11 = f[6] + fx * (f[7] - f[6]);
-  const float c0 = c00 + fy * (c10 - c00), c1 = c01 + fy * (c11 - c01);
-  return c0 + fz * (c1 - c0);
-}
-
-// The velocity component c at a station, from the record task's velocity buffers.
-ONDES_HD inline float station_velocity(const StationPoint& st, int c, const StationBlocks& b) {
-  float f[8];
-  for (int q = 0; q < 8; ++q) {
-    const int s = st.slot[c][q];
-    f[q] = s < 0 ? 0.0f : b.v[s][c * b.cells[s] + st.idx[c][q]];
-  }
-  return trilinear(f, st.fx[c], st.fy[c], st.fz[c]);
-}
-
-// The watchdog's measure of a velocity value: its magnitude, or +infinity when it is not a number,
-// so that one maximum over a block catches both runaway amplitudes and NaN.
-ONDES_HD inline float watchdog_magnitude(float v) { return v != v ? INFINITY : fabsf(v); }
-
-// Corner q of component c of a station, copied from the velocity of the block in `slot` into the
-// station's samples [3][8] (corners of other slots are left alone): what a record task on another
-// rank interpolates instead of the block's array.
-ONDES_HD inline void sample_corner(const StationPoint& st, int c, int q, int slot, const float* v, int64_t cells,
-                                   float* samples) {
-  if (st.slot[c][q] == slot) samples[c * 8 + q] = v[c * cells + st.idx[c][q]];
 }
 
 }  // namespace ondes

@@ -16,6 +16,7 @@
 #include "io/model_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/model3d.hpp"
+#include "physics/pml.hpp"
 #include "physics/source.hpp"
 #include "physics/stability.hpp"
 
@@ -492,15 +493,6 @@ void check_position(const Case& c, const std::array<double, 3>& p, const std::st
                                   p[a], c.grid.extent(a)));
 }
 
-bool in_pml(const Case& c, const std::array<double, 3>& p) {
-  const double w = c.boundaries.pml_width * c.grid.h;
-  for (int a = 0; a < 3; ++a) {
-    const bool low_absorbing = a < 2 || !c.boundaries.free_surface;
-    if ((low_absorbing && p[a] < w) || p[a] > c.grid.extent(a) - w) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 // The model must cover every grid point (no silent extrapolation).
@@ -524,15 +516,15 @@ std::vector<std::string> validate_case(const Case& c) {
     throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
                                 c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
   const int w = c.boundaries.pml_width;
-  const int nz_needed = c.boundaries.free_surface ? w + 4 : 2 * w + 4;
-  if (c.grid.nx < 2 * w + 4 || c.grid.ny < 2 * w + 4 || c.grid.nz < nz_needed)
+  const PmlRegion pml = PmlRegion::of(c);
+  if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
     throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
                                 "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
   for (size_t i = 0; i < c.sources.size(); ++i) {
     const std::string& label = c.sources[i].label;
     const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
     check_position(c, c.sources[i].position, key);
-    if (in_pml(c, c.sources[i].position))
+    if (pml.reaches(c.sources[i].position, c.grid.h))
       throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
                                   "{} m from the absorbing faces",
                                   c.path, key, w, w * c.grid.h));
@@ -540,7 +532,7 @@ std::vector<std::string> validate_case(const Case& c) {
   for (size_t i = 0; i < c.stations.size(); ++i) {
     const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
     check_position(c, c.stations[i].position, key);
-    if (in_pml(c, c.stations[i].position))
+    if (pml.reaches(c.stations[i].position, c.grid.h))
       throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
                                   "{} m from the absorbing faces",
                                   c.path, key, w, w * c.grid.h));

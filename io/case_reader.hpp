@@ -1,16 +1,11 @@
 #pragma once
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "physics/case.hpp"
+#include "core/case.hpp"
+#include "core/case_error.hpp"
 
 namespace ondes {
-
-// A case the program refuses, with a message naming the file, line and key.
-struct CaseError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 // Reads and validates a case; throws CaseError before anything large is allocated.
 Case read_case(const std::string& path);

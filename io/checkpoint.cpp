@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <numeric>
 
-#include "io/case_reader.hpp"
+#include "core/case_error.hpp"
 #include "physics/model3d.hpp"
 #include "io/h5util.hpp"
 

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "codelets/layout.hpp"
-#include "physics/case.hpp"
+#include "core/layout.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <sstream>
 
-#include "io/case_reader.hpp"
+#include "core/case_error.hpp"
 #include "physics/source.hpp"
 
 namespace ondes {

@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/case_reader.hpp"
+#include "core/case_error.hpp"
 #include "io/h5util.hpp"
 
 namespace ondes {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "io/run_profile.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

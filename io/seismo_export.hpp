@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

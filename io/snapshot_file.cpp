@@ -8,7 +8,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "codelets/snapshot.hpp"
+#include "core/layout.hpp"
 #include "io/h5util.hpp"
 
 namespace ondes {

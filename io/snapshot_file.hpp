@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -4,41 +4,15 @@
 #include <starpu.h>
 
 #include <array>
-#include <utility>
 #include <vector>
 
 #include "partition/decomposition.hpp"
+#include "partition/handles.hpp"
 #include "partition/mapping.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
+#include "physics/grid_setup.hpp"
 
 namespace ondes {
-
-// Zero-filled floats in host memory allocated by StarPU (pinned when CUDA workers exist, so
-// transfers to and from GPUs are asynchronous DMA); owned, movable. Free before StarPU shuts down.
-class HostFloats {
- public:
-  HostFloats() = default;
-  explicit HostFloats(size_t n);
-  ~HostFloats();
-  HostFloats(HostFloats&& o) noexcept { swap(o); }
-  HostFloats& operator=(HostFloats&& o) noexcept {
-    swap(o);
-    return *this;
-  }
-  HostFloats(const HostFloats&) = delete;
-  HostFloats& operator=(const HostFloats&) = delete;
-  float* data() const { return p_; }
-  size_t size() const { return n_; }
-  bool empty() const { return n_ == 0; }
-
- private:
-  void swap(HostFloats& o) noexcept {
-    std::swap(p_, o.p_);
-    std::swap(n_, o.n_);
-  }
-  float* p_ = nullptr;
-  size_t n_ = 0;
-};
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
@@ -51,7 +25,7 @@ struct BlockData {
   char* pml = nullptr;        // PmlLayout buffer, null when the block has no PML cell
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
-  std::vector<SourcePoint> force_points, moment_points;
+  BlockSources sources;  // force points (velocity), moment points (stress)
   std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
@@ -64,8 +38,8 @@ struct BlockData {
 // Bytes a block needs (fields, material, PML, boundary buffers), for `check` and the logs.
 size_t block_bytes(const Case& c, const BlockInfo& b);
 
-// Allocates and fills the arrays of the blocks `rank` owns (material from the medium, PML cells and
-// profiles, source points), and the receive copies of the boundary buffers other ranks send it.
+// Allocates the arrays of the blocks `rank` owns and fills them (physics/grid_setup: material, PML
+// cells and profiles, source points), and the receive copies of the boundary buffers other ranks send it.
 // Indexed by block id.
 std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank);
 void register_handles(std::vector<BlockData>& blocks);

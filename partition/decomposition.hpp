@@ -4,8 +4,8 @@
 #include <array>
 #include <vector>
 
-#include "codelets/layout.hpp"
-#include "physics/case.hpp"
+#include "core/layout.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

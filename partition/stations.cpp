@@ -105,14 +105,6 @@ std::vector<StationGroup> build_station_groups(const Case& c, const Decompositio
   return groups;
 }
 
-namespace {
-template <class T>
-void register_if_any(starpu_data_handle_t* h, std::vector<T>& v) {
-  if (!v.empty())
-    starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(v.data()), v.size(), sizeof(T));
-}
-}  // namespace
-
 void register_station_groups(std::vector<StationGroup>& groups) {
   for (StationGroup& g : groups) {
     if (!g.involved) continue;
@@ -127,10 +119,7 @@ void release_station_groups(std::vector<StationGroup>& groups) {
   for (StationGroup& g : groups) {
     std::vector<starpu_data_handle_t*> hs{&g.h_points, &g.h_traces, &g.h_sample_points};
     for (auto& h : g.h_samples) hs.push_back(&h);
-    for (starpu_data_handle_t* h : hs) {
-      if (*h) starpu_data_unregister(*h);
-      *h = nullptr;
-    }
+    for (starpu_data_handle_t* h : hs) unregister(*h);
   }
 }
 

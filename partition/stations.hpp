@@ -14,8 +14,9 @@
 #include <vector>
 
 #include "partition/decomposition.hpp"
+#include "partition/handles.hpp"
 #include "partition/mapping.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

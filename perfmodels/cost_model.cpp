@@ -7,8 +7,9 @@
 #include <fstream>
 #include <numeric>
 
-#include "io/case_reader.hpp"
+#include "core/case_error.hpp"
 #include "partition/mapping.hpp"
+#include "physics/pml.hpp"
 
 namespace ondes {
 namespace {
@@ -16,16 +17,8 @@ namespace {
 constexpr double kBytesPerCell = 140, kBytesPerPmlCell = 160;
 constexpr double kBoundaryFloats = kVelocityComponents + kStressComponents;
 
-// Cells of [lo, lo + n) inside [a, b).
-int64_t overlap(int lo, int n, int a, int b) { return std::max(0, std::min(lo + n, b) - std::max(lo, a)); }
-
 int64_t pml_cells(const Case& c, const BlockInfo& b) {
-  const int w = c.boundaries.pml_width;
-  const Grid& g = c.grid;
-  const int64_t all = int64_t(b.shape.nx) * b.shape.ny * b.shape.nz;
-  const int64_t inner = overlap(b.x0, b.shape.nx, w, g.nx - w) * overlap(b.y0, b.shape.ny, w, g.ny - w) *
-                        overlap(0, b.shape.nz, c.boundaries.free_surface ? 0 : w, g.nz - w);
-  return all - inner;
+  return PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
 }
 
 struct Worker {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "partition/decomposition.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -1,24 +1,24 @@
-// StarPU performance models of the codelets, stored under $STARPU_HOME and calibrated by runs.
-// The stencil tasks (compute_velocity, compute_stress, save_boundary) use StarPU's non-linear
-// regression model: a history keyed by the block's dimensions (and PML cells, neighbours) and,
-// once sizes over more than 10% apart have been seen, a fit time = a * size^b + c over the cells
-// a task touches, which StarPU uses for any size within 0.9x-1.1x of the calibrated range (so a
-// block size never run before still gets a prediction). The small tasks keep a history model.
+// StarPU performance models, stored under $STARPU_HOME and calibrated by runs; each codelet
+// (tasks/) makes its own from these. The stencil tasks use StarPU's non-linear regression model: a
+// history keyed by what makes two tasks cost the same (the footprint: block dimensions, PML cells,
+// neighbours) and, once sizes over more than 10% apart have been seen, a fit time = a * size^b + c
+// over the cells a task touches, which StarPU uses for any size within 0.9x-1.1x of the calibrated
+// range (so a block size never run before still gets a prediction). Small tasks keep a history.
 #pragma once
 #include <starpu.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <initializer_list>
 
 namespace ondes {
 
-struct PerfModels {
-  starpu_perfmodel velocity, stress, save_boundary, update_source, record, sample, watch, plane, pgv;
-};
+// The symbols are stable (ondes3d_<codelet>) so calibrations carry over between runs.
+starpu_perfmodel history_model(const char* symbol);
+starpu_perfmodel regression_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
+                                  size_t (*size)(starpu_task*, unsigned));
 
-// Initialised on first use; the symbols are stable so calibrations carry over between runs.
-PerfModels& perf_models();
-
-// The regression's size of a task: cells of the block (compute tasks) or values copied (save).
-size_t model_size(starpu_task* task);
+// A footprint from the integers that determine a task's cost.
+uint32_t footprint_of(std::initializer_list<int64_t> values);
 
 }  // namespace ondes

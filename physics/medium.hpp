@@ -1,5 +1,5 @@
 #pragma once
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -3,7 +3,49 @@
 #include <algorithm>
 #include <cmath>
 
+#include "physics/medium.hpp"
+#include "physics/source.hpp"
+
 namespace ondes {
+
+PmlRegion PmlRegion::of(const Case& c) {
+  return PmlRegion{{c.grid.nx, c.grid.ny, c.grid.nz}, c.boundaries.pml_width, c.boundaries.free_surface};
+}
+
+bool PmlRegion::reaches(const std::array<double, 3>& p, double h) const {
+  for (int a = 0; a < 3; ++a)
+    if (p[a] < lo(a) * h || p[a] > (hi(a) - 1) * h) return true;
+  return false;
+}
+
+int64_t PmlRegion::cells_in(int x0, int nx, int y0, int ny, int nz) const {
+  // Cells of [start, start + count) inside [lo, hi) of an axis.
+  auto inside = [&](int axis, int start, int count) {
+    return int64_t(std::max(0, std::min(start + count, hi(axis)) - std::max(start, lo(axis))));
+  };
+  return int64_t(nx) * ny * nz - inside(0, x0, nx) * inside(1, y0, ny) * inside(2, 0, nz);
+}
+
+std::array<PmlAxis, 3> pml_axes(const Case& c) {
+  double f = c.boundaries.pml_frequency;
+  if (f <= 0)
+    for (const Source& s : c.sources) f = std::max(f, stf_dominant_frequency(s.stf));
+  const PmlRegion region = PmlRegion::of(c);
+  std::array<PmlAxis, 3> axes;
+  for (int a = 0; a < 3; ++a) {
+    PmlAxis& p = axes[a];
+    p.n = region.n[a];
+    p.width = region.width;
+    p.low = region.low_absorbing(a);
+    p.high = true;
+    p.h = c.grid.h;
+    p.dt = c.time.dt;
+    p.vp = vp_max(c.medium);
+    p.reflection = c.boundaries.pml_reflection;
+    p.frequency = f;
+  }
+  return axes;
+}
 
 double PmlAxis::depth(double x) const {
   double d = 0;

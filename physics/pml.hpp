@@ -1,9 +1,39 @@
-// C-PML profiles (Komatitsch & Martin 2007) with kappa = 1, so that the PML term is additive:
+// The C-PML absorbing layers: which cells they hold (PmlRegion, the one place that rule lives) and
+// their profiles (Komatitsch & Martin 2007) with kappa = 1, so that the PML term is additive:
 // each derivative d gets a memory variable psi <- b psi + a d, and the update adds psi.
 // d(x) = d0 (x/L)^2, d0 = -3 vp ln(R) / (2 L); alpha(x) = pi f (1 - x/L).
 #pragma once
+#include <array>
+#include <cstdint>
+
+#include "core/case.hpp"
 
 namespace ondes {
+
+// The `width` outermost cells of every absorbing face are PML: both faces in x and y, the bottom in
+// z, and the top too without a free surface. What is left is the interior box [lo, hi) per axis.
+struct PmlRegion {
+  std::array<int, 3> n{};  // grid cells per axis
+  int width = 0;
+  bool free_surface = true;
+
+  static PmlRegion of(const Case& c);
+  bool low_absorbing(int axis) const { return axis < 2 || !free_surface; }
+  int lo(int axis) const { return low_absorbing(axis) ? width : 0; }
+  int hi(int axis) const { return n[axis] - width; }
+  // Whether grid cell (i, j, k) is in the PML.
+  bool contains(int i, int j, int k) const {
+    const int p[3] = {i, j, k};
+    for (int a = 0; a < 3; ++a)
+      if (p[a] < lo(a) || p[a] >= hi(a)) return true;
+    return false;
+  }
+  // Whether a position (metres) reaches into the PML: beyond the first or last interior grid point
+  // of an axis, so that its interpolation stencil touches a PML cell.
+  bool reaches(const std::array<double, 3>& p, double h) const;
+  // PML cells of the box [x0, x0 + nx) x [y0, y0 + ny) x [0, nz).
+  int64_t cells_in(int x0, int nx, int y0, int ny, int nz) const;
+};
 
 struct PmlAxis {
   int n = 0;              // grid points along the axis
@@ -12,13 +42,14 @@ struct PmlAxis {
   bool high = true;       // absorbing at index n-1
   double h = 0, dt = 0, vp = 0, reflection = 1e-3, frequency = 1;
 
-  // Whether cell i (0..n-1) is in the PML along this axis.
-  bool in_pml(int i) const { return (low && i < width) || (high && i >= n - width); }
   // Distance into the layer, in cells, of a point at index position x (integer or half);
   // zero for every point of a non-PML cell (the profile starts at the layer's inner edge).
   double depth(double x) const;
   // Coefficients of the memory-variable recursion at index position x.
   void coefficients(double x, float* a, float* b) const;
 };
+
+// The profiles of the three axes of a case (pml_frequency 0: the sources' dominant frequency).
+std::array<PmlAxis, 3> pml_axes(const Case& c);
 
 }  // namespace ondes

@@ -1,7 +1,7 @@
 #pragma once
 #include <array>
 
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes {
 

@@ -4,21 +4,20 @@
 #pragma once
 #include <cmath>
 
-#include "physics/hd.hpp"
+#include "core/host_device.hpp"
+#include "core/stf_kind.hpp"
 
 namespace ondes {
 
-enum : int { kStfGaussian = 0, kStfRicker = 1, kStfTriangle = 2, kStfSmoothRamp = 3 };
-
-ONDES_HD inline double stf_value(int kind, double f0, double t0, double duration, double t) {
+ONDES_HD inline double stf_value(StfKind kind, double f0, double t0, double duration, double t) {
   const double pi = 3.14159265358979323846;
-  if (kind == kStfTriangle) {
+  if (kind == StfKind::Triangle) {
     const double u = (t - t0) / duration;  // 0..1 over the support
     if (u <= 0.0 || u >= 1.0) return 0.0;
     const double peak = 2.0 / duration;
     return u < 0.5 ? peak * 2.0 * u : peak * 2.0 * (1.0 - u);
   }
-  if (kind == kStfSmoothRamp) {
+  if (kind == StfKind::SmoothRamp) {
     // Moment rate of the SCEC LOH.1 source, whose moment is M0 (1 - (1 + u) e^-u), u = (t - t0) / T;
     // `duration` holds the rise time T.
     const double u = (t - t0) / duration;
@@ -26,7 +25,7 @@ ONDES_HD inline double stf_value(int kind, double f0, double t0, double duration
   }
   const double a = pi * f0 * (t - t0);
   const double g = std::exp(-a * a);
-  if (kind == kStfRicker) return (1.0 - 2.0 * a * a) * g;
+  if (kind == StfKind::Ricker) return (1.0 - 2.0 * a * a) * g;
   return f0 * std::sqrt(pi) * g;  // Gaussian, unit area
 }
 

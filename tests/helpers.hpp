@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "app/simulation.hpp"
-#include "physics/case.hpp"
+#include "core/case.hpp"
 
 namespace ondes::test {
 

@@ -75,7 +75,7 @@ void expect_matches(const Case& c, const std::vector<float>& seis, const Analyti
 }
 
 std::function<double(double)> stf() {
-  return [](double t) { return stf_value(kStfGaussian, kF0, kT0, 0, t); };
+  return [](double t) { return stf_value(StfKind::Gaussian, kF0, kT0, 0, t); };
 }
 
 }  // namespace

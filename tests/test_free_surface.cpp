@@ -41,7 +41,7 @@ TEST(FreeSurface, DoublesTheVerticalIncidentP) {
   ASSERT_GT(samples * c.time.dt, t0 + depth / vp + 0.5 / f0) << "the window must hold the whole P pulse";
 
   const analytic::Medium m{vp, vs, rho};
-  auto stf = [&](double t) { return stf_value(kStfGaussian, f0, t0, 0, t); };
+  auto stf = [&](double t) { return stf_value(StfKind::Gaussian, f0, t0, 0, t); };
   const analytic::Vec3 x{0, 0, -depth};
   std::vector<double> sim(samples), twice(samples);
   double peak_sim = 0, peak_ref = 0;

@@ -16,6 +16,7 @@
 #include "io/case_reader.hpp"
 #include "io/h5util.hpp"
 #include "perfmodels/cost_model.hpp"
+#include "physics/pml.hpp"
 #include "shell.hpp"
 
 namespace fs = std::filesystem;
@@ -179,15 +180,14 @@ Case sweep_case(int nbx, int nby) {
   return c;
 }
 
-// Cells in the PML by definition: within pml_width of a side or the bottom (the top is free).
+// The cells PmlRegion::contains puts in the PML, counted one by one (the cost model counts boxes).
 int64_t pml_cells_brute_force(const Case& c) {
-  const int w = c.boundaries.pml_width;
+  const PmlRegion pml = PmlRegion::of(c);
   const Grid& g = c.grid;
   int64_t n = 0;
   for (int k = 0; k < g.nz; ++k)
     for (int j = 0; j < g.ny; ++j)
-      for (int i = 0; i < g.nx; ++i)
-        n += i < w || i >= g.nx - w || j < w || j >= g.ny - w || k >= g.nz - w;
+      for (int i = 0; i < g.nx; ++i) n += pml.contains(i, j, k);
   return n;
 }
 

@@ -5,8 +5,10 @@
 #include <cmath>
 #include <vector>
 
-#include "codelets/cpu_kernels.hpp"
+#include "codelets/compute.hpp"
+#include "codelets/stations.hpp"
 #include "codelets/stencil.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
 #include "physics/pml.hpp"
@@ -50,15 +52,15 @@ TEST(SourceTimeFunction, NormalisationAndShape) {
   const double f0 = 2.5, t0 = 0.5, dt = 1e-4;
   double g = 0, tri = 0, ricker_mean = 0;
   for (double t = 0; t < 2; t += dt) {
-    g += stf_value(kStfGaussian, f0, t0, 0, t) * dt;
-    tri += stf_value(kStfTriangle, 0, 0.2, 0.4, t) * dt;
-    ricker_mean += stf_value(kStfRicker, f0, t0, 0, t) * dt;
+    g += stf_value(StfKind::Gaussian, f0, t0, 0, t) * dt;
+    tri += stf_value(StfKind::Triangle, 0, 0.2, 0.4, t) * dt;
+    ricker_mean += stf_value(StfKind::Ricker, f0, t0, 0, t) * dt;
   }
   EXPECT_NEAR(g, 1.0, 1e-6);
   EXPECT_NEAR(tri, 1.0, 1e-3);
   EXPECT_NEAR(ricker_mean, 0.0, 1e-6);
-  EXPECT_DOUBLE_EQ(stf_value(kStfRicker, f0, t0, 0, t0), 1.0);
-  EXPECT_DOUBLE_EQ(stf_value(kStfTriangle, 0, 0.2, 0.4, 0.1), 0.0);  // before onset
+  EXPECT_DOUBLE_EQ(stf_value(StfKind::Ricker, f0, t0, 0, t0), 1.0);
+  EXPECT_DOUBLE_EQ(stf_value(StfKind::Triangle, 0, 0.2, 0.4, 0.1), 0.0);  // before onset
 }
 
 // A double couple: traceless, eigenvalues (M0, 0, -M0) whatever the angles; known special case.
@@ -138,7 +140,7 @@ TEST(Energy, KineticAndStrainEnergyDensities) {
   const double l = lam, u = mu;
   const double young = u * (3 * l + 2 * u) / (l + u);
   const double expected = cells * h * h * h * (0.5 * rho * 0.25 + 1e12 / (2 * young));
-  EXPECT_NEAR(cpu::energy(sh, v.data(), s.data(), m.data(), 0, 4, 0, 4, 0, 4, h), expected, 1e-6 * expected);
+  EXPECT_NEAR(energy(sh, v.data(), s.data(), m.data(), 0, 4, 0, 4, 0, 4, h), expected, 1e-6 * expected);
 }
 
 // A grid point's cell straddling an interface gets Backus' averages (arithmetic density, harmonic
@@ -160,5 +162,33 @@ TEST(Medium, CellPropertiesAverageAcrossAnInterface) {
     EXPECT_EQ(l.vp, ref.vp) << z;
     EXPECT_EQ(l.vs, ref.vs) << z;
     EXPECT_EQ(l.rho, ref.rho) << z;
+  }
+}
+
+// The PML holds the `width` outermost cells of every absorbing face: x and y both sides, z the
+// bottom, and the top too without a free surface.
+TEST(Pml, RegionHoldsTheOutermostCellsOfTheAbsorbingFaces) {
+  const PmlRegion top_free{{30, 24, 20}, 5, true};
+  EXPECT_TRUE(top_free.contains(4, 10, 10));
+  EXPECT_FALSE(top_free.contains(5, 10, 10));
+  EXPECT_FALSE(top_free.contains(24, 10, 10));
+  EXPECT_TRUE(top_free.contains(25, 10, 10));
+  EXPECT_TRUE(top_free.contains(10, 19, 10));
+  EXPECT_FALSE(top_free.contains(10, 10, 0));  // under the free surface
+  EXPECT_FALSE(top_free.contains(10, 10, 14));
+  EXPECT_TRUE(top_free.contains(10, 10, 15));
+  const PmlRegion all_round{{30, 24, 20}, 5, false};
+  EXPECT_TRUE(all_round.contains(10, 10, 4));
+  EXPECT_FALSE(all_round.contains(10, 10, 5));
+  // A station 1 mm inside the last interior point is outside; 1 mm beyond it, inside.
+  EXPECT_FALSE(top_free.reaches({5 * 100.0, 18 * 100.0 - 1e-3, 0}, 100.0));
+  EXPECT_TRUE(top_free.reaches({5 * 100.0 - 1e-3, 10 * 100.0, 0}, 100.0));
+  // The box count of a block equals counting its cells one by one.
+  for (const PmlRegion& r : {top_free, all_round}) {
+    int64_t n = 0;
+    for (int k = 0; k < 20; ++k)
+      for (int j = 3; j < 3 + 12; ++j)
+        for (int i = 20; i < 30; ++i) n += r.contains(i, j, k);
+    EXPECT_EQ(r.cells_in(20, 10, 3, 12, 20), n);
   }
 }

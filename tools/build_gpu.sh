@@ -16,7 +16,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 "$here/tools/build_starpu_cuda.sh" "$prefix"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DONDES_CUDA=ON -DONDES_STARPU_PREFIX="$prefix" \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_RPATH="$prefix/lib" > "$build.configure.log"
-grep -q "CUDA kernels ON" "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
+grep -q "CUDA codelets ON" "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)"
 grep -q "define STARPU_USE_CUDA 1" "$prefix/include/starpu/1.3/starpu_config.h" || {
   echo "StarPU in $prefix has no CUDA" >&2; exit 1; }

@@ -4,7 +4,8 @@
 #pragma once
 #include <cstdint>
 
-#include "physics/hd.hpp"
+#include "core/host_device.hpp"
+#include "core/stf_kind.hpp"
 
 namespace ondes {
 
@@ -81,7 +82,8 @@ struct StepParams {
 struct SourcePoint {
   double coef, f0, t0, duration;
   int64_t idx;
-  int32_t comp, stf;
+  int32_t comp;
+  StfKind stf;
 };
 
 // The value a source point updates: its component's array, then its cell.
@@ -127,5 +129,19 @@ struct PmlLayout {
   }
   static constexpr int kPsi = 18;
 };
+
+// A snapshot plane: plane `index` (block-local) normal to `axis` (0 x, 1 y, 2 z). Its buffer holds [3][n2][n1]:
+// components, then the slow in-plane axis, then the fast one (x for y- and z-planes, y for x-planes).
+struct PlaneArgs {
+  BlockShape shape;
+  int axis = 2;
+  int index = 0;
+};
+
+ONDES_HD inline int plane_n1(const BlockShape& s, int axis) { return axis == 0 ? s.ny : s.nx; }
+ONDES_HD inline int plane_n2(const BlockShape& s, int axis) { return axis == 2 ? s.ny : s.nz; }
+ONDES_HD inline int64_t plane_points(const BlockShape& s, int axis) {
+  return static_cast<int64_t>(plane_n1(s, axis)) * plane_n2(s, axis);
+}
 
 }  // namespace ondes

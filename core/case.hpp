@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/stf_kind.hpp"
+
 namespace ondes {
 
 struct Grid {
@@ -39,8 +41,6 @@ struct Medium {
   std::vector<Layer> layers;
   std::shared_ptr<const Model3D> model;
 };
-
-enum class StfKind : int { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3 };
 
 struct TimeFunction {
   StfKind kind = StfKind::Ricker;

@@ -1,0 +1,41 @@
+// StarPU (and StarPU-MPI) for the lifetime of a run, and what the MPI launcher tells before MPI
+// starts.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace ondes {
+
+// StarPU, initialised for the lifetime of the object with the given scheduler (empty: StarPU's
+// choice, or STARPU_SCHED). Throws on an unknown scheduler name or when StarPU cannot start.
+// With `mpi`, StarPU-MPI too (it initialises MPI over MPI_COMM_WORLD); there is one Runtime at a
+// time, and Simulation spreads its blocks over the ranks of the live one.
+class Runtime {
+ public:
+  // ncpu / ncuda: worker counts (-1: StarPU's default or STARPU_NCPU / STARPU_NCUDA).
+  explicit Runtime(const std::string& scheduler, int ncpu = -1, int ncuda = -1, bool mpi = false);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+  std::string scheduler() const;
+  int cpu_workers() const;
+  int cuda_workers() const;
+  static int rank();   // 0 without MPI
+  static int ranks();  // 1 without MPI
+  static bool distributed();
+};
+
+// Whether this process was started by an MPI launcher (mpirun, srun, ...), and its rank and size
+// as the launcher's environment tells them (readable before MPI starts; 0 and 1 otherwise).
+bool launched_by_mpi();
+int launch_rank();
+int launch_size();
+int launch_local_size();  // ranks of this run on this node
+
+// Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
+void abort_all_ranks(int code);
+
+// Names of StarPU's scheduling policies.
+std::vector<std::string> scheduler_names();
+
+}  // namespace ondes

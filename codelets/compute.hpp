@@ -1,0 +1,184 @@
+// compute_velocity / compute_stress of one block: the interior sweep over the per-cell stencils of
+// stencil.hpp, then the C-PML correction of the block's PML cells (pml may be null), and for the
+// stress the free-surface images. CPU loops and CUDA kernels run the same per-cell code.
+#pragma once
+#include "codelets/kernel_support.hpp"
+#include "codelets/stencil.hpp"
+
+namespace ondes::cpu {
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells);
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells);
+}  // namespace ondes::cpu
+
+namespace ondes::cuda {
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
+                      cudaStream_t stream);
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
+                    cudaStream_t stream);
+}  // namespace ondes::cuda
+
+#ifdef ONDES_DEFINE_CPU_KERNELS
+namespace ondes::cpu {
+namespace {
+
+// One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
+// is a template parameter so the row has no branch and vectorises.
+void velocity_row(float* v, const Fields6& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy,
+                  int64_t sz, float scale) {
+#pragma GCC ivdep
+  for (int64_t i = row; i < row + nx; ++i) add_velocity(v, n, mat, i, velocity_diffs(f, i, sy, sz), scale);
+}
+
+template <int Plane>
+void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy, int64_t sz,
+                float scale) {
+#pragma GCC ivdep
+  for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
+}
+
+}  // namespace
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count) {
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields6 f = stress_fields(s, n);
+  const float scale = p.dt_h;
+  for (int k = 0; k < sh.nz; ++k)
+    for (int j = 0; j < sh.ny; ++j) velocity_row(v, f, mat, sh.idx(0, j, k), sh.nx, n, sy, sz, scale);
+  if (!pml) return;
+  for (int64_t q = 0; q < count; ++q) {
+    const int64_t i = pml_cell(pml, q);
+    Diffs d = velocity_diffs(f, i, sy, sz);
+    pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
+    add_velocity(v, n, mat, i, d, p.dt);
+  }
+}
+
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count) {
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
+  const Fields3 f = velocity_fields(v, n);
+  const float scale = p.dt_h;
+  for (int k = 0; k < sh.nz; ++k) {
+    const int plane = z_plane(k, p.free_surface);
+    for (int j = 0; j < sh.ny; ++j) {
+      const int64_t row = sh.idx(0, j, k);
+      if (plane == kSurface)
+        stress_row<kSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+      else if (plane == kBelowSurface)
+        stress_row<kBelowSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+      else
+        stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+    }
+  }
+  if (pml) {
+    for (int64_t q = 0; q < count; ++q) {
+      const int64_t i = pml_cell(pml, q);
+      int ci, cj, ck;
+      unpack_index(sh, i, &ci, &cj, &ck);
+      const int plane = z_plane(ck, p.free_surface);
+      Diffs d = stress_diffs(f, i, sy, sz, plane);
+      pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
+      add_stress(s, n, mat, i, d, p.dt, plane);
+    }
+  }
+  if (p.free_surface)
+    for (int j = 0; j < sh.ny; ++j)
+      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
+}
+
+}  // namespace ondes::cpu
+#endif
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda {
+namespace {
+
+// One thread per cell: a warp reads 32 consecutive x, a thread block is one x-y tile of one z
+// plane (so the plane's free-surface treatment is uniform in it), and there are enough threads in
+// flight to cover memory latency even for small blocks. The plane is the fastest grid index, so
+// thread blocks run down a tile's column one after another and the +-2 planes a stencil reads
+// are still in L2 (plane-by-plane order would need ~45 MB of planes resident for the big case).
+constexpr int kTx = 32, kTy = 16;
+
+dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
+dim3 zxy_grid(const BlockShape& s) { return dim3(s.nz, (s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
+
+__global__ void velocity_kernel(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+                                const float* __restrict__ mat) {
+  const BlockShape& sh = p.shape;
+  const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
+  if (i >= sh.nx || j >= sh.ny) return;
+  const int64_t n = sh.cells(), q = sh.idx(i, j, k);
+  add_velocity(v, n, mat, q, velocity_diffs(stress_fields(s, n), q, sh.sy(), sh.sz()), p.dt_h);
+}
+
+__global__ void stress_kernel(StepParams p, float* __restrict__ s, const float* __restrict__ v,
+                              const float* __restrict__ mat) {
+  const BlockShape& sh = p.shape;
+  const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
+  if (i >= sh.nx || j >= sh.ny) return;
+  const int64_t n = sh.cells(), q = sh.idx(i, j, k);
+  const int plane = z_plane(k, p.free_surface);
+  add_stress(s, n, mat, q, stress_diffs(velocity_fields(v, n), q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
+}
+
+__global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, const float* mat, char* pml,
+                                    int64_t count) {
+  const int64_t q = thread_index();
+  if (q >= count) return;
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  Diffs d = velocity_diffs(stress_fields(s, n), i, sh.sy(), sh.sz());
+  pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
+  add_velocity(v, n, mat, i, d, p.dt);
+}
+
+__global__ void stress_pml_kernel(StepParams p, float* s, const float* v, const float* mat, char* pml,
+                                  int64_t count) {
+  const int64_t q = thread_index();
+  if (q >= count) return;
+  const BlockShape& sh = p.shape;
+  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  int ci, cj, ck;
+  unpack_index(sh, i, &ci, &cj, &ck);
+  const int plane = z_plane(ck, p.free_surface);
+  Diffs d = stress_diffs(velocity_fields(v, n), i, sh.sy(), sh.sz(), plane);
+  pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
+  add_stress(s, n, mat, i, d, p.dt, plane);
+}
+
+__global__ void image_kernel(BlockShape sh, float* s) {
+  const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
+  if (i >= sh.nx || j >= sh.ny) return;
+  image_free_surface_column(sh, s, i, j);
+}
+
+}  // namespace
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
+                      cudaStream_t stream) {
+  velocity_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat);
+  check_launch("velocity_kernel");
+  if (pml && pml_cells > 0) {
+    velocity_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
+    check_launch("velocity_pml_kernel");
+  }
+}
+
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
+                    cudaStream_t stream) {
+  stress_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat);
+  check_launch("stress_kernel");
+  if (pml && pml_cells > 0) {
+    stress_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
+    check_launch("stress_pml_kernel");
+  }
+  if (p.free_surface) {
+    image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
+    check_launch("image_kernel");
+  }
+}
+
+}  // namespace ondes::cuda
+#endif

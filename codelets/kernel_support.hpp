@@ -1,0 +1,40 @@
+// What every numerics file of codelets/ shares. Each file holds one concept's per-cell code
+// (ONDES_HD: host and device), the declarations of its CPU loops (namespace ondes::cpu) and CUDA
+// launchers (ondes::cuda, asynchronous on the given stream), and their definitions, which the
+// build compiles once for the CPU (ONDES_DEFINE_CPU_KERNELS, g++ with the numeric flags) and once
+// for CUDA (ONDES_DEFINE_CUDA_KERNELS, nvcc): CMake collects codelets/*.hpp into the two
+// translation units, so a new file needs no build edit. No StarPU here: tasks/ wraps these.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/host_device.hpp"
+#include "core/layout.hpp"
+
+// The stream type of the launchers' declarations, without the CUDA headers (a CPU-only build has
+// none); the same declaration as cuda_runtime_api.h's.
+struct CUstream_st;
+typedef struct CUstream_st* cudaStream_t;
+
+#if defined(ONDES_DEFINE_CUDA_KERNELS) && defined(__CUDACC__)
+#include <cuda_runtime.h>
+
+namespace ondes::cuda {
+
+// A launch that failed (bad configuration, no device code for this GPU) would otherwise leave the
+// field unchanged without a word: StarPU's codelets cannot return an error, so stop the process.
+inline void check_launch(const char* kernel) {
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return;
+  std::fprintf(stderr, "ondes3d: CUDA kernel %s failed to launch: %s\n", kernel, cudaGetErrorString(e));
+  std::abort();
+}
+
+inline int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / threads; }
+
+// The index of this thread in a 1D launch.
+__device__ inline int64_t thread_index() { return blockIdx.x * int64_t(blockDim.x) + threadIdx.x; }
+
+}  // namespace ondes::cuda
+#endif

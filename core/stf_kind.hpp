@@ -1,0 +1,9 @@
+// The source time functions the solver knows (physics/stf.hpp evaluates them, on host and device).
+#pragma once
+#include <cstdint>
+
+namespace ondes {
+
+enum class StfKind : int32_t { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3 };
+
+}  // namespace ondes

@@ -1,0 +1,181 @@
+#include "physics/grid_setup.hpp"
+
+#include <algorithm>
+#include <array>
+#include <initializer_list>
+
+#include "physics/interp.hpp"
+#include "physics/medium.hpp"
+#include "physics/pml.hpp"
+
+namespace ondes {
+
+StepParams step_params(const Case& c) {
+  StepParams p;
+  p.dt = static_cast<float>(c.time.dt);
+  p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
+  p.inv_h = static_cast<float>(1.0 / c.grid.h);
+  p.free_surface = c.boundaries.free_surface;
+  return p;
+}
+
+// The properties are sampled once per grid point, a z-slab at a time (each cell reads its +x, +y,
+// +z neighbours); mu is zero at a shear point if any neighbour is fluid.
+void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m) {
+  const int64_t n = s.cells();
+  const Grid& g = c.grid;
+  const int sx = s.nx + 1, sy = s.ny + 1;
+  auto sample_slab = [&](int k, std::vector<Layer>& slab) {
+    const double z = std::min(k, g.nz - 1) * g.h;
+    for (int j = 0; j < sy; ++j)
+      for (int i = 0; i < sx; ++i)
+        slab[size_t(j) * sx + i] = c.medium.model ? properties_at(c.medium, std::min(x0 + i, g.nx - 1) * g.h,
+                                                                  std::min(y0 + j, g.ny - 1) * g.h, z)
+                                                  : cell_properties(c.medium, z, g.h);
+  };
+  auto mu_of = [](const Layer& l) { return l.rho * l.vs * l.vs; };
+  auto harmonic = [](std::initializer_list<double> v) {
+    double inv = 0;
+    for (double x : v) {
+      if (x <= 0) return 0.0;
+      inv += 1.0 / x;
+    }
+    return v.size() / inv;
+  };
+  std::vector<Layer> here(size_t(sx) * sy), below(size_t(sx) * sy);
+  sample_slab(0, here);
+  for (int k = 0; k < s.nz; ++k) {
+    sample_slab(k + 1, below);
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i) {
+        const size_t p = size_t(j) * sx + i;
+        const Layer &c0 = here[p], &px = here[p + 1], &py = here[p + sx], &pxy = here[p + sx + 1];
+        const Layer &pz = below[p], &pxz = below[p + 1], &pyz = below[p + sx];
+        const int64_t q = s.idx(i, j, k);
+        m[BX * n + q] = static_cast<float>(2.0 / (c0.rho + px.rho));
+        m[BY * n + q] = static_cast<float>(2.0 / (c0.rho + py.rho));
+        m[BZ * n + q] = static_cast<float>(2.0 / (c0.rho + pz.rho));
+        const double mu = mu_of(c0);
+        m[LAM * n + q] = static_cast<float>(c0.rho * c0.vp * c0.vp - 2 * mu);
+        m[MU * n + q] = static_cast<float>(mu);
+        m[MUXY * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(py), mu_of(pxy)}));
+        m[MUXZ * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(pz), mu_of(pxz)}));
+        m[MUYZ * n + q] = static_cast<float>(harmonic({mu, mu_of(py), mu_of(pz), mu_of(pyz)}));
+      }
+    std::swap(here, below);
+  }
+}
+
+std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s) {
+  const PmlRegion region = PmlRegion::of(c);
+  std::vector<int64_t> cells;
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i)
+        if (region.contains(x0 + i, y0 + j, k)) cells.push_back(s.idx(i, j, k));
+  return cells;
+}
+
+void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, char* pml) {
+  const auto axes = pml_axes(c);
+  const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()));
+  std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
+  float* prof = reinterpret_cast<float*>(pml + l.profiles_offset);
+  const int n_axis[3] = {s.nx, s.ny, s.nz};
+  const int origin[3] = {x0, y0, 0};
+  for (int a = 0; a < 3; ++a) {
+    float* t = prof + PmlLayout::axis_offset(s, a);
+    for (int half = 0; half < 2; ++half)
+      for (int i = 0; i < n_axis[a]; ++i)
+        axes[a].coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i],
+                             &t[(2 * half + 1) * n_axis[a] + i]);
+  }
+}
+
+namespace {
+
+// The trilinear points of a field with the given offset around position x, as (global i, j, k, w).
+struct WeightedPoint {
+  int gi, gj, k;
+  double w;
+};
+std::vector<WeightedPoint> spread(const Grid& g, const std::array<double, 3>& x, const double* offset) {
+  const Stencil1D sx = stencil_1d(x[0], g.h, offset[0], g.nx);
+  const Stencil1D sy = stencil_1d(x[1], g.h, offset[1], g.ny);
+  const Stencil1D sz = stencil_1d(x[2], g.h, offset[2], g.nz);
+  std::vector<WeightedPoint> out;
+  for (int dk = 0; dk < 2; ++dk)
+    for (int dj = 0; dj < 2; ++dj)
+      for (int di = 0; di < 2; ++di) {
+        const double w = (di ? sx.frac : 1 - sx.frac) * (dj ? sy.frac : 1 - sy.frac) * (dk ? sz.frac : 1 - sz.frac);
+        if (w != 0) out.push_back({sx.i0 + di, sy.i0 + dj, sz.i0 + dk, w});
+      }
+  return out;
+}
+
+}  // namespace
+
+// A force F s(t) adds dt b F s(t) / h^3 to the velocity; a moment tensor removes dt M s(t) / h^3
+// from the stress (stress glut). Each is spread trilinearly over the field's own staggered grid.
+BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material) {
+  const Grid& g = c.grid;
+  const double vol = g.h * g.h * g.h;
+  BlockSources out;
+  for (const Source& src : c.sources) {
+    const bool force = src.kind == SourceKind::Force;
+    const int ncomp = force ? 3 : 6;
+    for (int comp = 0; comp < ncomp; ++comp) {
+      const double amp = force ? src.force[comp] : src.moment[comp];
+      if (amp == 0) continue;
+      for (const WeightedPoint& wp : spread(g, src.position, force ? kVelocityOffset[comp] : kStressOffset[comp])) {
+        if (wp.gi < x0 || wp.gi >= x0 + s.nx || wp.gj < y0 || wp.gj >= y0 + s.ny || wp.k < 0 || wp.k >= g.nz) continue;
+        if (!force && comp == SZZ && wp.k == 0 && c.boundaries.free_surface) continue;  // szz = 0 there
+        SourcePoint p{};
+        p.idx = s.idx(wp.gi - x0, wp.gj - y0, wp.k);
+        p.comp = comp;
+        p.stf = src.stf.kind;
+        p.f0 = src.stf.f0;
+        p.t0 = src.stf.t0;
+        p.duration = src.stf.duration;
+        if (force) {
+          p.coef = c.time.dt * material[comp * s.cells() + p.idx] * amp * wp.w / vol;
+          out.force.push_back(p);
+        } else {
+          p.coef = -c.time.dt * amp * wp.w / vol;
+          out.moment.push_back(p);
+        }
+      }
+    }
+  }
+  // Points on the same value one after another, in source order: a CUDA thread per run of them
+  // adds in the CPU's order (same rounding), and runs are independent (no atomics).
+  const int64_t n = s.cells();
+  for (auto* pts : {&out.force, &out.moment})
+    std::stable_sort(pts->begin(), pts->end(), [n](const SourcePoint& a, const SourcePoint& b) {
+      return source_target(a, n) < source_target(b, n);
+    });
+  return out;
+}
+
+double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0, int j1,
+              int k0, int k1, double h) {
+  const int64_t n = sh.cells();
+  double e = 0;
+  for (int k = k0; k < k1; ++k)
+    for (int j = j0; j < j1; ++j)
+      for (int i = i0; i < i1; ++i) {
+        const int64_t q = sh.idx(i, j, k);
+        double kin = 0;
+        for (int c = 0; c < 3; ++c) kin += double(v[c * n + q]) * v[c * n + q] / mat[c * n + q];
+        // Strain energy of an isotropic solid: (1/4mu)(s:s - lam/(3lam+2mu) tr(s)^2).
+        const double lam = mat[LAM * n + q], mu = mat[MU * n + q];
+        const double xx = s[SXX * n + q], yy = s[SYY * n + q], zz = s[SZZ * n + q];
+        const double xy = s[SXY * n + q], xz = s[SXZ * n + q], yz = s[SYZ * n + q];
+        const double tr = xx + yy + zz;
+        const double ss = xx * xx + yy * yy + zz * zz + 2 * (xy * xy + xz * xz + yz * yz);
+        e += 0.5 * kin + (ss - lam / (3 * lam + 2 * mu) * tr * tr) / (4 * mu);
+      }
+  return e * h * h * h;
+}
+
+}  // namespace ondes

@@ -1,0 +1,37 @@
+// What the grid's physics puts into a block's arrays before the first step: the material at the
+// staggered points, the C-PML cells and profiles, and the source points. The block's place is its
+// first interior cell (x0, y0) in the grid and its shape; partition/block_data allocates the
+// arrays and hands them to StarPU.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/case.hpp"
+#include "core/layout.hpp"
+
+namespace ondes {
+
+// The per-step constants of the compute tasks (shape left for the block).
+StepParams step_params(const Case& c);
+
+// material[kMaterialComponents][cells]: buoyancy averaged arithmetically at the velocity points,
+// lambda and mu at the centre, mu harmonically at the shear-stress points.
+void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
+
+// Padded indices of the block's PML cells (PmlRegion), in z, y, x order.
+std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s);
+// The PmlLayout buffer of those cells: indices, per-axis profiles; memory variables left as they are.
+void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, char* pml);
+
+// The points through which the case's sources act on the block: forces on the velocity
+// (`material` gives the buoyancy), moment tensors on the stress; sorted by source_target.
+struct BlockSources {
+  std::vector<SourcePoint> force, moment;
+};
+BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material);
+
+// Kinetic + strain energy of the block's cells [i0,i1) x [j0,j1) x [k0,k1) (joules).
+double energy(const BlockShape& s, const float* v, const float* stress, const float* mat, int i0, int i1, int j0,
+              int j1, int k0, int k1, double h);
+
+}  // namespace ondes

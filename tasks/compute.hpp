@@ -1,0 +1,105 @@
+// compute_velocity / compute_stress of one block: fill the ghosts of the other field from the
+// neighbours' boundary buffers, then update (codelets/compute.hpp).
+// Buffers: the updated field (RW), the other field (RW: its ghosts are written), material (R),
+// PML memory (RW) if has_pml, then one boundary buffer (R) per bit of neighbour_mask, in Direction
+// order. Model: regression over the block's cells, history keyed by its dimensions, PML cells and
+// neighbours.
+#pragma once
+#include "codelets/boundary.hpp"
+#include "codelets/compute.hpp"
+#include "partition/block_data.hpp"
+#include "tasks/codelet.hpp"
+
+namespace ondes {
+
+struct ComputeArgs {
+  StepParams params;
+  int has_pml = 0;
+  int neighbour_mask = 0;
+  int64_t pml_cells = 0;
+};
+
+namespace compute_task {
+
+template <bool Velocity, class B>
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<ComputeArgs>(cl_arg);
+  const BlockShape& s = a.params.shape;
+  float* other = vector_data<float>(buffers[1]);
+  int next = 3;
+  char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (a.neighbour_mask & (1 << dir))
+      ONDES_RUN(B, load_box, s, Velocity ? kStressComponents : kVelocityComponents, ghost_box(s, dir),
+                vector_data<float>(buffers[next++]), other);
+  float* field = vector_data<float>(buffers[0]);
+  const float* mat = vector_data<float>(buffers[2]);
+  if (Velocity)
+    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells);
+  else
+    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells);
+}
+template <class B>
+void velocity_entry(void* buffers[], void* cl_arg) {
+  entry<true, B>(buffers, cl_arg);
+}
+template <class B>
+void stress_entry(void* buffers[], void* cl_arg) {
+  entry<false, B>(buffers, cl_arg);
+}
+
+inline uint32_t footprint(starpu_task* task) {
+  const auto a = task_args<ComputeArgs>(task->cl_arg);
+  const BlockShape& s = a.params.shape;
+  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask});
+}
+inline size_t size(starpu_task* task, unsigned) {
+  return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
+}
+
+template <bool Velocity>
+starpu_codelet& codelet() {
+  static starpu_perfmodel model =
+      regression_model(Velocity ? "ondes3d_compute_velocity" : "ondes3d_compute_stress", footprint, size);
+  static starpu_codelet cl =
+      Velocity ? make_codelet("compute_velocity", velocity_entry<OnCpu>, ONDES_CUDA_ENTRY(velocity_entry), &model, {})
+               : make_codelet("compute_stress", stress_entry<OnCpu>, ONDES_CUDA_ENTRY(stress_entry), &model, {});
+  return cl;
+}
+
+}  // namespace compute_task
+
+// Submits compute_velocity (or compute_stress) of block b, reading its neighbours' boundary
+// buffers of the other field; on_done(arg), if given, replaces the codelet's completion callback.
+// Returns the tasks submitted (1).
+inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
+                          void (*on_done)(void*) = nullptr, void* arg = nullptr) {
+  starpu_data_descr d[STARPU_NMAXBUFS];
+  int n = 0;
+  d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
+  d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};
+  d[n++] = {b.h_material, STARPU_R};
+  ComputeArgs a;
+  a.params = base;
+  a.params.shape = b.info.shape;
+  if (b.h_pml) {
+    d[n++] = {b.h_pml, STARPU_RW};
+    a.has_pml = 1;
+    a.pml_cells = b.pml_cells;
+  }
+  for (int dir = 0; dir < kDirections; ++dir) {
+    const int nb = b.info.neighbour[dir];
+    if (nb < 0) continue;
+    const BlockData& other = blocks[nb];
+    d[n++] = {velocity ? other.h_stress_out[opposite(dir)] : other.h_velocity_out[opposite(dir)], STARPU_R};
+    a.neighbour_mask |= 1 << dir;
+  }
+  starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
+  const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
+                                               STARPU_CALLBACK_WITH_ARG_NFREE, on_done, arg, 0)
+                          : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a), 0);
+  check_starpu(ret, velocity ? "submitting compute_velocity" : "submitting compute_stress");
+  return 1;
+}
+
+}  // namespace ondes

@@ -1,0 +1,68 @@
+#include "tasks/iteration.hpp"
+
+#include "tasks/boundary.hpp"
+#include "tasks/compute.hpp"
+#include "tasks/messages.hpp"
+#include "tasks/snapshot.hpp"
+#include "tasks/source.hpp"
+#include "tasks/stations.hpp"
+#include "tasks/watch.hpp"
+
+namespace ondes {
+namespace {
+
+// One half step of every local block: compute, sources, saves, then the messages of the halo.
+int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, double t) {
+  int tasks = 0;
+  for (BlockData& b : g.blocks)
+    if (b.local)
+      tasks += velocity ? submit_compute(g.blocks, b, plan.base, true)
+                        : submit_compute(g.blocks, b, plan.base, false, plan.on_stress_done, plan.callback_arg);
+  for (BlockData& b : g.blocks)
+    if (b.local)
+      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, velocity ? b.h_force : b.h_moment,
+                             b.info.shape.cells(), t, plan.small_where);
+  for (BlockData& b : g.blocks)
+    if (b.local) tasks += submit_saves(b, velocity, plan.small_where);
+  const int kind = velocity ? kVelocityKind : kStressKind;
+  for (const Transfer& x : g.halo.send[kind]) send(x);
+  for (const Transfer& x : g.halo.recv[kind]) receive(x);
+  return tasks;
+}
+
+bool due(int every, int n) { return every > 0 && (n + 1) % every == 0; }
+
+}  // namespace
+
+Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
+  Submitted s;
+  const double t = n * plan.dt;
+  s.tasks += submit_half_step(g, plan, true, t);
+  s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt);
+  // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.
+  for (StationGroup& group : g.stations)
+    s.tasks += submit_station_group(g.blocks, group, plan.rank, n, plan.nsteps, plan.small_where);
+  if (g.pgv)
+    for (BlockData& b : g.blocks)
+      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where);
+  if (due(plan.watchdog_every, n)) {
+    for (BlockData& b : g.blocks)
+      if (b.local) s.periodic += submit_watch(b, plan.small_where);
+    s.watched = true;
+  }
+  if (g.planes && !g.planes->empty() && due(plan.snapshot_every, n)) {
+    for (const PlanePart& p : *g.planes) s.periodic += submit_plane(p, plan.rank, plan.small_where);
+    s.frame = true;
+  }
+  s.tasks += s.periodic;
+  return s;
+}
+
+int submit_all_saves(std::vector<BlockData>& blocks, unsigned long long where) {
+  int tasks = 0;
+  for (BlockData& b : blocks)
+    if (b.local) tasks += submit_saves(b, true, where) + submit_saves(b, false, where);
+  return tasks;
+}
+
+}  // namespace ondes

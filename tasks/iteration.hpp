@@ -1,0 +1,65 @@
+// The task graph of one iteration (DESIGN.md), all of it: per block compute_velocity, the force
+// sources, the velocity saves and their messages to other ranks, compute_stress, the moment
+// sources, the stress saves and messages, then the stations, and the periodic watchdog and
+// snapshot tasks. Nothing here waits: StarPU infers the dependencies from the data each task reads
+// and writes.
+#pragma once
+#include <vector>
+
+#include "partition/block_data.hpp"
+#include "partition/halo.hpp"
+#include "partition/stations.hpp"
+
+namespace ondes {
+
+// One block's part of a snapshot plane, as every rank lists it (app/snapshots): the owner extracts
+// it (extract_plane); rank 0 receives it (tag) unless it is the owner.
+struct PlanePart {
+  PlaneArgs args;
+  int owner = 0;
+  int64_t tag = 0;
+  starpu_data_handle_t velocity = nullptr;  // the block's, where it is local
+  starpu_data_handle_t buffer = nullptr;
+};
+
+struct IterationPlan {
+  StepParams base;  // shape is set per block
+  int nsteps = 0;   // length of the traces
+  double dt = 0;
+  void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes
+  void* callback_arg = nullptr;
+  int rank = 0;  // this process's MPI rank (0 without MPI)
+  unsigned long long small_where = STARPU_CPU | STARPU_CUDA;  // where saves, sources, records may run
+  int watchdog_every = 0;  // iterations between watch_velocity tasks; 0: none
+  int snapshot_every = 0;  // iterations between snapshot frames; 0: none
+};
+
+// What the graph reads and writes besides the blocks: stations, the halo between ranks, and the
+// snapshot planes' parts and each block's peak-ground-velocity handle (null: none), if any.
+struct GraphData {
+  std::vector<BlockData>& blocks;
+  std::vector<StationGroup>& stations;
+  const Halo& halo;
+  std::vector<PlanePart>* planes = nullptr;
+  const std::vector<starpu_data_handle_t>* pgv = nullptr;  // by block id
+};
+
+struct Submitted {
+  int tasks = 0;     // in all
+  int periodic = 0;  // of them, the watchdog's and the snapshot frame's
+  bool watched = false;  // watch_velocity tasks were submitted (their peaks can be read back)
+  bool frame = false;    // a snapshot frame's parts were submitted
+};
+
+// Submits this rank's part of iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n
+// to t_{n+1}). Forces act at t_n right after the velocity update and moments at t_{n+1/2} after
+// the stress update, before the boundaries are saved, so that neighbours see the source too.
+// Boundary buffers bound for other ranks are sent as soon as saved; those from other ranks are
+// received into their copies before the compute task that reads them.
+Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n);
+
+// The saves of every local block's velocity and stress edges: after fields were written outside
+// the graph (a restart), the boundary buffers hold their edges again. Returns the tasks submitted.
+int submit_all_saves(std::vector<BlockData>& blocks, unsigned long long where);
+
+}  // namespace ondes

@@ -1,0 +1,74 @@
+// extract_plane: a plane of a block's velocity into a buffer (args PlaneArgs; buffers: the
+// velocity (R), the plane (W)). update_pgv: the running peak ground velocity of a block's top face
+// (args BlockShape; buffers: the velocity (R), the peaks (RW)). Models: history.
+// (codelets/snapshot.hpp)
+#pragma once
+#include "codelets/snapshot.hpp"
+#include "tasks/codelet.hpp"
+#include "tasks/iteration.hpp"
+#include "tasks/messages.hpp"
+
+namespace ondes {
+
+namespace plane_task {
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  ONDES_RUN(B, extract_plane, task_args<PlaneArgs>(cl_arg), vector_data<float>(buffers[0]),
+            vector_data<float>(buffers[1]));
+}
+
+inline starpu_codelet& codelet() {
+  static starpu_perfmodel model = history_model("ondes3d_extract_plane");
+  static starpu_codelet cl =
+      make_codelet("extract_plane", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {STARPU_R, STARPU_W});
+  return cl;
+}
+
+}  // namespace plane_task
+
+namespace pgv_task {
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  ONDES_RUN(B, update_pgv, task_args<BlockShape>(cl_arg), vector_data<float>(buffers[0]),
+            vector_data<float>(buffers[1]));
+}
+
+inline starpu_codelet& codelet() {
+  static starpu_perfmodel model = history_model("ondes3d_update_pgv");
+  static starpu_codelet cl =
+      make_codelet("update_pgv", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {STARPU_R, STARPU_RW});
+  return cl;
+}
+
+}  // namespace pgv_task
+
+// The extract task of a part this rank owns, and the message that brings it to rank 0. Returns the
+// tasks submitted.
+inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) {
+  int tasks = 0;
+  if (p.owner == rank) {
+    check_starpu(starpu_task_insert(&plane_task::codelet(), STARPU_R, p.velocity, STARPU_W, p.buffer, STARPU_VALUE,
+                                    &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, 0),
+                 "submitting extract_plane");
+    tasks = 1;
+  }
+  const Transfer t{p.buffer, rank == 0 ? p.owner : 0, p.tag, 0};
+  if (rank != 0)
+    send(t);
+  else if (p.owner != 0)
+    receive(t);
+  return tasks;
+}
+
+// Returns the tasks submitted (1).
+inline int submit_pgv(starpu_data_handle_t velocity, starpu_data_handle_t peaks, BlockShape s,
+                      unsigned long long where) {
+  check_starpu(starpu_task_insert(&pgv_task::codelet(), STARPU_R, velocity, STARPU_RW, peaks, STARPU_VALUE, &s,
+                                  sizeof(s), STARPU_EXECUTE_WHERE, where, 0),
+               "submitting update_pgv");
+  return 1;
+}
+
+}  // namespace ondes

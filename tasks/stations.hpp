@@ -1,0 +1,116 @@
+// record_seismograms: one time sample of every station of a group, interpolated from the velocity
+// of the group's blocks (or, for a group spread over ranks, from the samples of each slot).
+// Buffers: station points (R), traces (RW), then one velocity or samples buffer (R) per slot.
+// sample_stations: the corners of a group's stations that lie in one block, for the record task
+// on another rank. Buffers: the block's velocity (R), station points (R), samples (W).
+// Models: history. (codelets/stations.hpp)
+#pragma once
+#include "codelets/stations.hpp"
+#include "partition/block_data.hpp"
+#include "partition/stations.hpp"
+#include "tasks/codelet.hpp"
+#include "tasks/messages.hpp"
+
+namespace ondes {
+
+struct RecordArgs {
+  int step = 0;
+  int nsteps = 0;
+  int nblocks = 0;
+  int64_t cells[kMaxStationBlocks] = {};  // per slot, per component (0: samples)
+};
+
+struct SampleArgs {
+  int64_t cells = 0;
+  int slot = 0;
+};
+
+namespace record_task {
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<RecordArgs>(cl_arg);
+  StationBlocks blocks{};
+  for (int s = 0; s < a.nblocks; ++s) {
+    blocks.v[s] = vector_data<float>(buffers[2 + s]);
+    blocks.cells[s] = a.cells[s];
+  }
+  ONDES_RUN(B, record, blocks, vector_data<StationPoint>(buffers[0]), vector_count(buffers[0]), a.step, a.nsteps,
+            vector_data<float>(buffers[1]));
+}
+
+inline starpu_codelet& codelet() {
+  static starpu_perfmodel model = history_model("ondes3d_record_seismograms");
+  static starpu_codelet cl = make_codelet("record_seismograms", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {});
+  return cl;
+}
+
+}  // namespace record_task
+
+namespace sample_task {
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<SampleArgs>(cl_arg);
+  ONDES_RUN(B, sample_stations, vector_data<float>(buffers[0]), a.cells, vector_data<StationPoint>(buffers[1]),
+            vector_count(buffers[1]), a.slot, vector_data<float>(buffers[2]));
+}
+
+inline starpu_codelet& codelet() {
+  static starpu_perfmodel model = history_model("ondes3d_sample_stations");
+  static starpu_codelet cl = make_codelet("sample_stations", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model,
+                                          {STARPU_R, STARPU_R, STARPU_W});
+  return cl;
+}
+
+}  // namespace sample_task
+
+// The record task of a group at step n, on its home rank. Returns the tasks submitted (1).
+inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n, int nsteps,
+                         unsigned long long where) {
+  starpu_data_descr d[2 + kMaxStationBlocks];
+  d[0] = {g.sampled ? g.h_sample_points : g.h_points, STARPU_R};
+  d[1] = {g.h_traces, STARPU_RW};
+  RecordArgs a;
+  a.step = n;
+  a.nsteps = nsteps;
+  a.nblocks = static_cast<int>(g.blocks.size());
+  for (int s = 0; s < a.nblocks; ++s) {
+    const BlockData& b = blocks[g.blocks[s]];
+    d[2 + s] = {g.sampled ? g.h_samples[s] : b.h_velocity, STARPU_R};
+    a.cells[s] = g.sampled ? 0 : b.info.shape.cells();
+  }
+  check_starpu(starpu_task_insert(&record_task::codelet(), STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
+                                  sizeof(a), STARPU_EXECUTE_WHERE, where, 0),
+               "submitting record_seismograms");
+  return 1;
+}
+
+// This rank's part of a group's recording at step n: samples of its slots (sent home unless it is
+// home), the samples of other ranks received, and the record task on the home rank. Returns the
+// tasks submitted.
+inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g, int rank, int n, int nsteps,
+                                unsigned long long where) {
+  if (!g.involved) return 0;
+  int tasks = 0;
+  if (g.sampled)
+    for (size_t s = 0; s < g.blocks.size(); ++s) {
+      const Transfer t{g.h_samples[s], g.home == rank ? g.owners[s] : g.home, sample_tag(g.id, int(s)), 0};
+      if (g.owners[s] == rank) {
+        const BlockData& b = blocks[g.blocks[s]];
+        SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
+        check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
+                                        STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a), STARPU_EXECUTE_WHERE,
+                                        where, 0),
+                     "submitting sample_stations");
+        ++tasks;
+        if (g.home != rank) send(t);
+      } else if (g.home == rank) {
+        receive(t);
+      }
+    }
+  if (g.home == rank) tasks += submit_record(blocks, g, n, nsteps, where);
+  return tasks;
+}
+
+}  // namespace ondes
