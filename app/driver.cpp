@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 
 #include "app/info.hpp"
 #include "app/simulation.hpp"
@@ -117,73 +118,52 @@ void log_profile(const RunProfile& p) {
   spdlog::info("profile: {} tasks{}, {} moved between memory nodes", p.tasks(), kinds, human_bytes(p.bytes_transferred()));
 }
 
-int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
-  const bool root = Runtime::rank() == 0;
-  const bool one_process = Runtime::ranks() == 1;
-  const RankMap map = map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), Runtime::ranks(),
-                                 parse_mapping(c.run.mapping));
-  check_gpu_memory(c, memory_needs(c, map));
+void log_start(const Case& c, const Runtime& rt) {
   spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
                c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby, rt.scheduler(), rt.cpu_workers(),
                rt.cuda_workers(),
                Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
                                       : "");
-  Simulation sim(c, c.time.steps);
-  if (Runtime::distributed())
-    spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
-                 sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
-                 sim.stats().station_groups_across_ranks);
-  if (!rc.restart.empty()) {
-    sim.restore_checkpoint(rc.restart);
-    spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
-  }
-  const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
-  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
-  profile::start(!rc.trace.empty() && root);
+}
 
-  // The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
-  // of 10 iterations carries the start-up (first transfers to GPUs, calibration); the throughput
-  // reported is the steady one after it.
+// Wall time and steps of the first window (start-up: first transfers to GPUs, calibration).
+struct WarmUp {
+  double wall = 0;
+  int steps = 0;
+};
+
+// The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
+// of 10 iterations carries the start-up; the throughput reported is the steady one after it.
+WarmUp run_windows(Simulation& sim, const Case& c, const RunControl& rc, const std::string& checkpoint) {
   const int first = sim.iteration();
   const int warm_end = c.time.steps - first >= 40 ? first + 10 : first;
-  double warm_wall = 0;
-  int warm_steps = 0;
+  WarmUp warm;
   while (sim.iteration() < c.time.steps) {
     int target = c.time.steps;
     if (sim.iteration() < warm_end) target = warm_end;
     if (rc.checkpoint_every > 0) target = std::min(target, (sim.iteration() / rc.checkpoint_every + 1) * rc.checkpoint_every);
     const int want = target - sim.iteration();
-    const int done = sim.advance(want, root);
-    if (sim.iteration() == warm_end) warm_wall = sim.stats().wall_seconds, warm_steps = sim.stats().steps;
+    const int done = sim.advance(want, Runtime::rank() == 0);
+    if (sim.iteration() == warm_end) warm = {sim.stats().wall_seconds, sim.stats().steps};
     if (done < want) break;  // watchdog or signal
     if (rc.checkpoint_every > 0 && sim.iteration() % rc.checkpoint_every == 0 && sim.iteration() < c.time.steps) {
       sim.save_checkpoint(checkpoint);
       spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
     }
   }
-  sim.finish_snapshots();
-  if (c.snapshots.every > 0 && root)
-    spdlog::info("snapshots in {} (open {} in ParaView)", snapshot_path(c),
-                 std::filesystem::path(snapshot_path(c)).replace_extension(".xdmf").string());
-  RunProfile prof = profile::collect();
-  const auto alarm = sim.alarm();
-  const int sig = Simulation::stop_signal();
-  const std::string alarm_text =
-      alarm ? fmt::format("watchdog: velocity {:.6g} m/s in block {} after iteration {} (limit {:.6g} m/s)",
-                          alarm->peak, alarm->block, alarm->iteration, c.run.watchdog_max_velocity)
-            : "";
-  if (alarm && !one_process) {
-    spdlog::error("{}; stopping every rank", alarm_text);
-    abort_all_ranks(kExitWatchdog);
-  }
-  std::vector<float> seismograms = sim.seismograms();  // every rank takes part
-  if (sig && one_process && !alarm) {
-    sim.save_checkpoint(checkpoint);
-    spdlog::warn("stopped by signal {} after iteration {}; checkpoint in {} (continue with --restart {})", sig,
-                 sim.iteration(), checkpoint, checkpoint);
-  }
-  if (!root) return 0;
+  return warm;
+}
 
+// Why the run stopped early: the watchdog's alarm, a signal, or nothing (empty).
+std::string stop_reason(const Case& c, const std::optional<WatchdogAlarm>& alarm, int sig) {
+  if (alarm)
+    return fmt::format("watchdog: velocity {:.6g} m/s in block {} after iteration {} (limit {:.6g} m/s)", alarm->peak,
+                       alarm->block, alarm->iteration, c.run.watchdog_max_velocity);
+  return sig ? fmt::format("signal {}", sig) : "";
+}
+
+RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, const Simulation& sim, const WarmUp& warm,
+                     const std::optional<WatchdogAlarm>& alarm, int sig) {
   RunMetadata m;
   m.program_version = ONDES_VERSION;
   m.starpu_version = starpu_version();
@@ -196,21 +176,20 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   m.ranks = Runtime::ranks();
   m.mapping = c.run.mapping;
   m.wall_seconds = sim.stats().wall_seconds;
-  const int steady_steps = sim.stats().steps - warm_steps;
+  const int steady_steps = sim.stats().steps - warm.steps;
   const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
-  m.cell_updates_per_second = steady_steps > 0 ? cells * steady_steps / (sim.stats().wall_seconds - warm_wall)
+  m.cell_updates_per_second = steady_steps > 0 ? cells * steady_steps / (sim.stats().wall_seconds - warm.wall)
                                                : sim.stats().cell_updates_per_second;
-  m.steps_completed = sim.iteration();
+  m.steps_completed = alarm ? alarm->iteration + 1 : sim.iteration();
   m.restarted_from = rc.restart;
   m.tasks_per_iteration = sim.stats().tasks_per_iteration;
-  m.profile = std::move(prof);
-  if (alarm) {
-    m.steps_completed = alarm->iteration + 1;
-    m.stop_reason = alarm_text;
-  } else if (sig) {
-    m.stop_reason = fmt::format("signal {}", sig);
-  }
+  m.stop_reason = stop_reason(c, alarm, sig);
   m.complete = m.steps_completed == c.time.steps && m.stop_reason.empty();
+  return m;
+}
+
+// The output file and the exports beside it, the trace and the summary (rank 0).
+void write_results(const Case& c, const RunControl& rc, std::vector<float>& seismograms, const RunMetadata& m) {
   // Samples not computed (or computed after the watchdog's alarm) are NaN, not zeros.
   if (!m.complete)
     for (size_t s = 0; s < c.stations.size(); ++s)
@@ -229,6 +208,10 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   log_profile(m.profile);
   if (!rc.trace.empty()) profile::write_trace(rc.trace);
   if (!rc.summary.empty()) write_summary_csv(rc.summary, c, m);
+}
+
+// The last words of a run and its exit status.
+int report(const Case& c, const RunMetadata& m, const Simulation& sim, const WarmUp& warm, bool alarm, int sig) {
   if (alarm) {
     spdlog::error("{}; seismograms up to iteration {} in {} (flagged incomplete)", m.stop_reason, m.steps_completed,
                   c.output);
@@ -239,11 +222,55 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
     return exit_status_of_signal(sig);
   }
   spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {} tasks per iteration; seismograms in {}", m.wall_seconds,
-               m.cell_updates_per_second, sim.stats().tasks_per_iteration, c.output);
-  if (warm_steps > 0)
-    spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm_steps,
+               m.cell_updates_per_second, m.tasks_per_iteration, c.output);
+  if (warm.steps > 0)
+    spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm.steps,
                  sim.stats().cell_updates_per_second);
   return 0;
+}
+
+int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
+  const bool root = Runtime::rank() == 0;
+  const bool one_process = Runtime::ranks() == 1;
+  const RankMap map = map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), Runtime::ranks(),
+                                 parse_mapping(c.run.mapping));
+  check_gpu_memory(c, memory_needs(c, map));
+  log_start(c, rt);
+  Simulation sim(c, c.time.steps);
+  if (Runtime::distributed())
+    spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
+                 sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
+                 sim.stats().station_groups_across_ranks);
+  if (!rc.restart.empty()) {
+    sim.restore_checkpoint(rc.restart);
+    spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
+  }
+  const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
+  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
+  profile::start(!rc.trace.empty() && root);
+  const WarmUp warm = run_windows(sim, c, rc, checkpoint);
+  sim.finish_snapshots();
+  if (c.snapshots.every > 0 && root)
+    spdlog::info("snapshots in {} (open {} in ParaView)", snapshot_path(c),
+                 std::filesystem::path(snapshot_path(c)).replace_extension(".xdmf").string());
+  RunProfile prof = profile::collect();
+  const auto alarm = sim.alarm();
+  const int sig = Simulation::stop_signal();
+  if (alarm && !one_process) {
+    spdlog::error("{}; stopping every rank", stop_reason(c, alarm, sig));
+    abort_all_ranks(kExitWatchdog);
+  }
+  std::vector<float> seismograms = sim.seismograms();  // every rank takes part
+  if (sig && one_process && !alarm) {
+    sim.save_checkpoint(checkpoint);
+    spdlog::warn("stopped by signal {} after iteration {}; checkpoint in {} (continue with --restart {})", sig,
+                 sim.iteration(), checkpoint, checkpoint);
+  }
+  if (!root) return 0;
+  RunMetadata m = metadata(c, rc, rt, sim, warm, alarm, sig);
+  m.profile = std::move(prof);
+  write_results(c, rc, seismograms, m);
+  return report(c, m, sim, warm, alarm.has_value(), sig);
 }
 
 }  // namespace

@@ -150,23 +150,30 @@ int compare(const std::string& a, const std::string& b, double tolerance) {
   return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  CLI::App app{"ondes3d: 3D elastic wave propagation (4th-order staggered grid, C-PML) on StarPU"};
-  app.require_subcommand(1);
+// Everything the command line can set.
+struct Options {
   std::string case_path;
   Overrides o;
+  RunControl rc;
+  std::string compare_a, compare_b;
+  double tolerance = 0;
+  std::string machine;
+  int calib_steps = 20;
+  WorkerConfig workers{-1, 0, 1};
+  bool csv = false;
+};
 
+void add_run(CLI::App& app, Options& opt) {
+  Overrides& o = opt.o;
+  RunControl& rc = opt.rc;
   CLI::App* run_cmd = app.add_subcommand("run", "run a case and write its seismograms to HDF5");
-  run_cmd->add_option("case", case_path, "case file (TOML)")->required();
+  run_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
   run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(CLI::PositiveNumber);
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
   run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
-  RunControl rc;
   run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations")
       ->check(CLI::NonNegativeNumber);
   run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name + .checkpoint.h5)");
@@ -184,78 +191,92 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "any"}));
   run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
+}
 
+void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
-  check_cmd->add_option("case", case_path, "case file (TOML)")->required();
-  check_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
-  check_cmd->add_option("--steps", o.steps, "number of time steps")->check(CLI::PositiveNumber);
-  check_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic")
+  check_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
+  check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
+  check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
-  check_cmd->add_option("--ranks", o.ranks, "plan the communication of a run on this many MPI ranks")
+  check_cmd->add_option("--ranks", opt.o.ranks, "plan the communication of a run on this many MPI ranks")
       ->check(CLI::PositiveNumber);
 
-  std::string compare_a, compare_b;
-  double tolerance = 0;
   CLI::App* compare_cmd =
       app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
-  compare_cmd->add_option("a", compare_a, "first run's HDF5 file")->required()->check(CLI::ExistingFile);
-  compare_cmd->add_option("b", compare_b, "second run's HDF5 file")->required()->check(CLI::ExistingFile);
-  compare_cmd->add_option("--tolerance", tolerance, "largest relative L2 difference per station accepted")
+  compare_cmd->add_option("a", opt.compare_a, "first run's HDF5 file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("b", opt.compare_b, "second run's HDF5 file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("--tolerance", opt.tolerance, "largest relative L2 difference per station accepted")
       ->check(CLI::NonNegativeNumber);
+}
 
-  std::string machine;
-  int calib_steps = 20;
-  WorkerConfig workers;
-  workers.ncpu = -1;
-  bool csv = false;
+void add_lab(CLI::App& app, Options& opt) {
   CLI::App* calibrate_cmd = app.add_subcommand(
       "calibrate", "measure this machine's figures for the analytic cost model (CPU, then CUDA workers alone)");
-  calibrate_cmd->add_option("case", case_path, "case file (TOML) to measure with")->required();
-  calibrate_cmd->add_option("--output", machine, "machine model to write (TOML)")->required();
-  calibrate_cmd->add_option("--steps", calib_steps, "iterations measured per layout (after 10 of warm-up)")
+  calibrate_cmd->add_option("case", opt.case_path, "case file (TOML) to measure with")->required();
+  calibrate_cmd->add_option("--output", opt.machine, "machine model to write (TOML)")->required();
+  calibrate_cmd->add_option("--steps", opt.calib_steps, "iterations measured per layout (after 10 of warm-up)")
       ->check(CLI::PositiveNumber);
-  calibrate_cmd->add_option("--ncpu", workers.ncpu, "CPU workers (default: StarPU's)")->check(CLI::NonNegativeNumber);
+  calibrate_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers (default: StarPU's)")->check(CLI::NonNegativeNumber);
 
   CLI::App* predict_cmd = app.add_subcommand("predict", "predict the time per iteration from the analytic cost model");
-  predict_cmd->add_option("case", case_path, "case file (TOML)")->required();
-  predict_cmd->add_option("--machine", machine, "machine model from ondes3d calibrate")->required()->check(CLI::ExistingFile);
-  predict_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
-  predict_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic")
+  predict_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
+  predict_cmd->add_option("--machine", opt.machine, "machine model from ondes3d calibrate")->required()->check(CLI::ExistingFile);
+  predict_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
+  predict_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
-  predict_cmd->add_option("--ncpu", workers.ncpu, "CPU workers per rank (default: the calibration's)")
+  predict_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers per rank (default: the calibration's)")
       ->check(CLI::NonNegativeNumber);
-  predict_cmd->add_option("--ncuda", workers.ncuda, "CUDA workers per rank")->check(CLI::NonNegativeNumber);
-  predict_cmd->add_option("--ranks", workers.ranks, "MPI ranks")->check(CLI::PositiveNumber);
-  predict_cmd->add_flag("--csv", csv, "print one CSV row with its header");
+  predict_cmd->add_option("--ncuda", opt.workers.ncuda, "CUDA workers per rank")->check(CLI::NonNegativeNumber);
+  predict_cmd->add_option("--ranks", opt.workers.ranks, "MPI ranks")->check(CLI::PositiveNumber);
+  predict_cmd->add_flag("--csv", opt.csv, "print one CSV row with its header");
+}
 
-  app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
-
-  CLI11_PARSE(app, argc, argv);
-  // Under MPI, rank 0 tells the story; the others speak up only for warnings and errors.
+// Under MPI, rank 0 tells the story; the others speak up only for warnings and errors.
+void set_up_logging() {
   if (launch_size() > 1) {
     spdlog::set_pattern(fmt::format("[%H:%M:%S] rank {}: %^%l%$: %v", launch_rank()));
     if (launch_rank() != 0) spdlog::set_level(spdlog::level::warn);
   } else {
     spdlog::set_pattern("[%H:%M:%S] %^%l%$: %v");
   }
+}
+
+int dispatch(const CLI::App& app, Options& opt) {
+  if (app.got_subcommand("info")) {
+    fmt::print("ondes3d {}\n{}", ONDES_VERSION, system_info());
+    return 0;
+  }
+  if (app.got_subcommand("compare")) return compare(opt.compare_a, opt.compare_b, opt.tolerance);
+  const Case c = load(opt.case_path, opt.o);
+  if (app.got_subcommand("calibrate")) {
+    write_machine(opt.machine, calibrate_machine(c, opt.calib_steps, opt.workers.ncpu));
+    spdlog::info("machine model in {}", opt.machine);
+    return 0;
+  }
+  if (app.got_subcommand("predict")) {
+    if (opt.workers.ncpu < 0) opt.workers.ncpu = read_machine(opt.machine).cpu_workers;
+    if (opt.workers.ncpu + opt.workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
+    return predict_command(c, opt.workers, opt.machine, opt.csv);
+  }
+  return app.got_subcommand("check") ? check(c, opt.o.ranks ? opt.o.ranks : launch_size()) : run_case(c, opt.rc);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"ondes3d: 3D elastic wave propagation (4th-order staggered grid, C-PML) on StarPU"};
+  app.require_subcommand(1);
+  Options opt;
+  add_run(app, opt);
+  add_check_and_compare(app, opt);
+  add_lab(app, opt);
+  app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
+  CLI11_PARSE(app, argc, argv);
+  set_up_logging();
   try {
-    if (app.got_subcommand("info")) {
-      fmt::print("ondes3d {}\n{}", ONDES_VERSION, system_info());
-      return 0;
-    }
-    if (app.got_subcommand("compare")) return compare(compare_a, compare_b, tolerance);
-    const Case c = load(case_path, o);
-    if (app.got_subcommand("calibrate")) {
-      write_machine(machine, calibrate_machine(c, calib_steps, workers.ncpu));
-      spdlog::info("machine model in {}", machine);
-      return 0;
-    }
-    if (app.got_subcommand("predict")) {
-      if (workers.ncpu < 0) workers.ncpu = read_machine(machine).cpu_workers;
-      if (workers.ncpu + workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
-      return predict_command(c, workers, machine, csv);
-    }
-    return app.got_subcommand("check") ? check(c, o.ranks ? o.ranks : launch_size()) : run_case(c, rc);
+    return dispatch(app, opt);
   } catch (const CaseError& e) {
     spdlog::error("{}", e.what());
     return 2;  // raised before MPI starts, on every rank alike

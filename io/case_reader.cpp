@@ -13,125 +13,14 @@
 #include <toml++/toml.h>
 
 #include "io/fault_reader.hpp"
+#include "io/toml_guard.hpp"
+#include "io/toml_section.hpp"
 #include "io/model_reader.hpp"
-#include "physics/medium.hpp"
 #include "physics/model3d.hpp"
-#include "physics/pml.hpp"
 #include "physics/source.hpp"
-#include "physics/stability.hpp"
 
 namespace ondes {
 namespace {
-
-// A TOML table being read: remembers which keys were used so that the rest can be reported as
-// unknown (a typo is the commonest mistake), and names file, line and dotted key in every error.
-class Section {
- public:
-  Section(const toml::table& t, std::string file, std::string prefix)
-      : t_(t), file_(std::move(file)), prefix_(std::move(prefix)) {}
-
-  [[noreturn]] void fail(const toml::node* n, const std::string& key, const std::string& msg) const {
-    const auto& src = n ? n->source() : t_.source();
-    throw CaseError(fmt::format("{}:{}: {}: {}", file_, src.begin.line, name(key), msg));
-  }
-  std::string name(const std::string& key) const { return prefix_.empty() ? key : prefix_ + "." + key; }
-  bool has(const std::string& key) const { return t_.contains(key); }
-  const toml::node* node(const std::string& key) {
-    used_.insert(key);
-    return t_.get(key);
-  }
-  const toml::node& required(const std::string& key) {
-    const toml::node* n = node(key);
-    if (!n) fail(nullptr, key, "missing (required)");
-    return *n;
-  }
-
-  double number(const std::string& key, double lo, double hi, bool lo_open = false) {
-    return checked(key, required(key), lo, hi, lo_open);
-  }
-  double number_or(const std::string& key, double def, double lo, double hi, bool lo_open = false) {
-    const toml::node* n = node(key);
-    return n ? checked(key, *n, lo, hi, lo_open) : def;
-  }
-  int integer(const std::string& key, long lo, long hi) { return checked_int(key, required(key), lo, hi); }
-  int integer_or(const std::string& key, int def, long lo, long hi) {
-    const toml::node* n = node(key);
-    return n ? checked_int(key, *n, lo, hi) : def;
-  }
-  bool boolean_or(const std::string& key, bool def) {
-    const toml::node* n = node(key);
-    if (!n) return def;
-    if (!n->is_boolean()) fail(n, key, "must be true or false");
-    return **n->as_boolean();
-  }
-  std::string string(const std::string& key) {
-    const toml::node& n = required(key);
-    if (!n.is_string()) fail(&n, key, "must be a string");
-    return **n.as_string();
-  }
-  std::string string_or(const std::string& key, const std::string& def) {
-    return has(key) ? string(key) : def;
-  }
-  template <size_t N>
-  std::array<double, N> vector(const std::string& key) {
-    const toml::node& n = required(key);
-    const toml::array* a = n.as_array();
-    if (!a || a->size() != N) fail(&n, key, fmt::format("must be an array of {} numbers", N));
-    std::array<double, N> v{};
-    for (size_t i = 0; i < N; ++i) {
-      auto x = (*a)[i].value<double>();
-      if (!x || !std::isfinite(*x)) fail(&n, key, fmt::format("element {} is not a finite number", i));
-      v[i] = *x;
-    }
-    return v;
-  }
-  Section table(const std::string& key) {
-    const toml::node& n = required(key);
-    if (!n.is_table()) fail(&n, key, "must be a table");
-    return Section(*n.as_table(), file_, name(key));
-  }
-  // Elements of an array of tables ([[key]]); empty when absent.
-  std::vector<Section> tables(const std::string& key) {
-    std::vector<Section> out;
-    const toml::node* n = node(key);
-    if (!n) return out;
-    const toml::array* a = n->as_array();
-    if (!a) fail(n, key, "must be an array of tables ([[" + name(key) + "]])");
-    for (size_t i = 0; i < a->size(); ++i) {
-      const toml::table* t = (*a)[i].as_table();
-      if (!t) fail(n, key, fmt::format("element {} is not a table", i));
-      out.emplace_back(*t, file_, fmt::format("{}[{}]", name(key), i));
-    }
-    return out;
-  }
-  void reject_unknown() const {
-    for (const auto& [k, v] : t_) {
-      const std::string key(k.str());
-      if (!used_.count(key)) fail(&v, key, "unknown key");
-    }
-  }
-  const toml::node* self() const { return &t_; }
-
- private:
-  double checked(const std::string& key, const toml::node& n, double lo, double hi, bool lo_open) {
-    auto v = n.value<double>();
-    if (!v || n.is_boolean() || n.is_string()) fail(&n, key, "must be a number");
-    const bool below = lo_open ? !(*v > lo) : !(*v >= lo);
-    if (!std::isfinite(*v) || below || *v > hi)
-      fail(&n, key, fmt::format("{} is outside the allowed range {}{}, {}]", *v, lo_open ? "(" : "[", lo, hi));
-    return *v;
-  }
-  int checked_int(const std::string& key, const toml::node& n, long lo, long hi) {
-    if (!n.is_integer()) fail(&n, key, "must be an integer");
-    const long v = static_cast<long>(**n.as_integer());
-    if (v < lo || v > hi) fail(&n, key, fmt::format("{} is outside the allowed range [{}, {}]", v, lo, hi));
-    return static_cast<int>(v);
-  }
-
-  const toml::table& t_;
-  std::string file_, prefix_;
-  std::set<std::string> used_;
-};
 
 constexpr double kHuge = 1e30;
 
@@ -340,61 +229,26 @@ void read_snapshots(Section s, Case& c) {
   s.reject_unknown();
 }
 
-// TOML 1.0 allows non-ASCII characters only inside strings and comments. toml++ 3.3 (Debian 12)
-// reaches __builtin_unreachable() on some of them elsewhere (upstream issues #190 and #295, fixed
-// after 3.4), which is undefined behaviour: refuse them here, with the line, before it parses.
-// Also refused: a non-ASCII character first on the line after a line-ending backslash in a
-// multi-line basic string, the other path to the same bug.
-void check_non_ascii_placement(const std::string& text, const std::string& path) {
-  enum { Plain, Comment, Basic, Literal, MultiBasic, MultiLiteral } state = Plain;
-  int line = 1;
-  bool after_line_end_backslash = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    const unsigned char ch = static_cast<unsigned char>(text[i]);
-    const auto starts = [&](const char* tok) { return text.compare(i, std::strlen(tok), tok) == 0; };
-    if (ch >= 0x80 && (state == Plain || after_line_end_backslash))
-      throw CaseError(fmt::format("{}:{}: malformed TOML: {}", path, line,
-                                  after_line_end_backslash
-                                      ? "non-ASCII character right after a backslash (and whitespace): not a valid escape"
-                                      : "non-ASCII character outside a string or comment (TOML allows none there)"));
-    if (ch == '\n') ++line;
-    if (after_line_end_backslash && ch != ' ' && ch != '\t' && ch != '\r' && ch != '\n') after_line_end_backslash = false;
-    switch (state) {
-      case Plain:
-        if (ch == '#') state = Comment;
-        else if (starts("\"\"\"")) state = MultiBasic, i += 2;
-        else if (starts("'''")) state = MultiLiteral, i += 2;
-        else if (ch == '"') state = Basic;
-        else if (ch == '\'') state = Literal;
-        break;
-      case Comment:
-        if (ch == '\n') state = Plain;
-        break;
-      case Basic:
-      case MultiBasic:
-        if (ch == '\\') {
-          // A backslash before whitespace (a line-ending backslash, or an invalid escape that
-          // toml++ still scans as one) or before a non-ASCII character (never a valid escape)
-          // makes it test that character as whitespace.
-          const unsigned char next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-          if (next == ' ' || next == '\t' || next == '\r' || next == '\n' || next >= 0x80)
-            after_line_end_backslash = true;
-          else
-            ++i;
-        } else if (state == MultiBasic && starts("\"\"\"")) {
-          state = Plain, i += 2;
-        } else if (state == Basic && (ch == '"' || ch == '\n')) {
-          state = Plain;
-        }
-        break;
-      case Literal:
-        if (ch == '\'' || ch == '\n') state = Plain;
-        break;
-      case MultiLiteral:
-        if (starts("'''")) state = Plain, i += 2;
-        break;
-    }
+
+void read_run(Section r, Case& c) {
+  if (r.has("blocks")) {
+    auto b = r.vector<2>("blocks");
+    if (b[0] != std::floor(b[0]) || b[1] != std::floor(b[1]) || b[0] < 1 || b[1] < 1)
+      r.fail(r.node("blocks"), "blocks", "must be two positive integers [nbx, nby]");
+    c.run.nbx = static_cast<int>(b[0]);
+    c.run.nby = static_cast<int>(b[1]);
   }
+  c.run.scheduler = r.string_or("scheduler", "");
+  c.run.mapping = r.string_or("mapping", c.run.mapping);
+  c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);
+  c.run.window = r.integer_or("window", c.run.window, 1, 1000);
+  c.run.small_tasks = r.string_or("small_tasks", c.run.small_tasks);
+  if (c.run.small_tasks != "auto" && c.run.small_tasks != "any")
+    r.fail(r.node("small_tasks"), "small_tasks", "'" + c.run.small_tasks + "': allowed values are auto, any");
+  c.run.watchdog_max_velocity = r.number_or("watchdog_max_velocity", c.run.watchdog_max_velocity, 0, 1e30, true);
+  if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
+    r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");
+  r.reject_unknown();
 }
 
 }  // namespace
@@ -450,27 +304,7 @@ Case parse_case(const std::string& text, const std::string& path) {
 
   if (top.has("output")) read_output(top.table("output"), c);
   if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c);
-  if (top.has("run")) {
-    Section r = top.table("run");
-    if (r.has("blocks")) {
-      auto b = r.vector<2>("blocks");
-      if (b[0] != std::floor(b[0]) || b[1] != std::floor(b[1]) || b[0] < 1 || b[1] < 1)
-        r.fail(r.node("blocks"), "blocks", "must be two positive integers [nbx, nby]");
-      c.run.nbx = static_cast<int>(b[0]);
-      c.run.nby = static_cast<int>(b[1]);
-    }
-    c.run.scheduler = r.string_or("scheduler", "");
-    c.run.mapping = r.string_or("mapping", c.run.mapping);
-    c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);
-    c.run.window = r.integer_or("window", c.run.window, 1, 1000);
-    c.run.small_tasks = r.string_or("small_tasks", c.run.small_tasks);
-    if (c.run.small_tasks != "auto" && c.run.small_tasks != "any")
-      r.fail(r.node("small_tasks"), "small_tasks", "'" + c.run.small_tasks + "': allowed values are auto, any");
-    c.run.watchdog_max_velocity = r.number_or("watchdog_max_velocity", c.run.watchdog_max_velocity, 0, 1e30, true);
-    if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
-      r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");
-    r.reject_unknown();
-  }
+  if (top.has("run")) read_run(top.table("run"), c);
   top.reject_unknown();
   return c;
 }
@@ -481,74 +315,6 @@ Case read_case(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_case(ss.str(), path);
-}
-
-namespace {
-
-void check_position(const Case& c, const std::array<double, 3>& p, const std::string& key) {
-  static const char* axis[] = {"x", "y", "z"};
-  for (int a = 0; a < 3; ++a)
-    if (p[a] < 0 || p[a] > c.grid.extent(a))
-      throw CaseError(fmt::format("{}: {}: {} = {} m is outside the grid [0, {}] m", c.path, key, axis[a],
-                                  p[a], c.grid.extent(a)));
-}
-
-}  // namespace
-
-// The model must cover every grid point (no silent extrapolation).
-void check_model_covers(const Case& c) {
-  const Model3D* m = c.medium.model.get();
-  if (!m) return;
-  const double tol = 1e-6 * c.grid.h;
-  for (int a = 0; a < 3; ++a)
-    if (m->origin[a] > tol || m->last(a) < c.grid.extent(a) - tol)
-      throw CaseError(fmt::format("{}: medium.model {} covers {} in [{}, {}] m ({} samples every {} m) but the grid "
-                                  "spans [0, {}] m; extend the model or shrink the grid",
-                                  c.path, m->path, "xyz"[a], m->origin[a], m->last(a), m->size(a), m->spacing[a],
-                                  c.grid.extent(a)));
-}
-
-std::vector<std::string> validate_case(const Case& c) {
-  std::vector<std::string> warnings;
-  check_model_covers(c);
-  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
-  if (c.time.dt > limit)
-    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
-                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
-  const int w = c.boundaries.pml_width;
-  const PmlRegion pml = PmlRegion::of(c);
-  if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
-    throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
-                                "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
-  for (size_t i = 0; i < c.sources.size(); ++i) {
-    const std::string& label = c.sources[i].label;
-    const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
-    check_position(c, c.sources[i].position, key);
-    if (pml.reaches(c.sources[i].position, c.grid.h))
-      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
-                                  "{} m from the absorbing faces",
-                                  c.path, key, w, w * c.grid.h));
-  }
-  for (size_t i = 0; i < c.stations.size(); ++i) {
-    const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
-    check_position(c, c.stations[i].position, key);
-    if (pml.reaches(c.stations[i].position, c.grid.h))
-      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
-                                  "{} m from the absorbing faces",
-                                  c.path, key, w, w * c.grid.h));
-  }
-  // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
-  constexpr int kMinBlock = 4;
-  if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
-    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] does not divide the {} x {} grid sensibly: each "
-                                "block needs at least {} cells in x and y (at most [{}, {}])",
-                                c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
-                                c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
-  const double ppw = points_per_wavelength(c);
-  if (ppw < 5)
-    warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "
-                                   "at least 5 are needed for accurate waveforms", ppw));
-  return warnings;
 }
 
 }  // namespace ondes

@@ -10,6 +10,7 @@
 #include "core/case_error.hpp"
 #include "physics/model3d.hpp"
 #include "io/h5util.hpp"
+#include "io/partial_file.hpp"
 
 namespace ondes {
 namespace {
@@ -87,10 +88,10 @@ std::string physics_fingerprint(const Case& c) {
 // ---------------------------------------------------------------------------------------- writer
 
 struct CheckpointWriter::Impl {
-  std::string path, tmp;
+  PartialFile out;
   hid_t file = -1, velocity = -1, stress = -1, cells = -1, psi = -1, seis = -1;
   hsize_t pml_written = 0, pml_total = 0;
-  bool committed = false;
+  explicit Impl(const std::string& path) : out(path) {}
 
   void close() {
     for (hid_t* d : {&velocity, &stress, &cells, &psi, &seis})
@@ -100,13 +101,11 @@ struct CheckpointWriter::Impl {
 };
 
 CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int iteration, int64_t pml_cells)
-    : impl_(std::make_unique<Impl>()) {
+    : impl_(std::make_unique<Impl>(path)) {
   Impl& w = *impl_;
-  w.path = path;
-  w.tmp = path + ".partial";
   w.pml_total = static_cast<hsize_t>(pml_cells);
-  w.file = H5Fcreate(w.tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  if (w.file < 0) throw std::runtime_error(fmt::format("{}: cannot create the checkpoint file", w.tmp));
+  w.file = H5Fcreate(w.out.tmp().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (w.file < 0) throw std::runtime_error(fmt::format("{}: cannot create the checkpoint file", w.out.tmp()));
   {
     Id g{H5Gcreate2(w.file, "checkpoint", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
     attr_string(g, "format", kFormat);
@@ -120,7 +119,7 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int i
     std::vector<hsize_t> d(dims);
     Id space{H5Screate_simple(static_cast<int>(d.size()), d.data(), nullptr), H5Sclose};
     const hid_t ds = H5Dcreate2(w.file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    if (ds < 0) throw std::runtime_error(fmt::format("{}: cannot create {}", w.tmp, name));
+    if (ds < 0) throw std::runtime_error(fmt::format("{}: cannot create {}", w.out.tmp(), name));
     return ds;
   };
   Id fields{H5Gcreate2(w.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
@@ -134,8 +133,7 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int i
 }
 
 CheckpointWriter::~CheckpointWriter() {
-  impl_->close();
-  if (!impl_->committed) std::remove(impl_->tmp.c_str());
+  impl_->close();  // the partial file goes with impl_ unless committed
 }
 
 void CheckpointWriter::write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress) {
@@ -182,9 +180,7 @@ void CheckpointWriter::commit() {
   if (w.pml_written != w.pml_total) throw std::logic_error("checkpoint: PML cells missing");
   check(H5Fflush(w.file, H5F_SCOPE_GLOBAL), "flush");
   w.close();
-  if (std::rename(w.tmp.c_str(), w.path.c_str()) != 0)
-    throw std::runtime_error(fmt::format("{}: cannot rename the checkpoint into place", w.path));
-  w.committed = true;
+  w.out.commit();
 }
 
 // ---------------------------------------------------------------------------------------- reader

@@ -1,6 +1,7 @@
 #include "io/output_h5.hpp"
 
 #include "io/h5util.hpp"
+#include "io/partial_file.hpp"
 #include "physics/model3d.hpp"
 
 #include <fmt/format.h>
@@ -133,17 +134,7 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
 
 void write_output(const std::string& path, const Case& c, const std::vector<float>& seismograms,
                   const RunMetadata& meta) {
-  const std::string tmp = path + ".partial";
-  try {
-    write_file(tmp, c, seismograms, meta);
-  } catch (...) {
-    std::remove(tmp.c_str());
-    throw;
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error(fmt::format("{}: cannot move the output into place", path));
-  }
+  write_through(path, [&](const std::string& tmp) { write_file(tmp, c, seismograms, meta); });
 }
 
 void write_summary_csv(const std::string& path, const Case& c, const RunMetadata& m) {

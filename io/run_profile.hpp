@@ -1,6 +1,6 @@
 // What a scheduler study needs to know about a run, as StarPU's profiling measured it (rank 0):
 // tasks and their mean duration per codelet and worker kind, each worker's busy and idle time,
-// bytes moved between memory nodes. Plain data: filled by app/profile, written by io/output_h5.
+// bytes moved between memory nodes. Plain data: filled by tasks/profile, written by io/output_h5.
 #pragma once
 #include <cstdint>
 #include <string>

@@ -13,6 +13,7 @@
 
 #include "io/geo.hpp"
 #include "io/h5util.hpp"
+#include "io/partial_file.hpp"
 
 namespace ondes {
 namespace {
@@ -98,20 +99,6 @@ std::string name_time(double epoch) { return utc_iso(std::floor(epoch)).substr(0
 
 double first_sample_epoch(const Case& c) { return c.exports.origin_epoch + 0.5 * c.time.dt; }
 
-// Writes through `tmp` and renames it to `path`, removing `tmp` if anything fails.
-template <class F>
-void write_through(const std::string& path, const std::string& tmp, F&& write) {
-  std::filesystem::remove_all(tmp);
-  try {
-    write(tmp);
-    std::filesystem::remove_all(path);
-    std::filesystem::rename(tmp, path);
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove_all(tmp, ec);
-    throw;
-  }
-}
 
 }  // namespace
 
@@ -203,7 +190,7 @@ std::string asdf_path(const Case& c) {
 std::string sac_dir(const Case& c) { return std::filesystem::path(c.output).replace_extension().string() + "_sac"; }
 
 void write_asdf(const std::string& path, const Case& c, const std::vector<float>& seis, int steps) {
-  write_through(path, path + ".partial", [&](const std::string& tmp) {
+  write_through(path, [&](const std::string& tmp) {
     Id file{H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
     if (file < 0) throw std::runtime_error(fmt::format("{}: cannot create the ASDF file", path));
     attr_ascii(file, "file_format", "ASDF");
@@ -281,7 +268,7 @@ void set_reference_time(SacHeader& h, double epoch) {
 void write_sac(const std::string& dir, const Case& c, const std::vector<float>& seis, int steps) {
   const EventSummary e = summarise(c);
   const GeoPosition ev = geographic(c.exports, e.hypocentre->position);
-  write_through(dir, dir + ".partial", [&](const std::string& tmp) {
+  write_through(dir, [&](const std::string& tmp) {
     std::filesystem::create_directory(tmp);
     std::vector<float> trace(steps);
     for (size_t s = 0; s < c.stations.size(); ++s) {

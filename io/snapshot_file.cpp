@@ -72,9 +72,9 @@ std::string snapshot_path(const Case& c) {
 std::string plane_group(const PlaneSpec& p) { return fmt::format("{}{}", "xyz"[p.axis], p.index); }
 
 SnapshotWriter::SnapshotWriter(const std::string& path, const Case& c)
-    : case_(c), path_(path), xdmf_(std::filesystem::path(path).replace_extension(".xdmf").string()),
+    : case_(c), path_(path), h5_(path), xdmf_(std::filesystem::path(path).replace_extension(".xdmf").string()),
       frames_(c.snapshots.planes.size()) {
-  file_ = H5Fcreate((path_ + ".partial").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  file_ = H5Fcreate(h5_.tmp().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
   if (file_ < 0) throw std::runtime_error(fmt::format("{}: cannot create the snapshot file", path_));
   h5::attr_string(file_, "case_path", c.path);
   h5::attr_double(file_, "h", c.grid.h);
@@ -84,8 +84,7 @@ SnapshotWriter::SnapshotWriter(const std::string& path, const Case& c)
 
 SnapshotWriter::~SnapshotWriter() {
   if (file_ < 0) return;
-  H5Fclose(file_);
-  std::remove((path_ + ".partial").c_str());  // not closed: an error happened, leave nothing
+  H5Fclose(file_);  // not closed: an error happened; the partial files go
 }
 
 void SnapshotWriter::write_frame(size_t plane, int iteration, const std::vector<float>& data) {
@@ -154,14 +153,13 @@ void SnapshotWriter::close() {
   if (file_ < 0) return;
   check(H5Fclose(file_), "closing the snapshot file");
   file_ = -1;
-  std::filesystem::rename(path_ + ".partial", path_);
-  const std::string tmp = xdmf_ + ".partial";
+  h5_.commit();
   {
-    std::ofstream out(tmp);
+    std::ofstream out(xdmf_.tmp());
     out << xdmf_text();
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the XDMF file", xdmf_));
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write the XDMF file", xdmf_.path()));
   }
-  std::filesystem::rename(tmp, xdmf_);
+  xdmf_.commit();
 }
 
 }  // namespace ondes

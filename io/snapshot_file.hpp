@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/case.hpp"
+#include "io/partial_file.hpp"
 
 namespace ondes {
 
@@ -42,12 +43,12 @@ class SnapshotWriter {
   void write_pgv(const std::vector<float>& pgv);
   // Writes the XDMF file and moves both into place.
   void close();
-  const std::string& xdmf_path() const { return xdmf_; }
 
  private:
   const Case& case_;
-  std::string path_, xdmf_;
-  hid_t file_ = -1;
+  std::string path_;
+  PartialFile h5_, xdmf_;
+  hid_t file_ = -1;  // h5_'s, open until close()
   std::vector<std::vector<int>> frames_;  // per plane, the iterations written
   bool pgv_ = false;
   std::string xdmf_text() const;

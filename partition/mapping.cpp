@@ -13,7 +13,6 @@ Mapping parse_mapping(const std::string& name) {
   throw std::invalid_argument(fmt::format("unknown mapping '{}'; allowed: tiles, cyclic", name));
 }
 
-const char* mapping_name(Mapping m) { return m == Mapping::Tiles ? "tiles" : "cyclic"; }
 
 namespace {
 

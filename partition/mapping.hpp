@@ -15,7 +15,6 @@ enum class Mapping { Tiles, Cyclic };
 
 // "tiles" or "cyclic"; throws std::invalid_argument naming the allowed values.
 Mapping parse_mapping(const std::string& name);
-const char* mapping_name(Mapping m);
 
 struct RankMap {
   int ranks = 1, px = 1, py = 1;

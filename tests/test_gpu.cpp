@@ -1,14 +1,21 @@
-// The CUDA codelets against the CPU ones: CUDA-only workers give the CPU-only seismograms within
-// float32 rounding, for several block layouts, and mixed CPU+CUDA runs under dmda/dmdas too.
+// The CUDA codelets against the CPU ones: CUDA-only workers give the CPU-only seismograms bit for
+// bit (both round every operation alike: same per-cell code, no FMA contraction), for several block
+// layouts, and mixed CPU+CUDA runs under dmda/dmdas/eager too.
 // Skips, with a message, where no CUDA worker exists (CI, or StarPU built without CUDA).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <map>
+#include <string>
 
 #include "h5read.hpp"
 #include "helpers.hpp"
 
+namespace fs = std::filesystem;
 using namespace ondes;
 
 namespace {
@@ -22,13 +29,22 @@ Case gpu_case() {
   return c;
 }
 
-double relative_l2(const std::vector<float>& a, const std::vector<float>& b) {
+// Asserts that every sample of `b` has the bits of the same sample of `a`, and prints how far apart
+// they are otherwise (relative L2), for the log of the GPU check.
+void expect_bitwise(const std::vector<float>& a, const std::vector<float>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  ASSERT_FALSE(a.empty()) << what;
+  size_t differing = 0;
   double num = 0, den = 0;
   for (size_t i = 0; i < a.size(); ++i) {
+    differing += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
     num += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
-    den += double(b[i]) * b[i];
+    den += double(a[i]) * a[i];
   }
-  return std::sqrt(num / den);
+  std::printf("%s: %zu of %zu samples differ, relative L2 difference %.3g\n", what.c_str(), differing, a.size(),
+              std::sqrt(num / den));
+  EXPECT_GT(den, 0) << what << ": nothing recorded";
+  EXPECT_EQ(differing, 0u) << what;
 }
 
 }  // namespace
@@ -41,9 +57,7 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
     c.run.nby = nby;
     const auto cpu = test::run(c, "", -1, 0);
     const auto gpu = test::run(c, "", 0, -1);
-    const double d = relative_l2(gpu, cpu);
-    std::printf("blocks %dx%d: CUDA-only vs CPU-only relative L2 difference %.3g\n", nbx, nby, d);
-    EXPECT_LT(d, 1e-5);
+    expect_bitwise(cpu, gpu, "blocks " + std::to_string(nbx) + "x" + std::to_string(nby) + ", CUDA-only vs CPU-only");
   }
 }
 
@@ -55,9 +69,7 @@ TEST(Gpu, MixedWorkersMatchCpuOnly) {
   const auto cpu = test::run(c, "", -1, 0);
   for (const char* sched : {"dmda", "dmdas", "eager"}) {
     const auto mixed = test::run(c, sched, -1, -1);
-    const double d = relative_l2(mixed, cpu);
-    std::printf("%s with CPU and CUDA workers vs CPU-only: relative L2 difference %.3g\n", sched, d);
-    EXPECT_LT(d, 1e-5) << sched;
+    expect_bitwise(cpu, mixed, std::string(sched) + " with CPU and CUDA workers vs CPU-only");
   }
 }
 
@@ -98,10 +110,7 @@ TEST(Gpu, FiniteFaultCudaMatchesCpu) {
   const Case c = fault_case();
   const auto cpu = test::run(c, "", -1, 0);
   const auto gpu = test::run(c, "", 0, -1);
-  const double d = relative_l2(gpu, cpu);
-  std::printf("finite fault of %zu points, 2x2 blocks: CUDA-only vs CPU-only relative L2 difference %.3g\n",
-              c.sources.size(), d);
-  EXPECT_LT(d, 1e-5);
+  expect_bitwise(cpu, gpu, "finite fault of " + std::to_string(c.sources.size()) + " points, 2x2 blocks, CUDA vs CPU");
 }
 
 // Planes and the PGV map extracted by the CUDA codelets against the CPU ones.
@@ -111,16 +120,15 @@ TEST(Gpu, SnapshotsCudaMatchCpu) {
   c.run.nbx = 2, c.run.nby = 3;
   c.snapshots.every = 50;
   c.snapshots.planes = {{2, 0, "z=0"}, {1, 20, "y=2000"}, {0, 31, "x=3100"}};
-  std::map<std::string, std::string> files = {{"cpu", "/tmp/ondes_gpu_snap_cpu.h5"}, {"cuda", "/tmp/ondes_gpu_snap_cuda.h5"}};
+  const fs::path dir = fs::temp_directory_path() / ("ondes_gpu_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::map<std::string, std::string> files = {{"cpu", (dir / "cpu.h5").string()}, {"cuda", (dir / "cuda.h5").string()}};
   c.snapshots.file = files["cpu"];
   run_with_snapshots(c, -1, 0);
   c.snapshots.file = files["cuda"];
   run_with_snapshots(c, 0, -1);
   for (const std::string ds : {"/z0/00000099/norm", "/y20/00000149/vx", "/x31/00000049/vz", "/pgv/horizontal", "/pgv/norm"}) {
-    const auto a = test::read_floats(files["cpu"], ds), b = test::read_floats(files["cuda"], ds);
-    ASSERT_EQ(a.size(), b.size()) << ds;
-    const double d = relative_l2(b, a);
-    std::printf("snapshot %s: CUDA vs CPU relative L2 difference %.3g\n", ds.c_str(), d);
-    EXPECT_LT(d, 1e-5) << ds;
+    expect_bitwise(test::read_floats(files["cpu"], ds), test::read_floats(files["cuda"], ds), "snapshot " + ds);
   }
+  fs::remove_all(dir);
 }

@@ -1,0 +1,81 @@
+// The physical checks of a parsed case (declared in io/case_reader.hpp).
+#include <fmt/format.h>
+
+#include "io/case_reader.hpp"
+#include "physics/medium.hpp"
+#include "physics/model3d.hpp"
+#include "physics/pml.hpp"
+#include "physics/source.hpp"
+#include "physics/stability.hpp"
+
+namespace ondes {
+
+namespace {
+
+void check_position(const Case& c, const std::array<double, 3>& p, const std::string& key) {
+  static const char* axis[] = {"x", "y", "z"};
+  for (int a = 0; a < 3; ++a)
+    if (p[a] < 0 || p[a] > c.grid.extent(a))
+      throw CaseError(fmt::format("{}: {}: {} = {} m is outside the grid [0, {}] m", c.path, key, axis[a],
+                                  p[a], c.grid.extent(a)));
+}
+
+}  // namespace
+
+// The model must cover every grid point (no silent extrapolation).
+void check_model_covers(const Case& c) {
+  const Model3D* m = c.medium.model.get();
+  if (!m) return;
+  const double tol = 1e-6 * c.grid.h;
+  for (int a = 0; a < 3; ++a)
+    if (m->origin[a] > tol || m->last(a) < c.grid.extent(a) - tol)
+      throw CaseError(fmt::format("{}: medium.model {} covers {} in [{}, {}] m ({} samples every {} m) but the grid "
+                                  "spans [0, {}] m; extend the model or shrink the grid",
+                                  c.path, m->path, "xyz"[a], m->origin[a], m->last(a), m->size(a), m->spacing[a],
+                                  c.grid.extent(a)));
+}
+
+std::vector<std::string> validate_case(const Case& c) {
+  std::vector<std::string> warnings;
+  check_model_covers(c);
+  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
+  if (c.time.dt > limit)
+    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
+                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
+  const int w = c.boundaries.pml_width;
+  const PmlRegion pml = PmlRegion::of(c);
+  if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
+    throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
+                                "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
+  for (size_t i = 0; i < c.sources.size(); ++i) {
+    const std::string& label = c.sources[i].label;
+    const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
+    check_position(c, c.sources[i].position, key);
+    if (pml.reaches(c.sources[i].position, c.grid.h))
+      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
+                                  "{} m from the absorbing faces",
+                                  c.path, key, w, w * c.grid.h));
+  }
+  for (size_t i = 0; i < c.stations.size(); ++i) {
+    const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
+    check_position(c, c.stations[i].position, key);
+    if (pml.reaches(c.stations[i].position, c.grid.h))
+      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
+                                  "{} m from the absorbing faces",
+                                  c.path, key, w, w * c.grid.h));
+  }
+  // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
+  constexpr int kMinBlock = 4;
+  if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] does not divide the {} x {} grid sensibly: each "
+                                "block needs at least {} cells in x and y (at most [{}, {}])",
+                                c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
+                                c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
+  const double ppw = points_per_wavelength(c);
+  if (ppw < 5)
+    warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "
+                                   "at least 5 are needed for accurate waveforms", ppw));
+  return warnings;
+}
+
+}  // namespace ondes
