@@ -1,7 +1,7 @@
 #include "tasks/iteration.hpp"
 
-#include "tasks/boundary.hpp"
 #include "tasks/compute.hpp"
+#include "tasks/edges.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/snapshot.hpp"
 #include "tasks/source.hpp"
@@ -23,7 +23,7 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
       tasks += submit_source(velocity ? b.h_velocity : b.h_stress, velocity ? b.h_force : b.h_moment,
                              b.info.shape.cells(), t, plan.small_where);
   for (BlockData& b : g.blocks)
-    if (b.local) tasks += submit_saves(b, velocity, plan.small_where);
+    if (b.local) tasks += submit_edges(b, velocity, plan.small_where);
   const int kind = velocity ? kVelocityKind : kStressKind;
   for (const Transfer& x : g.halo.send[kind]) send(x);
   for (const Transfer& x : g.halo.recv[kind]) receive(x);
@@ -61,7 +61,7 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
 int submit_all_saves(std::vector<BlockData>& blocks, unsigned long long where) {
   int tasks = 0;
   for (BlockData& b : blocks)
-    if (b.local) tasks += submit_saves(b, true, where) + submit_saves(b, false, where);
+    if (b.local) tasks += submit_edges(b, true, where) + submit_edges(b, false, where);
   return tasks;
 }
 
