@@ -1,6 +1,6 @@
 // Boundary copies: a box of every component between a block's array and a boundary buffer
-// (save_boundary copies the block's edge out; the compute tasks copy a neighbour's edge into
-// their ghosts).
+// (save_edges copies the block's edges out; the compute tasks copy a neighbour's edge into their
+// ghosts).
 #pragma once
 #include "codelets/kernel_support.hpp"
 

@@ -88,8 +88,8 @@ std::vector<BlockCost> block_costs(const Case& c, const Decomposition& d) {
       const Box e = edge_box(b.shape, dir);
       k.boundary_bytes[dir] = 4.0 * kBoundaryFloats * e.ni * e.nj * b.shape.nz;
       k.bytes += 2 * 2 * k.boundary_bytes[dir];  // saved (read + write), loaded by the neighbour (read + write)
-      k.tasks += 2;
     }
+    if (b.neighbour != std::array<int, kDirections>{-1, -1, -1, -1}) k.tasks += 2;  // save_edges per field kind
     out.push_back(k);
   }
   return out;

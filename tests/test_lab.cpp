@@ -95,7 +95,7 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
   ASSERT_EQ(summary.size(), 1u);
   const auto& s = summary[0];
   const int per_iteration = std::stoi(s.at("tasks_per_iteration"));
-  EXPECT_GE(per_iteration, 4 * 2 + 4 * 2 * 2 + 1 + 1);  // compute, saves (2 neighbours each), source(s), record(s)
+  EXPECT_GE(per_iteration, 4 * 2 + 4 * 2 + 1 + 1);  // compute, save_edges (per field kind), source(s), record(s)
   EXPECT_EQ(std::stoll(s.at("tasks")), int64_t(per_iteration) * steps);
   EXPECT_EQ(std::stoll(s.at("compute_tasks_cpu")) + std::stoll(s.at("compute_tasks_cuda")), 2 * 4 * steps);
   const double idle = std::stod(s.at("idle_cpu"));
@@ -110,7 +110,8 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
     EXPECT_LE(std::stod(e.at("start_s")), std::stod(e.at("end_s")));
   }
   EXPECT_EQ(per_codelet["compute_velocity"], 4 * steps);
-  EXPECT_EQ(per_codelet["save_boundary"], 16 * steps);
+  EXPECT_EQ(per_codelet["save_edges"], 8 * steps);
+  EXPECT_EQ(per_codelet.count("save_boundary"), 0u);
 
   const fs::path out = d / "o.h5";
   const auto names = read_strings(out, "/run/profile/codelets/codelet");

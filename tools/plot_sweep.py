@@ -23,7 +23,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-COLOURS = {"compute_velocity": "tab:blue", "compute_stress": "tab:orange", "save_boundary": "tab:green",
+COLOURS = {"compute_velocity": "tab:blue", "compute_stress": "tab:orange", "save_edges": "tab:green", "save_boundary": "tab:green",
            "update_source": "tab:red", "record_seismograms": "tab:purple", "sample_stations": "tab:brown",
            "watch_velocity": "tab:gray"}
 
