@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tasks/float_mode.hpp"
+
 namespace ondes {
 
 std::vector<std::string> scheduler_names() {
@@ -105,6 +107,7 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   const int ret = mpi ? starpu_mpi_init_conf(nullptr, nullptr, 1, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
   if (ret != 0) throw std::runtime_error(fmt::format("StarPU{} could not start (error {})", mpi ? "-MPI" : "", ret));
   g_mpi = mpi;
+  flush_subnormals_on_cpu_workers();
 }
 
 Runtime::~Runtime() {

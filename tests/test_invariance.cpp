@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "helpers.hpp"
+#include "tasks/float_mode.hpp"
 
 using namespace ondes;
 
@@ -54,4 +55,12 @@ TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
   ASSERT_GT(peak(reference), 0.0);
   for (const char* sched : {"lws", "dmda", "ws", "prio"})
     EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << sched << " differs from eager";
+}
+
+// Every CPU worker flushes subnormals to zero (and reads them as zero), as the CUDA kernels do:
+// both round alike, and no worker slows down on the subnormal tail of a wavefront.
+TEST(FloatMode, EveryCpuWorkerFlushesSubnormals) {
+  Runtime rt("", -1, 0);
+  ASSERT_GT(rt.cpu_workers(), 0);
+  EXPECT_EQ(cpu_workers_flushing_subnormals(), rt.cpu_workers());
 }
