@@ -36,6 +36,22 @@ void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int n
   for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
 }
 
+// The PML cells in runs of consecutive x (the list is sorted, and a run never leaves its row):
+// one index decode per run, and a contiguous inner loop. run(first cell, first PML cell, length,
+// i, j, k of the first).
+template <class Run>
+void for_each_pml_run(const BlockShape& sh, const PmlView& pv, Run&& run) {
+  for (int64_t q = 0; q < pv.count;) {
+    const int64_t first = pv.cells[q];
+    int64_t len = 1;
+    while (q + len < pv.count && pv.cells[q + len] == first + len) ++len;
+    int i, j, k;
+    unpack_index(sh, first, &i, &j, &k);
+    run(first, q, len, i, j, k);
+    q += len;
+  }
+}
+
 }  // namespace
 
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count) {
@@ -46,12 +62,16 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   for (int k = 0; k < sh.nz; ++k)
     for (int j = 0; j < sh.ny; ++j) velocity_row(v, f, mat, sh.idx(0, j, k), sh.nx, n, sy, sz, scale);
   if (!pml) return;
-  for (int64_t q = 0; q < count; ++q) {
-    const int64_t i = pml_cell(pml, q);
-    Diffs d = velocity_diffs(f, i, sy, sz);
-    pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
-    add_velocity(v, n, mat, i, d, p.dt);
-  }
+  const PmlView pv = pml_view(sh, pml, count);
+  for_each_pml_run(sh, pv, [&](int64_t first, int64_t q0, int64_t len, int i0, int j, int k) {
+#pragma GCC ivdep
+    for (int64_t t = 0; t < len; ++t) {
+      Diffs d = velocity_diffs(f, first + t, sy, sz);
+      pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 0, d,
+                                                                 p.inv_h);
+      add_velocity(v, n, mat, first + t, d, p.dt);
+    }
+  });
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count) {
@@ -72,15 +92,17 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
     }
   }
   if (pml) {
-    for (int64_t q = 0; q < count; ++q) {
-      const int64_t i = pml_cell(pml, q);
-      int ci, cj, ck;
-      unpack_index(sh, i, &ci, &cj, &ck);
-      const int plane = z_plane(ck, p.free_surface);
-      Diffs d = stress_diffs(f, i, sy, sz, plane);
-      pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
-      add_stress(s, n, mat, i, d, p.dt, plane);
-    }
+    const PmlView pv = pml_view(sh, pml, count);
+    for_each_pml_run(sh, pv, [&](int64_t first, int64_t q0, int64_t len, int i0, int j, int k) {
+      const int plane = z_plane(k, p.free_surface);
+#pragma GCC ivdep
+      for (int64_t t = 0; t < len; ++t) {
+        Diffs d = stress_diffs(f, first + t, sy, sz, plane);
+        pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 9, d,
+                                                             p.inv_h);
+        add_stress(s, n, mat, first + t, d, p.dt, plane);
+      }
+    });
   }
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
@@ -128,9 +150,12 @@ __global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, cons
   const int64_t q = thread_index();
   if (q >= count) return;
   const BlockShape& sh = p.shape;
-  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  const PmlView pv = pml_view(sh, pml, count);
+  const int64_t n = sh.cells(), i = pv.cells[q];
+  int ci, cj, ck;
+  unpack_index(sh, i, &ci, &cj, &ck);
   Diffs d = velocity_diffs(stress_fields(s, n), i, sh.sy(), sh.sz());
-  pml_memory(sh, pml, count, q, 0, kVelocityPlaces, d, p.inv_h);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q, ci, cj, ck, 0, d, p.inv_h);
   add_velocity(v, n, mat, i, d, p.dt);
 }
 
@@ -139,12 +164,13 @@ __global__ void stress_pml_kernel(StepParams p, float* s, const float* v, const 
   const int64_t q = thread_index();
   if (q >= count) return;
   const BlockShape& sh = p.shape;
-  const int64_t n = sh.cells(), i = pml_cell(pml, q);
+  const PmlView pv = pml_view(sh, pml, count);
+  const int64_t n = sh.cells(), i = pv.cells[q];
   int ci, cj, ck;
   unpack_index(sh, i, &ci, &cj, &ck);
   const int plane = z_plane(ck, p.free_surface);
   Diffs d = stress_diffs(velocity_fields(v, n), i, sh.sy(), sh.sz(), plane);
-  pml_memory(sh, pml, count, q, 9, kStressPlaces, d, p.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q, ci, cj, ck, 9, d, p.inv_h);
   add_stress(s, n, mat, i, d, p.dt, plane);
 }
 

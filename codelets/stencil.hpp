@@ -128,10 +128,6 @@ ONDES_HD inline void image_free_surface_column(const BlockShape& sh, float* s, i
 
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
-ONDES_HD inline int64_t pml_cell(const char* pml, int64_t p) {
-  return reinterpret_cast<const int64_t*>(pml)[p];
-}
-
 // Local (i, j, k) of a padded index.
 ONDES_HD inline void unpack_index(const BlockShape& s, int64_t idx, int* i, int* j, int* k) {
   const int64_t plane = idx / s.sz(), rest = idx - plane * s.sz();
@@ -140,20 +136,36 @@ ONDES_HD inline void unpack_index(const BlockShape& s, int64_t idx, int* i, int*
   *i = static_cast<int>(rest % s.sy()) - kGhost;
 }
 
-// psi <- b psi + a d/h for the nine differences of a cell; d is replaced by the new psi.
-ONDES_HD inline void pml_memory(const BlockShape& s, char* pml, int64_t count, int64_t p, int psi_base,
-                                DiffPlaces where, Diffs& d, float inv_h) {
+// The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the per-axis
+// profiles; the memory variables, [18][count].
+struct PmlView {
+  const int64_t* cells;
+  const float* prof;
+  float* psi;
+  int64_t count;
+};
+ONDES_HD inline PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
   const PmlLayout l = PmlLayout::of(s, count);
-  const float* prof = reinterpret_cast<const float*>(pml + l.profiles_offset);
-  float* psi = reinterpret_cast<float*>(pml + l.psi_offset);
-  int ijk[3];
-  unpack_index(s, pml_cell(pml, p), &ijk[0], &ijk[1], &ijk[2]);
+  return {reinterpret_cast<const int64_t*>(pml), reinterpret_cast<const float*>(pml + l.profiles_offset),
+          reinterpret_cast<float*>(pml + l.psi_offset), count};
+}
+
+// psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
+// replaced by the new psi. Where the differences live is a template argument (kVelocityPlaces or
+// kStressPlaces), so each difference's profile is known at compile time: along a run of cells in x
+// the x profiles are contiguous and the y and z ones constant, and the CPU loop vectorises.
+template <uint32_t Axes, uint32_t Halves>
+ONDES_HD inline void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
+                                Diffs& d, float inv_h) {
+  constexpr DiffPlaces where{Axes, Halves};
+  const int ijk[3] = {i, j, k};
   const int n_axis[3] = {s.nx, s.ny, s.nz};
+  ONDES_UNROLL
   for (int q = 0; q < 9; ++q) {
     const int a = where.axis(q);
-    const float* t = prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
+    const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
-    float& m = psi[(psi_base + q) * count + p];
+    float& m = v.psi[(psi_base + q) * v.count + p];
     m = cb * m + ca * (d.d[q] * inv_h);
     d.d[q] = m;
   }
