@@ -36,20 +36,20 @@ void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int n
   for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
 }
 
-// The PML cells in runs of consecutive x (the list is sorted, and a run never leaves its row):
-// one index decode per run, and a contiguous inner loop. run(first cell, first PML cell, length,
-// i, j, k of the first).
-template <class Run>
-void for_each_pml_run(const BlockShape& sh, const PmlView& pv, Run&& run) {
-  for (int64_t q = 0; q < pv.count;) {
+// The C-PML correction of the PML cells of one row, right after the row's interior update while
+// its fields are still in cache: the PML list is sorted, so a cursor walks it in step with the
+// sweep, a run of consecutive cells at a time (a run never leaves its row). Returns the cursor
+// past the row's runs.
+template <class RunFn>
+int64_t pml_row(const PmlView& pv, int64_t q, int64_t row, int nx, RunFn&& run) {
+  while (q < pv.count && pv.cells[q] < row + nx) {
     const int64_t first = pv.cells[q];
     int64_t len = 1;
     while (q + len < pv.count && pv.cells[q + len] == first + len) ++len;
-    int i, j, k;
-    unpack_index(sh, first, &i, &j, &k);
-    run(first, q, len, i, j, k);
+    run(first, q, len, static_cast<int>(first - row));
     q += len;
   }
+  return q;
 }
 
 }  // namespace
@@ -58,51 +58,50 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields6 f = stress_fields(s, n);
-  const float scale = p.dt_h;
+  const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
+  int64_t q = 0;
   for (int k = 0; k < sh.nz; ++k)
-    for (int j = 0; j < sh.ny; ++j) velocity_row(v, f, mat, sh.idx(0, j, k), sh.nx, n, sy, sz, scale);
-  if (!pml) return;
-  const PmlView pv = pml_view(sh, pml, count);
-  for_each_pml_run(sh, pv, [&](int64_t first, int64_t q0, int64_t len, int i0, int j, int k) {
+    for (int j = 0; j < sh.ny; ++j) {
+      const int64_t row = sh.idx(0, j, k);
+      velocity_row(v, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
+      q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
 #pragma GCC ivdep
-    for (int64_t t = 0; t < len; ++t) {
-      Diffs d = velocity_diffs(f, first + t, sy, sz);
-      pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 0, d,
-                                                                 p.inv_h);
-      add_velocity(v, n, mat, first + t, d, p.dt);
+        for (int64_t t = 0; t < len; ++t) {
+          Diffs d = velocity_diffs(f, first + t, sy, sz);
+          pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 0,
+                                                                   d, p.inv_h);
+          add_velocity(v, n, mat, first + t, d, p.dt);
+        }
+      });
     }
-  });
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields3 f = velocity_fields(v, n);
-  const float scale = p.dt_h;
+  const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
+  int64_t q = 0;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
       if (plane == kSurface)
-        stress_row<kSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+        stress_row<kSurface>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
       else if (plane == kBelowSurface)
-        stress_row<kBelowSurface>(s, f, mat, row, sh.nx, n, sy, sz, scale);
+        stress_row<kBelowSurface>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
       else
-        stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, scale);
-    }
-  }
-  if (pml) {
-    const PmlView pv = pml_view(sh, pml, count);
-    for_each_pml_run(sh, pv, [&](int64_t first, int64_t q0, int64_t len, int i0, int j, int k) {
-      const int plane = z_plane(k, p.free_surface);
+        stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
+      q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
 #pragma GCC ivdep
-      for (int64_t t = 0; t < len; ++t) {
-        Diffs d = stress_diffs(f, first + t, sy, sz, plane);
-        pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 9, d,
-                                                             p.inv_h);
-        add_stress(s, n, mat, first + t, d, p.dt, plane);
-      }
-    });
+        for (int64_t t = 0; t < len; ++t) {
+          Diffs d = stress_diffs(f, first + t, sy, sz, plane);
+          pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 9, d,
+                                                               p.inv_h);
+          add_stress(s, n, mat, first + t, d, p.dt, plane);
+        }
+      });
+    }
   }
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
