@@ -66,12 +66,8 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
       velocity_row(v, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
       q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
 #pragma GCC ivdep
-        for (int64_t t = 0; t < len; ++t) {
-          Diffs d = velocity_diffs(f, first + t, sy, sz);
-          pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 0,
-                                                                   d, p.inv_h);
-          add_velocity(v, n, mat, first + t, d, p.dt);
-        }
+        for (int64_t t = 0; t < len; ++t)
+          velocity_pml_cell(p, v, f, mat, pv, q0 + t, first + t, i0 + static_cast<int>(t), j, k);
       });
     }
 }
@@ -94,12 +90,8 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
         stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
       q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
 #pragma GCC ivdep
-        for (int64_t t = 0; t < len; ++t) {
-          Diffs d = stress_diffs(f, first + t, sy, sz, plane);
-          pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q0 + t, i0 + static_cast<int>(t), j, k, 9, d,
-                                                               p.inv_h);
-          add_stress(s, n, mat, first + t, d, p.dt, plane);
-        }
+        for (int64_t t = 0; t < len; ++t)
+          stress_pml_cell(p, s, f, mat, pv, q0 + t, first + t, i0 + static_cast<int>(t), j, k, plane);
       });
     }
   }
@@ -148,29 +140,21 @@ __global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, cons
                                     int64_t count) {
   const int64_t q = thread_index();
   if (q >= count) return;
-  const BlockShape& sh = p.shape;
-  const PmlView pv = pml_view(sh, pml, count);
-  const int64_t n = sh.cells(), i = pv.cells[q];
+  const PmlView pv = pml_view(p.shape, pml, count);
   int ci, cj, ck;
-  unpack_index(sh, i, &ci, &cj, &ck);
-  Diffs d = velocity_diffs(stress_fields(s, n), i, sh.sy(), sh.sz());
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, q, ci, cj, ck, 0, d, p.inv_h);
-  add_velocity(v, n, mat, i, d, p.dt);
+  unpack_index(p.shape, pv.cells[q], &ci, &cj, &ck);
+  velocity_pml_cell(p, v, stress_fields(s, p.shape.cells()), mat, pv, q, pv.cells[q], ci, cj, ck);
 }
 
 __global__ void stress_pml_kernel(StepParams p, float* s, const float* v, const float* mat, char* pml,
                                   int64_t count) {
   const int64_t q = thread_index();
   if (q >= count) return;
-  const BlockShape& sh = p.shape;
-  const PmlView pv = pml_view(sh, pml, count);
-  const int64_t n = sh.cells(), i = pv.cells[q];
+  const PmlView pv = pml_view(p.shape, pml, count);
   int ci, cj, ck;
-  unpack_index(sh, i, &ci, &cj, &ck);
-  const int plane = z_plane(ck, p.free_surface);
-  Diffs d = stress_diffs(velocity_fields(v, n), i, sh.sy(), sh.sz(), plane);
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, q, ci, cj, ck, 9, d, p.inv_h);
-  add_stress(s, n, mat, i, d, p.dt, plane);
+  unpack_index(p.shape, pv.cells[q], &ci, &cj, &ck);
+  stress_pml_cell(p, s, velocity_fields(v, p.shape.cells()), mat, pv, q, pv.cells[q], ci, cj, ck,
+                  z_plane(ck, p.free_surface));
 }
 
 __global__ void image_kernel(BlockShape sh, float* s) {

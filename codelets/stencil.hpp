@@ -171,4 +171,22 @@ ONDES_HD inline void pml_memory(const BlockShape& s, const PmlView& v, int64_t p
   }
 }
 
+// The C-PML correction of PML cell p (padded index `cell`, at (i, j, k) of the block), after its
+// interior update: the differences again, their memory variables, then the additive term. One
+// per-cell source for the CPU rows and the CUDA threads.
+ONDES_HD inline void velocity_pml_cell(const StepParams& sp, float* v, const Fields6& f, const float* mat,
+                                       const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k) {
+  const BlockShape& sh = sp.shape;
+  Diffs d = velocity_diffs(f, cell, sh.sy(), sh.sz());
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, p, i, j, k, 0, d, sp.inv_h);
+  add_velocity(v, sh.cells(), mat, cell, d, sp.dt);
+}
+ONDES_HD inline void stress_pml_cell(const StepParams& sp, float* s, const Fields3& f, const float* mat,
+                                     const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k, int plane) {
+  const BlockShape& sh = sp.shape;
+  Diffs d = stress_diffs(f, cell, sh.sy(), sh.sz(), plane);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, p, i, j, k, 9, d, sp.inv_h);
+  add_stress(s, sh.cells(), mat, cell, d, sp.dt, plane);
+}
+
 }  // namespace ondes
