@@ -71,6 +71,7 @@ int main(int argc, char** argv) try {
   check(cudaStreamCreate(&stream), "stream");
   StepParams p = step_params(c);
   p.shape = sh;
+  p.pml = b.pml_box;
   StationBlocks vb{};
   vb.v[0] = v;
   vb.cells[0] = n;

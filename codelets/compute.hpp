@@ -117,44 +117,33 @@ constexpr int kTx = 32, kTy = 16;
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 dim3 zxy_grid(const BlockShape& s) { return dim3(s.nz, (s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
+// The interior update of a cell and, for a PML cell, its C-PML correction in the same thread: the
+// correction's differences read what the update just read (from cache), and no second pass over
+// the PML cells re-reads the fields. The PML list's order gives the cell's memory variables
+// (pml_index).
 __global__ void velocity_kernel(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                const float* __restrict__ mat) {
+                                const float* __restrict__ mat, char* pml, int64_t count) {
   const BlockShape& sh = p.shape;
   const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
   if (i >= sh.nx || j >= sh.ny) return;
   const int64_t n = sh.cells(), q = sh.idx(i, j, k);
-  add_velocity(v, n, mat, q, velocity_diffs(stress_fields(s, n), q, sh.sy(), sh.sz()), p.dt_h);
+  const Fields6 f = stress_fields(s, n);
+  add_velocity(v, n, mat, q, velocity_diffs(f, q, sh.sy(), sh.sz()), p.dt_h);
+  if (pml && !p.pml.inside(i, j, k))
+    velocity_pml_cell(p, v, f, mat, pml_view(sh, pml, count), pml_index(p.pml, sh, i, j, k), q, i, j, k);
 }
 
 __global__ void stress_kernel(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                              const float* __restrict__ mat) {
+                              const float* __restrict__ mat, char* pml, int64_t count) {
   const BlockShape& sh = p.shape;
   const int i = blockIdx.y * kTx + threadIdx.x, j = blockIdx.z * kTy + threadIdx.y, k = blockIdx.x;
   if (i >= sh.nx || j >= sh.ny) return;
   const int64_t n = sh.cells(), q = sh.idx(i, j, k);
   const int plane = z_plane(k, p.free_surface);
-  add_stress(s, n, mat, q, stress_diffs(velocity_fields(v, n), q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
-}
-
-__global__ void velocity_pml_kernel(StepParams p, float* v, const float* s, const float* mat, char* pml,
-                                    int64_t count) {
-  const int64_t q = thread_index();
-  if (q >= count) return;
-  const PmlView pv = pml_view(p.shape, pml, count);
-  int ci, cj, ck;
-  unpack_index(p.shape, pv.cells[q], &ci, &cj, &ck);
-  velocity_pml_cell(p, v, stress_fields(s, p.shape.cells()), mat, pv, q, pv.cells[q], ci, cj, ck);
-}
-
-__global__ void stress_pml_kernel(StepParams p, float* s, const float* v, const float* mat, char* pml,
-                                  int64_t count) {
-  const int64_t q = thread_index();
-  if (q >= count) return;
-  const PmlView pv = pml_view(p.shape, pml, count);
-  int ci, cj, ck;
-  unpack_index(p.shape, pv.cells[q], &ci, &cj, &ck);
-  stress_pml_cell(p, s, velocity_fields(v, p.shape.cells()), mat, pv, q, pv.cells[q], ci, cj, ck,
-                  z_plane(ck, p.free_surface));
+  const Fields3 f = velocity_fields(v, n);
+  add_stress(s, n, mat, q, stress_diffs(f, q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
+  if (pml && !p.pml.inside(i, j, k))
+    stress_pml_cell(p, s, f, mat, pml_view(sh, pml, count), pml_index(p.pml, sh, i, j, k), q, i, j, k, plane);
 }
 
 __global__ void image_kernel(BlockShape sh, float* s) {
@@ -167,22 +156,16 @@ __global__ void image_kernel(BlockShape sh, float* s) {
 
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
                       cudaStream_t stream) {
-  velocity_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat);
+  velocity_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, v, s, mat, pml_cells > 0 ? pml : nullptr,
+                                                                      pml_cells);
   check_launch("velocity_kernel");
-  if (pml && pml_cells > 0) {
-    velocity_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
-    check_launch("velocity_pml_kernel");
-  }
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
                     cudaStream_t stream) {
-  stress_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat);
+  stress_kernel<<<zxy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat, pml_cells > 0 ? pml : nullptr,
+                                                                    pml_cells);
   check_launch("stress_kernel");
-  if (pml && pml_cells > 0) {
-    stress_pml_kernel<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
-    check_launch("stress_pml_kernel");
-  }
   if (p.free_surface) {
     image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
     check_launch("image_kernel");

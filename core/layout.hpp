@@ -69,6 +69,34 @@ inline int64_t boundary_floats(const BlockShape& s, int dir, int ncomp) {
   return static_cast<int64_t>(ncomp) * b.ni * b.nj * s.nz;
 }
 
+// The part of a block outside the C-PML, in block-local cells: [lo, hi) per axis (empty when
+// lo >= hi). Every other cell of the block is a PML cell, and the block's PML list holds them in
+// (k, j, i) order, so a cell's place in that list follows from the box alone (pml_index).
+struct PmlBox {
+  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  ONDES_HD bool inside(int i, int j, int k) const {
+    return i >= lo[0] && i < hi[0] && j >= lo[1] && j < hi[1] && k >= lo[2] && k < hi[2];
+  }
+};
+
+// The position in the block's PML list of PML cell (i, j, k): the PML cells of the planes, rows
+// and cells before it. A plane outside the box's z span is all PML; in a plane crossing the box,
+// a row outside its y span is all PML, and a row crossing it has the cells left and right of it.
+// The box is clamped to the block (0 <= lo <= hi <= n).
+ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, int j, int k) {
+  const int64_t nx = s.nx, ny = s.ny;
+  const int64_t box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1];
+  const int64_t row_pml = nx - box_x;                             // of a row crossing the box
+  const int64_t plane_pml = (ny - box_y) * nx + box_y * row_pml;  // of a plane crossing it
+  const int64_t crossing_planes = k <= b.lo[2] ? 0 : (k < b.hi[2] ? k : b.hi[2]) - b.lo[2];
+  int64_t q = (k - crossing_planes) * nx * ny + crossing_planes * plane_pml;
+  if (k < b.lo[2] || k >= b.hi[2]) return q + j * nx + i;
+  const int64_t crossing_rows = j <= b.lo[1] ? 0 : (j < b.hi[1] ? j : b.hi[1]) - b.lo[1];
+  q += (j - crossing_rows) * nx + crossing_rows * row_pml;
+  if (j < b.lo[1] || j >= b.hi[1]) return q + i;
+  return q + (i < b.lo[0] ? i : i - box_x);
+}
+
 // Parameters of a compute task, passed by value to the codelets.
 struct StepParams {
   BlockShape shape;
@@ -76,6 +104,7 @@ struct StepParams {
   float dt_h = 0;    // dt / h
   float inv_h = 0;   // 1 / h
   int free_surface = 0;
+  PmlBox pml;  // the block's cells outside the C-PML
 };
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).

@@ -10,6 +10,7 @@ namespace {
 float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 
 void alloc_pml(const Case& c, BlockData& b) {
+  b.pml_box = pml_box(c, b.info.x0, b.info.y0, b.info.shape);
   const std::vector<int64_t> cells = pml_cells(c, b.info.x0, b.info.y0, b.info.shape);
   if (cells.empty()) return;
   const PmlLayout l = PmlLayout::of(b.info.shape, static_cast<int64_t>(cells.size()));

@@ -25,6 +25,7 @@ struct BlockData {
   char* pml = nullptr;        // PmlLayout buffer, null when the block has no PML cell
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
+  PmlBox pml_box;             // the cells outside the PML; pml_index(pml_box, ...) places the others
   BlockSources sources;  // force points (velocity), moment points (stress)
   std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 

@@ -66,6 +66,17 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
   }
 }
 
+PmlBox pml_box(const Case& c, int x0, int y0, const BlockShape& s) {
+  const PmlRegion region = PmlRegion::of(c);
+  const int origin[3] = {x0, y0, 0}, n[3] = {s.nx, s.ny, s.nz};
+  PmlBox b;
+  for (int a = 0; a < 3; ++a) {
+    b.lo[a] = std::min(std::max(region.lo(a) - origin[a], 0), n[a]);
+    b.hi[a] = std::max(std::min(region.hi(a) - origin[a], n[a]), b.lo[a]);
+  }
+  return b;
+}
+
 std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s) {
   const PmlRegion region = PmlRegion::of(c);
   std::vector<int64_t> cells;

@@ -18,6 +18,9 @@ StepParams step_params(const Case& c);
 // lambda and mu at the centre, mu harmonically at the shear-stress points.
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
 
+// The block's cells outside the C-PML (PmlRegion), clamped to the block.
+PmlBox pml_box(const Case& c, int x0, int y0, const BlockShape& s);
+
 // Padded indices of the block's PML cells (PmlRegion), in z, y, x order.
 std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s);
 // The PmlLayout buffer of those cells: indices, per-axis profiles; memory variables left as they are.

@@ -82,6 +82,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   ComputeArgs a;
   a.params = base;
   a.params.shape = b.info.shape;
+  a.params.pml = b.pml_box;
   if (b.h_pml) {
     d[n++] = {b.h_pml, STARPU_RW};
     a.has_pml = 1;

@@ -2,6 +2,7 @@
 // moment tensors, PML profiles, interpolation and the energy integral.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -190,5 +191,35 @@ TEST(Pml, RegionHoldsTheOutermostCellsOfTheAbsorbingFaces) {
       for (int j = 3; j < 3 + 12; ++j)
         for (int i = 20; i < 30; ++i) n += r.contains(i, j, k);
     EXPECT_EQ(r.cells_in(20, 10, 3, 12, 20), n);
+  }
+}
+
+// The PML cells' order in a block's list follows from the box outside the PML alone, so a GPU
+// thread finds its cell's memory variables without the list (pml_index); for blocks at corners,
+// edges and inside, with and without a free surface.
+TEST(Pml, IndexOfACellIsItsPlaceInTheBlocksList) {
+  for (bool free_surface : {true, false}) {
+    Case c;
+    c.grid = {30, 26, 20, 100.0};
+    c.boundaries.pml_width = 5;
+    c.boundaries.free_surface = free_surface;
+    for (auto [x0, y0, nx, ny] : {std::array<int, 4>{0, 0, 12, 9}, {12, 9, 8, 8}, {20, 17, 10, 9}, {3, 0, 24, 26}}) {
+      const BlockShape s{nx, ny, c.grid.nz};
+      const std::vector<int64_t> cells = pml_cells(c, x0, y0, s);
+      const PmlBox box = pml_box(c, x0, y0, s);
+      const PmlRegion region = PmlRegion::of(c);
+      int64_t q = 0;
+      for (int k = 0; k < s.nz; ++k)
+        for (int j = 0; j < s.ny; ++j)
+          for (int i = 0; i < s.nx; ++i) {
+            ASSERT_EQ(box.inside(i, j, k), !region.contains(x0 + i, y0 + j, k)) << i << " " << j << " " << k;
+            if (box.inside(i, j, k)) continue;
+            ASSERT_LT(q, int64_t(cells.size()));
+            EXPECT_EQ(cells[q], s.idx(i, j, k));
+            ASSERT_EQ(pml_index(box, s, i, j, k), q) << "block at " << x0 << "," << y0 << " cell " << i << " " << j << " " << k;
+            ++q;
+          }
+      EXPECT_EQ(q, int64_t(cells.size()));
+    }
   }
 }
