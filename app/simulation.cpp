@@ -1,17 +1,12 @@
 #include "app/simulation.hpp"
 
 #include <fmt/format.h>
-#include <sched.h>
-#include <spdlog/spdlog.h>
 #include <starpu.h>
-#include <starpu_mpi.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <stdexcept>
-#include <thread>
 
 #include "app/progress.hpp"
 #include "io/checkpoint.hpp"
