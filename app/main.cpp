@@ -10,8 +10,11 @@
 //   ondes3d info
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <regex>
@@ -58,6 +61,8 @@ Case load(const std::string& path, const Overrides& o) {
       throw CaseError(fmt::format("--blocks {}: expected NXxNY, e.g. 2x3", o.blocks));
     c.run.nbx = std::stoi(m[1]);
     c.run.nby = std::stoi(m[2]);
+    if (c.run.nbx < 1 || c.run.nby < 1)
+      throw CaseError(fmt::format("--blocks {}: both counts must be at least 1", o.blocks));
   }
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
@@ -66,6 +71,12 @@ Case load(const std::string& path, const Overrides& o) {
   if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
   if (o.window > 0) c.run.window = o.window;
   if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
+  if (!c.run.scheduler.empty()) {
+    const auto names = scheduler_names();
+    if (std::find(names.begin(), names.end(), c.run.scheduler) == names.end())
+      throw CaseError(fmt::format("{}: run.scheduler (or --sched): unknown scheduler '{}'; StarPU offers: {}", c.path,
+                                  c.run.scheduler, fmt::join(names, ", ")));
+  }
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
   // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
   const RankMap map = plan_ranks(c, launch_size());
@@ -150,6 +161,44 @@ int compare(const std::string& a, const std::string& b, double tolerance) {
   return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
 }
 
+constexpr long kMaxSteps = 100000000;  // as time.steps in a case
+
+// An integer option's check, with a message a user can read: "--steps: -4 is outside [1, 100000000]"
+// or "'abc' is not an integer".
+CLI::Validator integer_in(long lo, long hi) {
+  return CLI::Validator(
+      [lo, hi](std::string& text) -> std::string {
+        std::size_t used = 0;
+        long v = 0;
+        try {
+          v = std::stol(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (text.empty() || used != text.size()) return fmt::format("'{}' is not an integer", text);
+        if (v < lo || v > hi) return fmt::format("{} is outside [{}, {}]", v, lo, hi);
+        return "";
+      },
+      fmt::format("INT in [{}, {}]", lo, hi));
+}
+
+CLI::Validator number_at_least(double lo) {
+  return CLI::Validator(
+      [lo](std::string& text) -> std::string {
+        std::size_t used = 0;
+        double v = 0;
+        try {
+          v = std::stod(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (text.empty() || used != text.size() || !std::isfinite(v)) return fmt::format("'{}' is not a number", text);
+        if (v < lo) return fmt::format("{} is below {}", v, lo);
+        return "";
+      },
+      fmt::format("NUMBER >= {}", lo));
+}
+
 // Everything the command line can set.
 struct Options {
   std::string case_path;
@@ -170,21 +219,21 @@ void add_run(CLI::App& app, Options& opt) {
   run_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
-  run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(CLI::PositiveNumber);
+  run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(integer_in(1, kMaxSteps));
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
   run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0, kMaxSteps));
   run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name + .checkpoint.h5)");
   run_cmd->add_option("--restart", rc.restart, "continue from this checkpoint (any block layout or scheduler)");
   run_cmd->add_option("--watchdog-every", o.watchdog_every,
                       "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(integer_in(0, 1000000));
   run_cmd->add_option("--window", o.window,
                       "iterations of tasks submitted ahead (default 16; overrides run.window): what a "
                       "scheduler sees at once")
-      ->check(CLI::Range(1, 1000));
+      ->check(integer_in(1, 1000));
   run_cmd->add_option("--small-tasks", o.small_tasks,
                       "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
                       "scheduler chooses (overrides run.small_tasks)")
@@ -197,18 +246,18 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
-  check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(CLI::PositiveNumber);
+  check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(integer_in(1, kMaxSteps));
   check_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   check_cmd->add_option("--ranks", opt.o.ranks, "plan the communication of a run on this many MPI ranks")
-      ->check(CLI::PositiveNumber);
+      ->check(integer_in(1, 1000000));
 
   CLI::App* compare_cmd =
       app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
   compare_cmd->add_option("a", opt.compare_a, "first run's HDF5 file")->required()->check(CLI::ExistingFile);
   compare_cmd->add_option("b", opt.compare_b, "second run's HDF5 file")->required()->check(CLI::ExistingFile);
   compare_cmd->add_option("--tolerance", opt.tolerance, "largest relative L2 difference per station accepted")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
 }
 
 void add_lab(CLI::App& app, Options& opt) {
@@ -217,8 +266,8 @@ void add_lab(CLI::App& app, Options& opt) {
   calibrate_cmd->add_option("case", opt.case_path, "case file (TOML) to measure with")->required();
   calibrate_cmd->add_option("--output", opt.machine, "machine model to write (TOML)")->required();
   calibrate_cmd->add_option("--steps", opt.calib_steps, "iterations measured per layout (after 10 of warm-up)")
-      ->check(CLI::PositiveNumber);
-  calibrate_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers (default: StarPU's)")->check(CLI::NonNegativeNumber);
+      ->check(integer_in(1, 1000000));
+  calibrate_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers (default: StarPU's)")->check(integer_in(0, 4096));
 
   CLI::App* predict_cmd = app.add_subcommand("predict", "predict the time per iteration from the analytic cost model");
   predict_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
@@ -227,9 +276,9 @@ void add_lab(CLI::App& app, Options& opt) {
   predict_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   predict_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers per rank (default: the calibration's)")
-      ->check(CLI::NonNegativeNumber);
-  predict_cmd->add_option("--ncuda", opt.workers.ncuda, "CUDA workers per rank")->check(CLI::NonNegativeNumber);
-  predict_cmd->add_option("--ranks", opt.workers.ranks, "MPI ranks")->check(CLI::PositiveNumber);
+      ->check(integer_in(0, 4096));
+  predict_cmd->add_option("--ncuda", opt.workers.ncuda, "CUDA workers per rank")->check(integer_in(0, 64));
+  predict_cmd->add_option("--ranks", opt.workers.ranks, "MPI ranks")->check(integer_in(1, 1000000));
   predict_cmd->add_flag("--csv", opt.csv, "print one CSV row with its header");
 }
 
@@ -273,7 +322,14 @@ int main(int argc, char** argv) {
   add_check_and_compare(app, opt);
   add_lab(app, opt);
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    // Like a bad case value: one line, exit status 2.
+    std::fprintf(stderr, "error: %s (ondes3d --help lists the commands and options)\n", e.what());
+    return 2;
+  }
   set_up_logging();
   try {
     return dispatch(app, opt);

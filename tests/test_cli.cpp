@@ -1,5 +1,7 @@
 // The program as a user runs it: exit codes, messages, and the HDF5 file it leaves (or not).
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <hdf5.h>
 
 #include <cmath>
@@ -88,12 +90,35 @@ TEST_F(Cli, BadFlagsAreRefused) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("does not divide"), std::string::npos) << r.output;
   r = run("run " + small_case() + " --sched fastest --output " + (dir_ / "o.h5").string());
-  EXPECT_EQ(r.code, 1);
+  EXPECT_EQ(r.code, 2);  // refused with the case's other values, before StarPU starts
   EXPECT_NE(r.output.find("unknown scheduler 'fastest'; StarPU offers:"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
   r = run("run " + small_case() + " --output /nonexistent/dir/o.h5");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("does not exist"), std::string::npos) << r.output;
+}
+
+// Command-line values are checked like case values: one readable line naming the flag, exit 2.
+TEST_F(Cli, BadCommandLineValuesExitTwoWithOneLine) {
+  const std::string out = " --output " + (dir_ / "o.h5").string();
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"--steps -4", R"(^error: --steps: -4 is outside \[1, 100000000\])"},
+      {"--steps abc", R"(^error: --steps: 'abc' is not an integer)"},
+      {"--steps 3.5", R"(^error: --steps: '3\.5' is not an integer)"},
+      {"--window 0", R"(^error: --window: 0 is outside \[1, 1000\])"},
+      {"--blocks 0x3", R"(error: --blocks 0x3: both counts must be at least 1)"},
+      {"--bogus", R"(^error: The following argument was not expected: --bogus)"},
+  };
+  for (const auto& [args, message] : bad) {
+    const auto r = run("run " + small_case() + " " + args + out);
+    EXPECT_EQ(r.code, 2) << args << ": " << r.output;
+    EXPECT_TRUE(std::regex_search(r.output, std::regex(message))) << args << ": " << r.output;
+    EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << args << ": " << r.output;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
+  const auto r = run("compare " + small_case() + " " + small_case() + " --tolerance -1");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--tolerance: -1 is below 0"), std::string::npos) << r.output;
 }
 
 TEST_F(Cli, CheckPrintsTheEstimates) {
