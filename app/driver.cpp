@@ -279,9 +279,6 @@ int run_case(const Case& c, const RunControl& rc) {
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
   if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
-  if ((rc.checkpoint_every > 0 || !rc.restart.empty()) && launch_size() > 1)
-    throw CaseError(fmt::format("{}: checkpoints and restarts work in single-process runs only ({} MPI ranks here)",
-                                c.path, launch_size()));
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
   try {

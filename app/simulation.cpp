@@ -1,7 +1,7 @@
 #include "app/simulation.hpp"
 
-#include <fmt/format.h>
 #include <starpu.h>
+#include <starpu_mpi.h>
 
 #include <algorithm>
 #include <chrono>
@@ -38,6 +38,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   register_handles(blocks_);
   register_station_groups(stations_);
   halo_ = build_halo(blocks_, map, rank);
+  for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
@@ -166,45 +167,93 @@ int Simulation::advance(int n, bool show_progress) {
 }
 
 namespace {
-void require_one_process(const char* what) {
-  if (Runtime::ranks() > 1)
-    throw std::runtime_error(fmt::format("{} works in single-process runs only (this run has {} MPI ranks)", what,
-                                         Runtime::ranks()));
-}
+// A block's part of a checkpoint, received on rank 0 from its owner (blocking, in block order).
+struct RemoteBlock {
+  HostFloats velocity, stress;
+  std::vector<char> pml;
+  RemoteBlock(const Case& c, const BlockInfo& b, int owner) {
+    const int64_t n = b.shape.cells();
+    velocity = HostFloats(kVelocityComponents * n);
+    stress = HostFloats(kStressComponents * n);
+    receive(velocity.data(), velocity.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id);
+    receive(stress.data(), stress.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id + 1);
+    const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
+    if (count > 0) {
+      pml.resize(PmlLayout::of(b.shape, count).bytes);
+      receive(pml.data(), pml.size(), owner, kCheckpointTagBase + 3 * b.id + 2);
+    }
+  }
+  static void receive(void* data, size_t bytes, int owner, int64_t tag) {
+    starpu_data_handle_t h = nullptr;
+    register_vector(&h, static_cast<char*>(data), bytes);
+    MPI_Status status;
+    check_starpu(starpu_mpi_recv(h, owner, tag, MPI_COMM_WORLD, &status), "receiving a checkpoint part on rank 0");
+    unregister(h);
+  }
+};
 }  // namespace
 
+// Rank 0 writes the one checkpoint file, its own blocks from memory and the others' as their owners
+// send them, block after block in id order (so the blocking sends and receives pair up and rank 0
+// holds one remote block at a time). The file is renamed into place only once complete.
 void Simulation::save_checkpoint(const std::string& path) {
-  require_one_process("checkpointing");
   starpu_task_wait_for_all();
-  int64_t pml_cells = 0;
-  for (const BlockData& b : blocks_) pml_cells += b.pml_cells;
-  CheckpointWriter w(path, case_, iteration_, pml_cells);
-  for (BlockData& b : blocks_) {
-    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R);
-    w.write_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress);
-    if (b.pml)
-      w.write_pml(global_pml_cells(b, case_.grid),
-                  reinterpret_cast<const float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
+  const int rank = Runtime::rank();
+  const PmlRegion region = PmlRegion::of(case_);
+  std::unique_ptr<CheckpointWriter> w;
+  if (rank == 0) {
+    int64_t pml_cells = 0;
+    for (const BlockData& b : blocks_)
+      pml_cells += region.cells_in(b.info.x0, b.info.shape.nx, b.info.y0, b.info.shape.ny, b.info.shape.nz);
+    w = std::make_unique<CheckpointWriter>(path, case_, iteration_, pml_cells);
   }
-  w.write_seismograms(seismograms());
-  w.commit();
+  for (BlockData& b : blocks_) {
+    const BlockInfo& in = b.info;
+    if (rank != 0) {
+      if (!b.local) continue;
+      check_starpu(starpu_mpi_send(b.h_velocity, 0, kCheckpointTagBase + 3 * in.id, MPI_COMM_WORLD), "sending a checkpoint part");
+      check_starpu(starpu_mpi_send(b.h_stress, 0, kCheckpointTagBase + 3 * in.id + 1, MPI_COMM_WORLD), "sending a checkpoint part");
+      if (b.h_pml)
+        check_starpu(starpu_mpi_send(b.h_pml, 0, kCheckpointTagBase + 3 * in.id + 2, MPI_COMM_WORLD), "sending a checkpoint part");
+      continue;
+    }
+    std::unique_ptr<RemoteBlock> remote;
+    if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, owner_[in.id]);
+    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R);
+    const char* pml_buffer = remote ? remote->pml.data() : b.pml;
+    const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);
+    w->write_fields(in.x0, in.y0, in.shape, remote ? remote->velocity.data() : b.velocity,
+                    remote ? remote->stress.data() : b.stress);
+    if (count > 0)
+      w->write_pml(global_pml_cells(in, pml_buffer, count, case_.grid),
+                   reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
+  }
+  const std::vector<float> seis = seismograms();  // every rank takes part
+  if (w) {
+    w->write_seismograms(seis);
+    w->commit();
+  }
 }
 
-// The boundary buffers are rebuilt from the restored fields: at the end of an iteration they hold
-// exactly the edges of the current velocity and stress.
+// Every rank reads its own blocks and the traces of the station groups it records from the one
+// file, whatever the ranks, mapping or layout that wrote it. The boundary buffers are rebuilt from
+// the restored fields: at the end of an iteration they hold exactly the edges of the current
+// velocity and stress.
 void Simulation::restore_checkpoint(const std::string& path) {
-  require_one_process("restarting");
   CheckpointReader r(path, case_);
+  const int rank = Runtime::rank();
   for (BlockData& b : blocks_) {
+    if (!b.local) continue;
     Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW);
     r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress);
     if (b.pml)
-      r.read_pml(global_pml_cells(b, case_.grid),
+      r.read_pml(global_pml_cells(b.info, b.pml, b.pml_cells, case_.grid),
                  reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
   }
-  submit_all_saves(blocks_, small_where());
+  submit_all_saves(blocks_, halo_, small_where());
   const std::vector<float> seis = r.seismograms();
   for (StationGroup& g : stations_) {
+    if (g.home != rank) continue;
     Acquired t(g.h_traces, STARPU_RW);
     for (size_t q = 0; q < g.station_ids.size(); ++q)
       std::copy_n(seis.begin() + g.station_ids[q] * 3 * steps_, 3 * steps_, g.traces.begin() + q * 3 * steps_);

@@ -51,8 +51,8 @@ class Simulation {
   static void request_stop(int signal);
   static int stop_signal();  // the signal given to request_stop, 0 if none
 
-  // The state after iteration(), to a checkpoint file (one process only), and back: restore
-  // before the first advance.
+  // The state after iteration(), to one checkpoint file (written by rank 0; every rank must call
+  // it), and back on any number of ranks, mapping and layout: restore before the first advance.
   void save_checkpoint(const std::string& path);
   void restore_checkpoint(const std::string& path);
 
@@ -74,6 +74,7 @@ class Simulation {
   std::vector<BlockData> blocks_;
   std::vector<StationGroup> stations_;
   Halo halo_;
+  std::vector<int> owner_;  // rank of each block
   std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;

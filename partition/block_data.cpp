@@ -82,16 +82,16 @@ void register_handles(std::vector<BlockData>& blocks) {
   }
 }
 
-std::vector<int64_t> global_pml_cells(const BlockData& b, const Grid& g) {
-  const BlockShape& s = b.info.shape;
-  const int64_t* local = reinterpret_cast<const int64_t*>(b.pml);
-  std::vector<int64_t> out(b.pml_cells);
-  for (int64_t p = 0; p < b.pml_cells; ++p) {
+std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64_t count, const Grid& g) {
+  const BlockShape& s = b.shape;
+  const int64_t* local = reinterpret_cast<const int64_t*>(pml);
+  std::vector<int64_t> out(count);
+  for (int64_t p = 0; p < count; ++p) {
     const int64_t q = local[p];
     const int i = static_cast<int>(q % s.sy()) - kGhost;
     const int j = static_cast<int>((q / s.sy()) % (s.ny + 2 * kGhost)) - kGhost;
     const int k = static_cast<int>(q / s.sz()) - kGhost;
-    out[p] = (static_cast<int64_t>(k) * g.ny + (b.info.y0 + j)) * g.nx + (b.info.x0 + i);
+    out[p] = (static_cast<int64_t>(k) * g.ny + (b.y0 + j)) * g.nx + (b.x0 + i);
   }
   return out;
 }

@@ -44,8 +44,9 @@ size_t block_bytes(const Case& c, const BlockInfo& b);
 // Indexed by block id.
 std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank);
 void register_handles(std::vector<BlockData>& blocks);
-// Global index (k * ny + j) * nx + i of each of a block's PML cells, in the block's order.
-std::vector<int64_t> global_pml_cells(const BlockData& b, const Grid& g);
+// Global index (k * ny + j) * nx + i of each of a block's PML cells, in the block's order, from
+// its PML buffer (the block's own, or one received from its owner).
+std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64_t count, const Grid& g);
 
 // Unregisters (bringing the data back to main memory) and frees.
 void release_blocks(std::vector<BlockData>& blocks);

@@ -9,6 +9,7 @@
 //   finished traces of group g (once, at the end): kTraceTagBase + g
 //   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
 //   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
+//   a checkpoint's part p (0 velocity, 1 stress, 2 PML) of block b (to rank 0): kCheckpointTagBase + 3 b + p
 #pragma once
 #include <starpu.h>
 
@@ -25,6 +26,7 @@ constexpr int64_t kSampleTagBase = int64_t(1) << 40;
 constexpr int64_t kTraceTagBase = int64_t(1) << 41;
 constexpr int64_t kSnapshotTagBase = int64_t(1) << 42;
 constexpr int64_t kPgvTagBase = int64_t(1) << 43;
+constexpr int64_t kCheckpointTagBase = int64_t(1) << 44;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }

@@ -58,10 +58,14 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   return s;
 }
 
-int submit_all_saves(std::vector<BlockData>& blocks, unsigned long long where) {
+int submit_all_saves(std::vector<BlockData>& blocks, const Halo& halo, unsigned long long where) {
   int tasks = 0;
   for (BlockData& b : blocks)
     if (b.local) tasks += submit_edges(b, true, where) + submit_edges(b, false, where);
+  for (int kind : {kVelocityKind, kStressKind}) {
+    for (const Transfer& x : halo.send[kind]) send(x);
+    for (const Transfer& x : halo.recv[kind]) receive(x);
+  }
   return tasks;
 }
 

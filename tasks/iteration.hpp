@@ -58,8 +58,9 @@ struct Submitted {
 // received into their copies before the compute task that reads them.
 Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n);
 
-// The saves of every local block's velocity and stress edges: after fields were written outside
-// the graph (a restart), the boundary buffers hold their edges again. Returns the tasks submitted.
-int submit_all_saves(std::vector<BlockData>& blocks, unsigned long long where);
+// The saves of every local block's velocity and stress edges, and their messages to the ranks that
+// read them: after fields were written outside the graph (a restart), every boundary buffer, and
+// every copy of one on another rank, holds its edges again. Returns the tasks submitted.
+int submit_all_saves(std::vector<BlockData>& blocks, const Halo& halo, unsigned long long where);
 
 }  // namespace ondes

@@ -97,6 +97,11 @@ class Mpi : public ::testing::Test {
                                blocks + " --mapping " + mapping + " --output " + out.string(),
                            dir_ / (name + ".log"));
     ASSERT_EQ(r.code, 0) << r.output;
+    expect_bitwise_reference(out, name, r.seconds);
+  }
+
+  // Every sample of the run's seismograms has the bits of the one-process reference.
+  static void expect_bitwise_reference(const fs::path& out, const std::string& name, double seconds) {
     const Seismograms ref = read_seismograms((dir_ / "reference.h5").string());
     const Seismograms got = read_seismograms(out.string());
     ASSERT_EQ(got.data.size(), ref.data.size());
@@ -110,7 +115,7 @@ class Mpi : public ::testing::Test {
     EXPECT_GT(peak, 0.0f) << "the reference recorded nothing";
     EXPECT_EQ(differ, 0u) << name << ": " << differ << " of " << ref.data.size() << " samples differ";
     std::cout << name << ": " << ref.data.size() << " samples, bitwise identical: " << (differ == 0) << " (run "
-              << r.seconds << " s)\n";
+              << seconds << " s)\n";
   }
 
   static std::string fmt_name(int ranks, const std::string& blocks, const std::string& mapping) {
@@ -165,6 +170,30 @@ TEST_F(Mpi, TwoRanksMatchOneProcess) {
 TEST_F(Mpi, FourRanksMatchOneProcess) {
   expect_same_as_one_process(4, "2x2", "tiles");
   expect_same_as_one_process(4, "4x2", "cyclic");
+}
+
+// A checkpoint written by 4 ranks (rank 0 gathers the blocks into one file) restarts on 2 ranks,
+// on 3 ranks with another layout and on one process: the seismograms are the uninterrupted
+// one-process run's, bit for bit.
+TEST_F(Mpi, CheckpointOnFourRanksRestartsOnAnyRanks) {
+  const std::string run = ONDES_BINARY + std::string(" run ") + (dir_ / "case.toml").string();
+  const fs::path ck = dir_ / "four.checkpoint.h5";
+  Result r = shell(mpirun(4) + run + " --blocks 2x2 --checkpoint-every 40 --checkpoint " + ck.string() + " --output " +
+                       (dir_ / "four.h5").string(),
+                   dir_ / "four.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  ASSERT_NE(r.output.find("checkpoint after iteration 80"), std::string::npos) << r.output;
+  expect_bitwise_reference(dir_ / "four.h5", "4 ranks with checkpoints", r.seconds);
+  for (const auto& [ranks, blocks] : {std::pair{2, "2x2"}, std::pair{3, "3x1"}, std::pair{0, "1x1"}}) {
+    const std::string name = "restart_" + std::to_string(ranks) + "_" + blocks;
+    const fs::path out = dir_ / (name + ".h5");
+    r = shell((ranks ? mpirun(ranks) : std::string()) + run + " --blocks " + blocks + " --restart " + ck.string() +
+                  " --output " + out.string(),
+              dir_ / (name + ".log"));
+    ASSERT_EQ(r.code, 0) << name << ": " << r.output;
+    EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
+    expect_bitwise_reference(out, name, r.seconds);
+  }
 }
 
 TEST_F(Mpi, BadCaseStopsEveryRankQuickly) {
