@@ -36,20 +36,17 @@ void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int n
   for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
 }
 
-// The C-PML correction of the PML cells of one row, right after the row's interior update while
-// its fields are still in cache: the PML list is sorted, so a cursor walks it in step with the
-// sweep, a run of consecutive cells at a time (a run never leaves its row). Returns the cursor
-// past the row's runs.
+// The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
+// fields are still in cache: the row's runs outside the block's PmlBox (the whole row, or the cells
+// left and right of the box), each as run(first i, length, its first cell's place in the PML list).
 template <class RunFn>
-int64_t pml_row(const PmlView& pv, int64_t q, int64_t row, int nx, RunFn&& run) {
-  while (q < pv.count && pv.cells[q] < row + nx) {
-    const int64_t first = pv.cells[q];
-    int64_t len = 1;
-    while (q + len < pv.count && pv.cells[q + len] == first + len) ++len;
-    run(first, q, len, static_cast<int>(first - row));
-    q += len;
+void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
+  if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) {
+    run(0, s.nx, pml_index(b, s, 0, j, k));
+    return;
   }
-  return q;
+  if (b.lo[0] > 0) run(0, b.lo[0], pml_index(b, s, 0, j, k));
+  if (b.hi[0] < s.nx) run(b.hi[0], s.nx - b.hi[0], pml_index(b, s, b.hi[0], j, k));
 }
 
 }  // namespace
@@ -59,15 +56,14 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields6 f = stress_fields(s, n);
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
-  int64_t q = 0;
   for (int k = 0; k < sh.nz; ++k)
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
       velocity_row(v, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
+      if (!pml) continue;
+      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0) {
 #pragma GCC ivdep
-        for (int64_t t = 0; t < len; ++t)
-          velocity_pml_cell(p, v, f, mat, pv, q0 + t, first + t, i0 + static_cast<int>(t), j, k);
+        for (int t = 0; t < len; ++t) velocity_pml_cell(p, v, f, mat, pv, q0 + t, row + i0 + t, i0 + t, j, k);
       });
     }
 }
@@ -77,7 +73,6 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const Fields3 f = velocity_fields(v, n);
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
-  int64_t q = 0;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     for (int j = 0; j < sh.ny; ++j) {
@@ -88,10 +83,10 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
         stress_row<kBelowSurface>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
       else
         stress_row<kInterior>(s, f, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      q = pml_row(pv, q, row, sh.nx, [&](int64_t first, int64_t q0, int64_t len, int i0) {
+      if (!pml) continue;
+      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0) {
 #pragma GCC ivdep
-        for (int64_t t = 0; t < len; ++t)
-          stress_pml_cell(p, s, f, mat, pv, q0 + t, first + t, i0 + static_cast<int>(t), j, k, plane);
+        for (int t = 0; t < len; ++t) stress_pml_cell(p, s, f, mat, pv, q0 + t, row + i0 + t, i0 + t, j, k, plane);
       });
     }
   }

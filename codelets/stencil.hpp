@@ -128,14 +128,6 @@ ONDES_HD inline void image_free_surface_column(const BlockShape& sh, float* s, i
 
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
-// Local (i, j, k) of a padded index.
-ONDES_HD inline void unpack_index(const BlockShape& s, int64_t idx, int* i, int* j, int* k) {
-  const int64_t plane = idx / s.sz(), rest = idx - plane * s.sz();
-  *k = static_cast<int>(plane) - kGhost;
-  *j = static_cast<int>(rest / s.sy()) - kGhost;
-  *i = static_cast<int>(rest % s.sy()) - kGhost;
-}
-
 // The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the per-axis
 // profiles; the memory variables, [18][count].
 struct PmlView {
