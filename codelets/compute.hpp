@@ -26,14 +26,14 @@ namespace {
 void velocity_row(float* v, const Fields6& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy,
                   int64_t sz, float scale) {
 #pragma GCC ivdep
-  for (int64_t i = row; i < row + nx; ++i) add_velocity(v, n, mat, i, velocity_diffs(f, i, sy, sz), scale);
+  for (int64_t i = row; i < row + nx; ++i) add_velocity(v, n, mat, i, sy, sz, velocity_diffs(f, i, sy, sz), scale);
 }
 
 template <int Plane>
 void stress_row(float* s, const Fields3& f, const float* mat, int64_t row, int nx, int64_t n, int64_t sy, int64_t sz,
                 float scale) {
 #pragma GCC ivdep
-  for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
+  for (int64_t i = row; i < row + nx; ++i) add_stress(s, n, mat, i, sy, sz, stress_diffs(f, i, sy, sz, Plane), scale, Plane);
 }
 
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
@@ -124,7 +124,7 @@ __global__ void __launch_bounds__(kTx * kTy, 3) velocity_kernel(StepParams p, fl
   if (i >= sh.nx || j >= sh.ny) return;
   const int64_t n = sh.cells(), q = sh.idx(i, j, k);
   const Fields6 f = stress_fields(s, n);
-  add_velocity(v, n, mat, q, velocity_diffs(f, q, sh.sy(), sh.sz()), p.dt_h);
+  add_velocity(v, n, mat, q, sh.sy(), sh.sz(), velocity_diffs(f, q, sh.sy(), sh.sz()), p.dt_h);
   if (pml && !p.pml.inside(i, j, k))
     velocity_pml_cell(p, v, f, mat, pml_view(sh, pml, count), pml_index(p.pml, sh, i, j, k), q, i, j, k);
 }
@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(kTx * kTy, 3) stress_kernel(StepParams p, floa
   const int64_t n = sh.cells(), q = sh.idx(i, j, k);
   const int plane = z_plane(k, p.free_surface);
   const Fields3 f = velocity_fields(v, n);
-  add_stress(s, n, mat, q, stress_diffs(f, q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
+  add_stress(s, n, mat, q, sh.sy(), sh.sz(), stress_diffs(f, q, sh.sy(), sh.sz(), plane), p.dt_h, plane);
   if (pml && !p.pml.inside(i, j, k))
     stress_pml_cell(p, s, f, mat, pml_view(sh, pml, count), pml_index(p.pml, sh, i, j, k), q, i, j, k, plane);
 }

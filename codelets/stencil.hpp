@@ -81,17 +81,18 @@ ONDES_HD inline Diffs stress_diffs(const Fields3& v, int64_t i, int64_t sy, int6
 }
 
 // v += scale * b * (sum of the component's differences).
-ONDES_HD inline void add_velocity(float* v, int64_t n, const float* mat, int64_t i, const Diffs& d, float scale) {
-  v[VX * n + i] += scale * mat[BX * n + i] * (d.d[0] + d.d[1] + d.d[2]);
-  v[VY * n + i] += scale * mat[BY * n + i] * (d.d[3] + d.d[4] + d.d[5]);
-  v[VZ * n + i] += scale * mat[BZ * n + i] * (d.d[6] + d.d[7] + d.d[8]);
+ONDES_HD inline void add_velocity(float* v, int64_t n, const float* mat, int64_t i, int64_t sy, int64_t sz,
+                                  const Diffs& d, float scale) {
+  v[VX * n + i] += scale * buoyancy_at(mat, n, i, 1) * (d.d[0] + d.d[1] + d.d[2]);
+  v[VY * n + i] += scale * buoyancy_at(mat, n, i, sy) * (d.d[3] + d.d[4] + d.d[5]);
+  v[VZ * n + i] += scale * buoyancy_at(mat, n, i, sz) * (d.d[6] + d.d[7] + d.d[8]);
 }
 
 // sigma += scale * (Hooke's law applied to the differences). At the free surface szz stays zero and
 // dz vz = -lambda/(lambda+2mu) (dx vx + dy vy) is folded into the moduli (Graves 1996).
-ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i, const Diffs& d, float scale,
-                                int plane) {
-  const float lam = mat[LAM * n + i], mu = mat[MU * n + i];
+ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i, int64_t sy, int64_t sz, const Diffs& d,
+                                float scale, int plane) {
+  const float lam = mat[LAM * n + i], mu = mu_at(mat, n, i);
   const float l2m = lam + 2.0f * mu;
   if (plane == kSurface) {
     const float r = lam * lam / l2m;
@@ -102,9 +103,9 @@ ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i
     s[SYY * n + i] += scale * (l2m * d.d[1] + lam * (d.d[0] + d.d[2]));
     s[SZZ * n + i] += scale * (l2m * d.d[2] + lam * (d.d[0] + d.d[1]));
   }
-  s[SXY * n + i] += scale * mat[MUXY * n + i] * (d.d[3] + d.d[4]);
-  s[SXZ * n + i] += scale * mat[MUXZ * n + i] * (d.d[5] + d.d[6]);
-  s[SYZ * n + i] += scale * mat[MUYZ * n + i] * (d.d[7] + d.d[8]);
+  s[SXY * n + i] += scale * shear_mu_at(mat, n, i, 1, sy) * (d.d[3] + d.d[4]);
+  s[SXZ * n + i] += scale * shear_mu_at(mat, n, i, 1, sz) * (d.d[5] + d.d[6]);
+  s[SYZ * n + i] += scale * shear_mu_at(mat, n, i, sy, sz) * (d.d[7] + d.d[8]);
 }
 
 ONDES_HD inline Fields3 velocity_fields(const float* v, int64_t n) { return {v, v + n, v + 2 * n}; }
@@ -171,14 +172,14 @@ ONDES_HD inline void velocity_pml_cell(const StepParams& sp, float* v, const Fie
   const BlockShape& sh = sp.shape;
   Diffs d = velocity_diffs(f, cell, sh.sy(), sh.sz());
   pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, p, i, j, k, 0, d, sp.inv_h);
-  add_velocity(v, sh.cells(), mat, cell, d, sp.dt);
+  add_velocity(v, sh.cells(), mat, cell, sh.sy(), sh.sz(), d, sp.dt);
 }
 ONDES_HD inline void stress_pml_cell(const StepParams& sp, float* s, const Fields3& f, const float* mat,
                                      const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k, int plane) {
   const BlockShape& sh = sp.shape;
   Diffs d = stress_diffs(f, cell, sh.sy(), sh.sz(), plane);
   pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, p, i, j, k, 9, d, sp.inv_h);
-  add_stress(s, sh.cells(), mat, cell, d, sp.dt, plane);
+  add_stress(s, sh.cells(), mat, cell, sh.sy(), sh.sz(), d, sp.dt, plane);
 }
 
 }  // namespace ondes

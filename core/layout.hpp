@@ -13,10 +13,16 @@ constexpr int kGhost = 2;
 
 enum Component : int { VX = 0, VY = 1, VZ = 2 };
 enum StressComponent : int { SXX = 0, SYY = 1, SZZ = 2, SXY = 3, SXZ = 4, SYZ = 5 };
-// Material: buoyancy at the three velocity points, lambda and mu at the cell centre, mu at the
-// three shear-stress points (harmonic averages).
-enum MaterialComponent : int { BX = 0, BY = 1, BZ = 2, LAM = 3, MU = 4, MUXY = 5, MUXZ = 6, MUYZ = 7 };
-constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 8;
+// Material: three properties per cell centre, from which the staggered points' values are
+// computed where they are used (material_at below): density, lambda, and 1/mu (infinite in a
+// fluid, so that a harmonic mean touching a fluid cell is zero without a branch). Three arrays
+// instead of eight precomputed ones: the stencils move 20 fewer bytes per cell-update.
+enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2 };
+constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 3;
+// Floats a velocity and a stress update read or write per cell at the least: each field once,
+// the density (velocity), lambda and 1/mu (stress).
+constexpr int kVelocityFloatsPerCell = kStressComponents + 2 * kVelocityComponents + 1;
+constexpr int kStressFloatsPerCell = kVelocityComponents + 2 * kStressComponents + 2;
 
 // Boundary directions of a block: -x, +x, -y, +y.
 enum Direction : int { XM = 0, XP = 1, YM = 2, YP = 3 };
@@ -33,6 +39,22 @@ struct BlockShape {
     return (static_cast<int64_t>(k + kGhost) * (ny + 2 * kGhost) + (j + kGhost)) * sy() + (i + kGhost);
   }
 };
+
+// The material at the staggered points, from the cell-centre properties of cell i and its +x, +y,
+// +z neighbours (strides s, s1, s2: 1, sy or sz); a block's material includes its ghost cells.
+// One definition for the stencils (CPU and CUDA), the sources and the energy. Buoyancy at a velocity
+// point: 1 / the arithmetic mean of the two densities.
+ONDES_HD inline float buoyancy_at(const float* mat, int64_t n, int64_t i, int64_t s) {
+  const float* rho = mat + RHO * n;
+  return 2.0f / (rho[i] + rho[i + s]);
+}
+// mu at a cell centre (zero in a fluid).
+ONDES_HD inline float mu_at(const float* mat, int64_t n, int64_t i) { return 1.0f / mat[IMU * n + i]; }
+// mu at a shear-stress point: the harmonic mean of the four cells around it, zero if one is fluid.
+ONDES_HD inline float shear_mu_at(const float* mat, int64_t n, int64_t i, int64_t s1, int64_t s2) {
+  const float* imu = mat + IMU * n;
+  return 4.0f / ((imu[i] + imu[i + s1]) + (imu[i + s2] + imu[i + s1 + s2]));
+}
 
 // An x-y box of cells over the whole z column.
 struct Box {

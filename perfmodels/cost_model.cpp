@@ -14,7 +14,7 @@
 namespace ondes {
 namespace {
 
-constexpr double kBytesPerCell = 140, kBytesPerPmlCell = 160;
+constexpr double kBytesPerCell = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), kBytesPerPmlCell = 160;
 constexpr double kBoundaryFloats = kVelocityComponents + kStressComponents;
 
 int64_t pml_cells(const Case& c, const BlockInfo& b) {

@@ -2,8 +2,8 @@
 // should cost on a machine described by a few measured figures. Used to predict the points of a
 // sweep (tools/sweep.py) before running them, and to explain the measured ones.
 //
-// Per block and iteration: bytes = 140 per cell (the fewest a step moves: velocity 15 floats read
-// or written, stress 20) + 160 per PML cell (18 memory variables read and written, two indices)
+// Per block and iteration: bytes = 120 per cell (the fewest a step moves: velocity 13 floats read
+// or written, stress 17) + 160 per PML cell (18 memory variables read and written, two indices)
 // + the boundary layers saved to and loaded from the buffers; tasks = 2 compute + 2 save_edges (one
 // per field kind, for a block with a neighbour). A block on a worker of kind k takes bytes / bandwidth_k + tasks x task_overhead_k.
 // Blocks are placed largest first on the worker that would finish them first (what a

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <initializer_list>
 
 #include "physics/interp.hpp"
@@ -19,50 +20,26 @@ StepParams step_params(const Case& c) {
   return p;
 }
 
-// The properties are sampled once per grid point, a z-slab at a time (each cell reads its +x, +y,
-// +z neighbours); mu is zero at a shear point if any neighbour is fluid.
+// The properties of every padded cell, ghosts included (the stencils read the +x, +y, +z
+// neighbours' to average at the staggered points); a position outside the grid takes the nearest
+// grid point's, as does the block's ghost beyond the grid's last cell.
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m) {
   const int64_t n = s.cells();
   const Grid& g = c.grid;
-  const int sx = s.nx + 1, sy = s.ny + 1;
-  auto sample_slab = [&](int k, std::vector<Layer>& slab) {
-    const double z = std::min(k, g.nz - 1) * g.h;
-    for (int j = 0; j < sy; ++j)
-      for (int i = 0; i < sx; ++i)
-        slab[size_t(j) * sx + i] = c.medium.model ? properties_at(c.medium, std::min(x0 + i, g.nx - 1) * g.h,
-                                                                  std::min(y0 + j, g.ny - 1) * g.h, z)
-                                                  : cell_properties(c.medium, z, g.h);
-  };
-  auto mu_of = [](const Layer& l) { return l.rho * l.vs * l.vs; };
-  auto harmonic = [](std::initializer_list<double> v) {
-    double inv = 0;
-    for (double x : v) {
-      if (x <= 0) return 0.0;
-      inv += 1.0 / x;
-    }
-    return v.size() / inv;
-  };
-  std::vector<Layer> here(size_t(sx) * sy), below(size_t(sx) * sy);
-  sample_slab(0, here);
-  for (int k = 0; k < s.nz; ++k) {
-    sample_slab(k + 1, below);
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i) {
-        const size_t p = size_t(j) * sx + i;
-        const Layer &c0 = here[p], &px = here[p + 1], &py = here[p + sx], &pxy = here[p + sx + 1];
-        const Layer &pz = below[p], &pxz = below[p + 1], &pyz = below[p + sx];
+  auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
+  for (int k = -kGhost; k < s.nz + kGhost; ++k) {
+    const double z = at(k, g.nz) * g.h;
+    const Layer layer = c.medium.model ? Layer{} : cell_properties(c.medium, z, g.h);
+    for (int j = -kGhost; j < s.ny + kGhost; ++j)
+      for (int i = -kGhost; i < s.nx + kGhost; ++i) {
+        const Layer l = c.medium.model ? properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h, z)
+                                       : layer;
+        const double mu = l.rho * l.vs * l.vs;
         const int64_t q = s.idx(i, j, k);
-        m[BX * n + q] = static_cast<float>(2.0 / (c0.rho + px.rho));
-        m[BY * n + q] = static_cast<float>(2.0 / (c0.rho + py.rho));
-        m[BZ * n + q] = static_cast<float>(2.0 / (c0.rho + pz.rho));
-        const double mu = mu_of(c0);
-        m[LAM * n + q] = static_cast<float>(c0.rho * c0.vp * c0.vp - 2 * mu);
-        m[MU * n + q] = static_cast<float>(mu);
-        m[MUXY * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(py), mu_of(pxy)}));
-        m[MUXZ * n + q] = static_cast<float>(harmonic({mu, mu_of(px), mu_of(pz), mu_of(pxz)}));
-        m[MUYZ * n + q] = static_cast<float>(harmonic({mu, mu_of(py), mu_of(pz), mu_of(pyz)}));
+        m[RHO * n + q] = static_cast<float>(l.rho);
+        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp - 2 * mu);
+        m[IMU * n + q] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
       }
-    std::swap(here, below);
   }
 }
 
@@ -149,7 +126,8 @@ BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, c
         p.t0 = src.stf.t0;
         p.duration = src.stf.duration;
         if (force) {
-          p.coef = c.time.dt * material[comp * s.cells() + p.idx] * amp * wp.w / vol;
+          p.coef = c.time.dt * buoyancy_at(material, s.cells(), p.idx, comp == VX ? 1 : comp == VY ? s.sy() : s.sz()) * amp *
+                   wp.w / vol;
           out.force.push_back(p);
         } else {
           p.coef = -c.time.dt * amp * wp.w / vol;
@@ -177,9 +155,10 @@ double energy(const BlockShape& sh, const float* v, const float* s, const float*
       for (int i = i0; i < i1; ++i) {
         const int64_t q = sh.idx(i, j, k);
         double kin = 0;
-        for (int c = 0; c < 3; ++c) kin += double(v[c * n + q]) * v[c * n + q] / mat[c * n + q];
+        const int64_t stride[3] = {1, sh.sy(), sh.sz()};
+        for (int c = 0; c < 3; ++c) kin += double(v[c * n + q]) * v[c * n + q] / buoyancy_at(mat, n, q, stride[c]);
         // Strain energy of an isotropic solid: (1/4mu)(s:s - lam/(3lam+2mu) tr(s)^2).
-        const double lam = mat[LAM * n + q], mu = mat[MU * n + q];
+        const double lam = mat[LAM * n + q], mu = mu_at(mat, n, q);
         const double xx = s[SXX * n + q], yy = s[SYY * n + q], zz = s[SZZ * n + q];
         const double xy = s[SXY * n + q], xz = s[SXZ * n + q], yz = s[SYZ * n + q];
         const double tr = xx + yy + zz;

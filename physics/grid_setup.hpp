@@ -14,8 +14,8 @@ namespace ondes {
 // The per-step constants of the compute tasks (shape left for the block).
 StepParams step_params(const Case& c);
 
-// material[kMaterialComponents][cells]: buoyancy averaged arithmetically at the velocity points,
-// lambda and mu at the centre, mu harmonically at the shear-stress points.
+// material[kMaterialComponents][cells]: density, lambda and 1/mu of every cell, ghosts included
+// (core/layout.hpp's buoyancy_at, mu_at, shear_mu_at average them at the staggered points).
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
 
 // The block's cells outside the C-PML (PmlRegion), clamped to the block.

@@ -128,12 +128,12 @@ TEST(Interpolation, ExactForLinearFields) {
 TEST(Energy, KineticAndStrainEnergyDensities) {
   const BlockShape sh{4, 4, 4};
   const int64_t n = sh.cells();
-  std::vector<float> v(3 * n, 0), s(6 * n, 0), m(8 * n, 0);
+  std::vector<float> v(3 * n, 0), s(6 * n, 0), m(kMaterialComponents * n, 0);
   const float rho = 2000, lam = 2e10, mu = 1.5e10;
   for (int64_t i = 0; i < n; ++i) {
-    m[BX * n + i] = m[BY * n + i] = m[BZ * n + i] = 1 / rho;
+    m[RHO * n + i] = rho;
     m[LAM * n + i] = lam;
-    m[MU * n + i] = mu;
+    m[IMU * n + i] = 1 / mu;
     v[VY * n + i] = 0.5f;
     s[SXX * n + i] = 1e6f;
   }
