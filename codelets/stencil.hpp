@@ -12,16 +12,45 @@ namespace ondes {
 
 constexpr float kC1 = 9.0f / 8.0f, kC2 = -1.0f / 24.0f;
 
-// 4th-order differences (times h): dp at i+1/2 of a field at integer points, dm at i of a field at
-// half points; dp2/dm2 are the 2nd-order ones used where the 4-point stencil would leave the medium.
-ONDES_HD inline float dp(const float* f, int64_t i, int64_t s) {
-  return kC1 * (f[i + s] - f[i]) + kC2 * (f[i + 2 * s] - f[i - s]);
+// A cell's update reads its inputs through an accessor: F::at<C, DX, DY, DZ>() is component C of
+// the field (or material property) at offset (DX, DY, DZ) from the cell. The CPU loops read the
+// block's arrays (ArrayAt); the CUDA kernels read shared-memory tiles and a register window in z
+// (codelets/compute.hpp). The offsets are template arguments, so each read is one load (or one
+// register) and the arithmetic below - the one source of both - is the same, operation for operation.
+struct ArrayAt {
+  const float* f;
+  int64_t n, i, sy, sz;
+  template <int C, int DX, int DY, int DZ>
+  ONDES_HD float at() const {
+    return f[C * n + i + DX + DY * sy + DZ * sz];
+  }
+};
+
+// 4th-order differences (times h) of component C along axis A: dp at +1/2 from integer points,
+// dm at 0 from half points; dp2/dm2 are the 2nd-order ones used where the 4-point stencil would
+// leave the medium.
+template <int C, int A, class F>
+ONDES_HD inline float dp(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  return kC1 * (f.template at<C, x, y, z>() - f.template at<C, 0, 0, 0>()) +
+         kC2 * (f.template at<C, 2 * x, 2 * y, 2 * z>() - f.template at<C, -x, -y, -z>());
 }
-ONDES_HD inline float dm(const float* f, int64_t i, int64_t s) {
-  return kC1 * (f[i] - f[i - s]) + kC2 * (f[i + s] - f[i - 2 * s]);
+template <int C, int A, class F>
+ONDES_HD inline float dm(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  return kC1 * (f.template at<C, 0, 0, 0>() - f.template at<C, -x, -y, -z>()) +
+         kC2 * (f.template at<C, x, y, z>() - f.template at<C, -2 * x, -2 * y, -2 * z>());
 }
-ONDES_HD inline float dp2(const float* f, int64_t i, int64_t s) { return f[i + s] - f[i]; }
-ONDES_HD inline float dm2(const float* f, int64_t i, int64_t s) { return f[i] - f[i - s]; }
+template <int C, int A, class F>
+ONDES_HD inline float dp2(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  return f.template at<C, x, y, z>() - f.template at<C, 0, 0, 0>();
+}
+template <int C, int A, class F>
+ONDES_HD inline float dm2(const F& f) {
+  constexpr int x = A == 0, y = A == 1, z = A == 2;
+  return f.template at<C, 0, 0, 0>() - f.template at<C, -x, -y, -z>();
+}
 
 // How a z plane is treated: the free surface (k = 0) is the plane of the normal stresses, with
 // szz = 0 there and sxz, syz imaged antisymmetrically above it.
@@ -55,44 +84,43 @@ constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0
 // Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
 constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
 
-struct Fields3 {
-  const float *x, *y, *z;
-};
-struct Fields6 {
-  const float *xx, *yy, *zz, *xy, *xz, *yz;
-};
-
-ONDES_HD inline Diffs velocity_diffs(const Fields6& s, int64_t i, int64_t sy, int64_t sz) {
-  return {{dp(s.xx, i, 1), dm(s.xy, i, sy), dm(s.xz, i, sz),
-           dm(s.xy, i, 1), dp(s.yy, i, sy), dm(s.yz, i, sz),
-           dm(s.xz, i, 1), dm(s.yz, i, sy), dp(s.zz, i, sz)}};
+// Velocity: the stress differences (accessor over the stress components).
+template <class F>
+ONDES_HD inline Diffs velocity_diffs(const F& s) {
+  return {{dp<SXX, 0>(s), dm<SXY, 1>(s), dm<SXZ, 2>(s),
+           dm<SXY, 0>(s), dp<SYY, 1>(s), dm<SYZ, 2>(s),
+           dm<SXZ, 0>(s), dm<SYZ, 1>(s), dp<SZZ, 2>(s)}};
 }
 
-ONDES_HD inline Diffs stress_diffs(const Fields3& v, int64_t i, int64_t sy, int64_t sz, int plane) {
+// Stress: the velocity differences (accessor over the velocity components).
+template <class F>
+ONDES_HD inline Diffs stress_diffs(const F& v, int plane) {
   // At the surface dz vz is not needed (szz = 0 gives it); dz vx, dz vy at k+1/2 = 1/2 would reach
   // above the surface, and dz vz at k = 1 would reach vz at -1/2: 2nd order there.
-  const float dzvz = plane == kSurface ? 0.0f : plane == kBelowSurface ? dm2(v.z, i, sz) : dm(v.z, i, sz);
-  const float dzvx = plane == kSurface ? dp2(v.x, i, sz) : dp(v.x, i, sz);
-  const float dzvy = plane == kSurface ? dp2(v.y, i, sz) : dp(v.y, i, sz);
-  return {{dm(v.x, i, 1), dm(v.y, i, sy), dzvz,
-           dp(v.x, i, sy), dp(v.y, i, 1),
-           dzvx, dp(v.z, i, 1),
-           dzvy, dp(v.z, i, sy)}};
+  const float dzvz = plane == kSurface ? 0.0f : plane == kBelowSurface ? dm2<VZ, 2>(v) : dm<VZ, 2>(v);
+  const float dzvx = plane == kSurface ? dp2<VX, 2>(v) : dp<VX, 2>(v);
+  const float dzvy = plane == kSurface ? dp2<VY, 2>(v) : dp<VY, 2>(v);
+  return {{dm<VX, 0>(v), dm<VY, 1>(v), dzvz,
+           dp<VX, 1>(v), dp<VY, 0>(v),
+           dzvx, dp<VZ, 0>(v),
+           dzvy, dp<VZ, 1>(v)}};
 }
 
-// v += scale * b * (sum of the component's differences).
-ONDES_HD inline void add_velocity(float* v, int64_t n, const float* mat, int64_t i, int64_t sy, int64_t sz,
-                                  const Diffs& d, float scale) {
-  v[VX * n + i] += scale * buoyancy_at(mat, n, i, 1) * (d.d[0] + d.d[1] + d.d[2]);
-  v[VY * n + i] += scale * buoyancy_at(mat, n, i, sy) * (d.d[3] + d.d[4] + d.d[5]);
-  v[VZ * n + i] += scale * buoyancy_at(mat, n, i, sz) * (d.d[6] + d.d[7] + d.d[8]);
+// v += scale * b * (sum of the component's differences); m is an accessor over the material.
+template <class M>
+ONDES_HD inline void add_velocity(float* v, int64_t n, int64_t i, const M& m, const Diffs& d, float scale) {
+  const float rho = m.template at<RHO, 0, 0, 0>();
+  v[VX * n + i] += scale * buoyancy(rho, m.template at<RHO, 1, 0, 0>()) * (d.d[0] + d.d[1] + d.d[2]);
+  v[VY * n + i] += scale * buoyancy(rho, m.template at<RHO, 0, 1, 0>()) * (d.d[3] + d.d[4] + d.d[5]);
+  v[VZ * n + i] += scale * buoyancy(rho, m.template at<RHO, 0, 0, 1>()) * (d.d[6] + d.d[7] + d.d[8]);
 }
 
 // sigma += scale * (Hooke's law applied to the differences). At the free surface szz stays zero and
 // dz vz = -lambda/(lambda+2mu) (dx vx + dy vy) is folded into the moduli (Graves 1996).
-ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i, int64_t sy, int64_t sz, const Diffs& d,
-                                float scale, int plane) {
-  const float lam = mat[LAM * n + i], mu = mu_at(mat, n, i);
+template <class M>
+ONDES_HD inline void add_stress(float* s, int64_t n, int64_t i, const M& m, const Diffs& d, float scale, int plane) {
+  const float imu = m.template at<IMU, 0, 0, 0>();
+  const float lam = m.template at<LAM, 0, 0, 0>(), mu = shear_modulus(imu);
   const float l2m = lam + 2.0f * mu;
   if (plane == kSurface) {
     const float r = lam * lam / l2m;
@@ -103,14 +131,11 @@ ONDES_HD inline void add_stress(float* s, int64_t n, const float* mat, int64_t i
     s[SYY * n + i] += scale * (l2m * d.d[1] + lam * (d.d[0] + d.d[2]));
     s[SZZ * n + i] += scale * (l2m * d.d[2] + lam * (d.d[0] + d.d[1]));
   }
-  s[SXY * n + i] += scale * shear_mu_at(mat, n, i, 1, sy) * (d.d[3] + d.d[4]);
-  s[SXZ * n + i] += scale * shear_mu_at(mat, n, i, 1, sz) * (d.d[5] + d.d[6]);
-  s[SYZ * n + i] += scale * shear_mu_at(mat, n, i, sy, sz) * (d.d[7] + d.d[8]);
-}
-
-ONDES_HD inline Fields3 velocity_fields(const float* v, int64_t n) { return {v, v + n, v + 2 * n}; }
-ONDES_HD inline Fields6 stress_fields(const float* s, int64_t n) {
-  return {s, s + n, s + 2 * n, s + 3 * n, s + 4 * n, s + 5 * n};
+  const float imu_x = m.template at<IMU, 1, 0, 0>(), imu_y = m.template at<IMU, 0, 1, 0>();
+  const float imu_z = m.template at<IMU, 0, 0, 1>();
+  s[SXY * n + i] += scale * shear_mean(imu, imu_x, imu_y, m.template at<IMU, 1, 1, 0>()) * (d.d[3] + d.d[4]);
+  s[SXZ * n + i] += scale * shear_mean(imu, imu_x, imu_z, m.template at<IMU, 1, 0, 1>()) * (d.d[5] + d.d[6]);
+  s[SYZ * n + i] += scale * shear_mean(imu, imu_y, imu_z, m.template at<IMU, 0, 1, 1>()) * (d.d[7] + d.d[8]);
 }
 
 // Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
@@ -165,21 +190,19 @@ ONDES_HD inline void pml_memory(const BlockShape& s, const PmlView& v, int64_t p
 }
 
 // The C-PML correction of PML cell p (padded index `cell`, at (i, j, k) of the block), after its
-// interior update: the differences again, their memory variables, then the additive term. One
+// interior update with differences d: their memory variables, then the additive term. One
 // per-cell source for the CPU rows and the CUDA threads.
-ONDES_HD inline void velocity_pml_cell(const StepParams& sp, float* v, const Fields6& f, const float* mat,
-                                       const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k) {
-  const BlockShape& sh = sp.shape;
-  Diffs d = velocity_diffs(f, cell, sh.sy(), sh.sz());
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sh, pv, p, i, j, k, 0, d, sp.inv_h);
-  add_velocity(v, sh.cells(), mat, cell, sh.sy(), sh.sz(), d, sp.dt);
+template <class M>
+ONDES_HD inline void velocity_pml_cell(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
+                                       int64_t cell, int i, int j, int k, Diffs d) {
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, d, sp.inv_h);
+  add_velocity(v, sp.shape.cells(), cell, m, d, sp.dt);
 }
-ONDES_HD inline void stress_pml_cell(const StepParams& sp, float* s, const Fields3& f, const float* mat,
-                                     const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k, int plane) {
-  const BlockShape& sh = sp.shape;
-  Diffs d = stress_diffs(f, cell, sh.sy(), sh.sz(), plane);
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sh, pv, p, i, j, k, 9, d, sp.inv_h);
-  add_stress(s, sh.cells(), mat, cell, sh.sy(), sh.sz(), d, sp.dt, plane);
+template <class M>
+ONDES_HD inline void stress_pml_cell(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
+                                     int64_t cell, int i, int j, int k, int plane, Diffs d) {
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, d, sp.inv_h);
+  add_stress(s, sp.shape.cells(), cell, m, d, sp.dt, plane);
 }
 
 }  // namespace ondes

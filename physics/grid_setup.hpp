@@ -15,7 +15,7 @@ namespace ondes {
 StepParams step_params(const Case& c);
 
 // material[kMaterialComponents][cells]: density, lambda and 1/mu of every cell, ghosts included
-// (core/layout.hpp's buoyancy_at, mu_at, shear_mu_at average them at the staggered points).
+// (core/layout.hpp's buoyancy, shear_modulus, shear_mean give them at the staggered points).
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
 
 // The block's cells outside the C-PML (PmlRegion), clamped to the block.
