@@ -2,6 +2,7 @@
 // stencil.hpp, then the C-PML correction of the block's PML cells (pml may be null), and for the
 // stress the free-surface images. CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
+#include <algorithm>
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
 
@@ -39,16 +40,31 @@ void stress_row(float* s, const float* v, const float* mat, int64_t row, int nx,
 }
 
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
-// fields are still in cache: the row's runs outside the block's PmlBox (the whole row, or the cells
-// left and right of the box), each as run(first i, length, its first cell's place in the PML list).
+// fields are still in cache: the row's runs of PML cells damped along the same axes, each as
+// run(first i, length, its first cell's place in the PML list, DampedAxes<mask>{}). A row outside
+// the PmlBox in y or z is all PML (x damped only outside the box's x span); a row crossing the box
+// has the cells left and right of it (x damped only).
 template <class RunFn>
 void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
-  if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) {
-    run(0, s.nx, pml_index(b, s, 0, j, k));
-    return;
-  }
-  if (b.lo[0] > 0) run(0, b.lo[0], pml_index(b, s, 0, j, k));
-  if (b.hi[0] < s.nx) run(b.hi[0], s.nx - b.hi[0], pml_index(b, s, b.hi[0], j, k));
+  const int yz = int(j < b.lo[1] || j >= b.hi[1]) << 1 | int(k < b.lo[2] || k >= b.hi[2]) << 2;
+  const int x_lo = std::min(b.lo[0], s.nx), x_hi = std::max(b.hi[0], x_lo);
+  auto segment = [&](int i0, int i1, int mask) {
+    if (i1 <= i0) return;
+    const int64_t q0 = pml_index(b, s, i0, j, k);
+    switch (mask) {
+      case 1: run(i0, i1 - i0, q0, DampedAxes<1>{}); break;
+      case 2: run(i0, i1 - i0, q0, DampedAxes<2>{}); break;
+      case 3: run(i0, i1 - i0, q0, DampedAxes<3>{}); break;
+      case 4: run(i0, i1 - i0, q0, DampedAxes<4>{}); break;
+      case 5: run(i0, i1 - i0, q0, DampedAxes<5>{}); break;
+      case 6: run(i0, i1 - i0, q0, DampedAxes<6>{}); break;
+      case 7: run(i0, i1 - i0, q0, DampedAxes<7>{}); break;
+      default: break;  // not a PML run
+    }
+  };
+  segment(0, x_lo, yz | 1);
+  if (yz) segment(x_lo, x_hi, yz);
+  segment(x_hi, s.nx, yz | 1);
 }
 
 }  // namespace
@@ -62,11 +78,11 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
       const int64_t row = sh.idx(0, j, k);
       velocity_row(v, s, mat, row, sh.nx, n, sy, sz, p.dt_h);
       if (!pml) continue;
-      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0) {
+      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) {
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
-          velocity_pml_cell(p, v, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k,
+          velocity_pml_cell(p, v, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, damped,
                             velocity_diffs(ArrayAt{s, n, c, sy, sz}));
         }
       });
@@ -88,11 +104,11 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
       else
         stress_row<kInterior>(s, v, mat, row, sh.nx, n, sy, sz, p.dt_h);
       if (!pml) continue;
-      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0) {
+      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) {
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
-          stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane,
+          stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped,
                           stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
         }
       });
@@ -208,7 +224,7 @@ __global__ void velocity_pml_cells(StepParams p, float* __restrict__ v, const fl
   const ArrayAt m{mat, n, q, sy, sz};
   const Diffs d = velocity_diffs(ArrayAt{s, n, q, sy, sz});
   add_velocity(v, n, q, m, d, p.dt_h);
-  velocity_pml_cell(p, v, m, pv, t, q, c.i, c.j, c.k, d);
+  velocity_pml_cell(p, v, m, pv, t, q, c.i, c.j, c.k, DampedMask{damped_axes(p.pml, c.i, c.j, c.k)}, d);
 }
 
 __global__ void stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
@@ -223,7 +239,7 @@ __global__ void stress_pml_cells(StepParams p, float* __restrict__ s, const floa
   const ArrayAt m{mat, n, q, sy, sz};
   const Diffs d = stress_diffs(ArrayAt{v, n, q, sy, sz}, plane);
   add_stress(s, n, q, m, d, p.dt_h, plane);
-  stress_pml_cell(p, s, m, pv, t, q, c.i, c.j, c.k, plane, d);
+  stress_pml_cell(p, s, m, pv, t, q, c.i, c.j, c.k, plane, DampedMask{damped_axes(p.pml, c.i, c.j, c.k)}, d);
 }
 
 constexpr int kHalo = 2;  // a tile's halo on each side, x and y (the 4th-order stencil's reach)

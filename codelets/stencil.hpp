@@ -21,7 +21,7 @@ struct ArrayAt {
   const float* f;
   int64_t n, i, sy, sz;
   template <int C, int DX, int DY, int DZ>
-  ONDES_HD float at() const {
+  ONDES_CELL float at() const {
     return f[C * n + i + DX + DY * sy + DZ * sz];
   }
 };
@@ -30,24 +30,24 @@ struct ArrayAt {
 // dm at 0 from half points; dp2/dm2 are the 2nd-order ones used where the 4-point stencil would
 // leave the medium.
 template <int C, int A, class F>
-ONDES_HD inline float dp(const F& f) {
+ONDES_CELL float dp(const F& f) {
   constexpr int x = A == 0, y = A == 1, z = A == 2;
   return kC1 * (f.template at<C, x, y, z>() - f.template at<C, 0, 0, 0>()) +
          kC2 * (f.template at<C, 2 * x, 2 * y, 2 * z>() - f.template at<C, -x, -y, -z>());
 }
 template <int C, int A, class F>
-ONDES_HD inline float dm(const F& f) {
+ONDES_CELL float dm(const F& f) {
   constexpr int x = A == 0, y = A == 1, z = A == 2;
   return kC1 * (f.template at<C, 0, 0, 0>() - f.template at<C, -x, -y, -z>()) +
          kC2 * (f.template at<C, x, y, z>() - f.template at<C, -2 * x, -2 * y, -2 * z>());
 }
 template <int C, int A, class F>
-ONDES_HD inline float dp2(const F& f) {
+ONDES_CELL float dp2(const F& f) {
   constexpr int x = A == 0, y = A == 1, z = A == 2;
   return f.template at<C, x, y, z>() - f.template at<C, 0, 0, 0>();
 }
 template <int C, int A, class F>
-ONDES_HD inline float dm2(const F& f) {
+ONDES_CELL float dm2(const F& f) {
   constexpr int x = A == 0, y = A == 1, z = A == 2;
   return f.template at<C, 0, 0, 0>() - f.template at<C, -x, -y, -z>();
 }
@@ -55,7 +55,7 @@ ONDES_HD inline float dm2(const F& f) {
 // How a z plane is treated: the free surface (k = 0) is the plane of the normal stresses, with
 // szz = 0 there and sxz, syz imaged antisymmetrically above it.
 enum ZPlane : int { kInterior = 0, kSurface = 1, kBelowSurface = 2 };
-ONDES_HD inline int z_plane(int k, int free_surface) {
+ONDES_CELL int z_plane(int k, int free_surface) {
   return !free_surface ? kInterior : k == 0 ? kSurface : k == 1 ? kBelowSurface : kInterior;
 }
 
@@ -86,7 +86,7 @@ constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 
 
 // Velocity: the stress differences (accessor over the stress components).
 template <class F>
-ONDES_HD inline Diffs velocity_diffs(const F& s) {
+ONDES_CELL Diffs velocity_diffs(const F& s) {
   return {{dp<SXX, 0>(s), dm<SXY, 1>(s), dm<SXZ, 2>(s),
            dm<SXY, 0>(s), dp<SYY, 1>(s), dm<SYZ, 2>(s),
            dm<SXZ, 0>(s), dm<SYZ, 1>(s), dp<SZZ, 2>(s)}};
@@ -94,7 +94,7 @@ ONDES_HD inline Diffs velocity_diffs(const F& s) {
 
 // Stress: the velocity differences (accessor over the velocity components).
 template <class F>
-ONDES_HD inline Diffs stress_diffs(const F& v, int plane) {
+ONDES_CELL Diffs stress_diffs(const F& v, int plane) {
   // At the surface dz vz is not needed (szz = 0 gives it); dz vx, dz vy at k+1/2 = 1/2 would reach
   // above the surface, and dz vz at k = 1 would reach vz at -1/2: 2nd order there.
   const float dzvz = plane == kSurface ? 0.0f : plane == kBelowSurface ? dm2<VZ, 2>(v) : dm<VZ, 2>(v);
@@ -108,7 +108,7 @@ ONDES_HD inline Diffs stress_diffs(const F& v, int plane) {
 
 // v += scale * b * (sum of the component's differences); m is an accessor over the material.
 template <class M>
-ONDES_HD inline void add_velocity(float* v, int64_t n, int64_t i, const M& m, const Diffs& d, float scale) {
+ONDES_CELL void add_velocity(float* v, int64_t n, int64_t i, const M& m, const Diffs& d, float scale) {
   const float rho = m.template at<RHO, 0, 0, 0>();
   v[VX * n + i] += scale * buoyancy(rho, m.template at<RHO, 1, 0, 0>()) * (d.d[0] + d.d[1] + d.d[2]);
   v[VY * n + i] += scale * buoyancy(rho, m.template at<RHO, 0, 1, 0>()) * (d.d[3] + d.d[4] + d.d[5]);
@@ -118,7 +118,7 @@ ONDES_HD inline void add_velocity(float* v, int64_t n, int64_t i, const M& m, co
 // sigma += scale * (Hooke's law applied to the differences). At the free surface szz stays zero and
 // dz vz = -lambda/(lambda+2mu) (dx vx + dy vy) is folded into the moduli (Graves 1996).
 template <class M>
-ONDES_HD inline void add_stress(float* s, int64_t n, int64_t i, const M& m, const Diffs& d, float scale, int plane) {
+ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Diffs& d, float scale, int plane) {
   const float imu = m.template at<IMU, 0, 0, 0>();
   const float lam = m.template at<LAM, 0, 0, 0>(), mu = shear_modulus(imu);
   const float l2m = lam + 2.0f * mu;
@@ -140,7 +140,7 @@ ONDES_HD inline void add_stress(float* s, int64_t n, int64_t i, const M& m, cons
 
 // Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
 // about z = 0 (their index k is at depth k + 1/2).
-ONDES_HD inline void image_free_surface_column(const BlockShape& sh, float* s, int i, int j) {
+ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j) {
   const int64_t n = sh.cells();
   const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
   const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
@@ -162,7 +162,7 @@ struct PmlView {
   float* psi;
   int64_t count;
 };
-ONDES_HD inline PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
+ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
   const PmlLayout l = PmlLayout::of(s, count);
   return {reinterpret_cast<const int64_t*>(pml), reinterpret_cast<const float*>(pml + l.profiles_offset),
           reinterpret_cast<float*>(pml + l.psi_offset), count};
@@ -172,15 +172,38 @@ ONDES_HD inline PmlView pml_view(const BlockShape& s, char* pml, int64_t count) 
 // replaced by the new psi. Where the differences live is a template argument (kVelocityPlaces or
 // kStressPlaces), so each difference's profile is known at compile time: along a run of cells in x
 // the x profiles are contiguous and the y and z ones constant, and the CPU loop vectorises.
-template <uint32_t Axes, uint32_t Halves>
-ONDES_HD inline void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
-                                Diffs& d, float inv_h) {
+// The axes along which a PML cell is damped (bit a): those whose coordinate lies outside the
+// PmlBox. Along the others the profile's a is zero at the cell (integer and half positions alike,
+// physics/pml.hpp), so their memory variables stay +0 for ever (b x +0 + (+-0) = +0) and so do
+// the corrections: pml_memory writes +0 for them without reading or writing memory, the same bits
+// as the recursion would give. DampedAxes<M> is the mask known at compile time (a CPU run of
+// cells with the same mask), DampedMask the one a CUDA thread computes.
+ONDES_CELL int damped_axes(const PmlBox& b, int i, int j, int k) {
+  return int(i < b.lo[0] || i >= b.hi[0]) | int(j < b.lo[1] || j >= b.hi[1]) << 1 |
+         int(k < b.lo[2] || k >= b.hi[2]) << 2;
+}
+template <int Mask>
+struct DampedAxes {
+  ONDES_HD constexpr bool operator()(int a) const { return (Mask >> a) & 1; }
+};
+struct DampedMask {
+  int mask;
+  ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
+};
+
+template <uint32_t Axes, uint32_t Halves, class Damped>
+ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
+                                const Damped& damped, Diffs& d, float inv_h) {
   constexpr DiffPlaces where{Axes, Halves};
   const int ijk[3] = {i, j, k};
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) {
     const int a = where.axis(q);
+    if (!damped(a)) {
+      d.d[q] = 0.0f;
+      continue;
+    }
     const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     float& m = v.psi[(psi_base + q) * v.count + p];
@@ -189,19 +212,19 @@ ONDES_HD inline void pml_memory(const BlockShape& s, const PmlView& v, int64_t p
   }
 }
 
-// The C-PML correction of PML cell p (padded index `cell`, at (i, j, k) of the block), after its
-// interior update with differences d: their memory variables, then the additive term. One
-// per-cell source for the CPU rows and the CUDA threads.
-template <class M>
-ONDES_HD inline void velocity_pml_cell(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
-                                       int64_t cell, int i, int j, int k, Diffs d) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, d, sp.inv_h);
+// The C-PML correction of PML cell p (padded index `cell`, at (i, j, k) of the block, damped along
+// `damped`), after its interior update with differences d: their memory variables, then the
+// additive term. One per-cell source for the CPU rows and the CUDA threads.
+template <class M, class Damped>
+ONDES_CELL void velocity_pml_cell(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
+                                       int64_t cell, int i, int j, int k, const Damped& damped, Diffs d) {
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
   add_velocity(v, sp.shape.cells(), cell, m, d, sp.dt);
 }
-template <class M>
-ONDES_HD inline void stress_pml_cell(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
-                                     int64_t cell, int i, int j, int k, int plane, Diffs d) {
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, d, sp.inv_h);
+template <class M, class Damped>
+ONDES_CELL void stress_pml_cell(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
+                                     int64_t cell, int i, int j, int k, int plane, const Damped& damped, Diffs d) {
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
   add_stress(s, sp.shape.cells(), cell, m, d, sp.dt, plane);
 }
 
