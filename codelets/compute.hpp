@@ -127,32 +127,31 @@ namespace ondes::cuda {
 namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
-// PmlBox by a lean kernel with no C-PML code (so it needs few registers and keeps many warps in
-// flight), and the PML cells, one thread each from the block's PML list, by a kernel that applies
-// the interior update and the C-PML correction together. The interior kernel comes in two forms,
-// chosen by the launch geometry (Geometry; ONDES_CUDA_GEOMETRY=TXxTYxKZxB overrides it, for tuning
-// on a new GPU): KZ = 0, one thread per cell of an x-y tile of one plane, the plane the fastest
-// grid index (so the +-2 planes a stencil reads are still in L2); KZ > 0, z-marching ("2.5D"): a
-// thread block walks down KZ planes of a TX x TY tile, staging at each plane the components
-// differentiated in x or y in shared memory (2-cell halo, read once by coalesced rows) and sliding
-// those differentiated in z through a 4-value register window per thread. Both read through
-// stencil.hpp's accessors, so the arithmetic is the CPU's (ArrayAt; VelocityAt, RhoAt, StressAt,
-// ImuAt for the z-marching form). B bounds the registers (3 blocks of 512 threads per SM: 40).
+// PmlBox by a lean kernel with no C-PML code (40 registers: many warps in flight), and the PML
+// cells, one thread each from the block's PML list, by a kernel that applies the interior update
+// and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells of
+// one plane, and the plane is the fastest grid index, so the +-2 planes a stencil reads are still
+// in L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The geometry is a
+// launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxB overrides it, B the register bound: B thread
+// blocks of 512 per SM), for tuning on a new GPU. Measured on the H100 (benchmark.toml) and
+// dropped: a z-marching form with shared-memory x-y tiles and register windows in z (20% slower);
+// a thread walking down several planes (126 registers: nvcc keeps every neighbour's address live
+// across the loop); the PML kernel on a second stream beside the interior one (no gain).
 struct Geometry {
-  int tx = 32, ty = 16, kz = 0, min_blocks = 3;
+  int tx = 32, ty = 16, min_blocks = 3;
 };
 
 Geometry read_geometry() {
   Geometry g;
   if (const char* e = std::getenv("ONDES_CUDA_GEOMETRY")) {
     Geometry r;
-    const int got = std::sscanf(e, "%dx%dx%dx%d", &r.tx, &r.ty, &r.kz, &r.min_blocks);
-    if (got >= 3 && r.tx > 0 && r.ty > 0 && r.kz >= 0 && r.tx * r.ty <= 512 && r.tx % 32 == 0 && r.min_blocks >= 1 &&
+    const int got = std::sscanf(e, "%dx%dx%d", &r.tx, &r.ty, &r.min_blocks);
+    if (got >= 2 && r.tx > 0 && r.ty > 0 && r.tx * r.ty <= 512 && r.tx % 32 == 0 && r.min_blocks >= 1 &&
         r.min_blocks <= 3)
       g = r;
     else
       std::fprintf(stderr,
-                   "ondes3d: ONDES_CUDA_GEOMETRY=%s ignored (TXxTYxKZ[xB], TX a multiple of 32, TX*TY <= 512, B 1-3)\n",
+                   "ondes3d: ONDES_CUDA_GEOMETRY=%s ignored (TXxTY[xB], TX a multiple of 32, TX*TY <= 512, B 1-3)\n",
                    e);
   }
   return g;
@@ -173,19 +172,18 @@ bool empty(const PmlBox& b) { return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] ||
 
 dim3 zxy_grid(const PmlBox& b, const Geometry& g) {
   const int nz = b.hi[2] - b.lo[2], nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1];
-  return dim3(g.kz > 0 ? (nz + g.kz - 1) / g.kz : nz, (nx + g.tx - 1) / g.tx, (ny + g.ty - 1) / g.ty);
+  return dim3(nz, (nx + g.tx - 1) / g.tx, (ny + g.ty - 1) / g.ty);
 }
 
-// One thread per interior cell.
+// Interior cells: one thread per cell.
 template <int MinBlocks>
 __global__ void __launch_bounds__(512, MinBlocks)
     velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
                    const float* __restrict__ mat) {
   const BlockShape& sh = p.shape;
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
-  const int k = b.lo[2] + blockIdx.x;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = sh.idx(i, j, k);
+  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = sh.idx(i, j, b.lo[2] + blockIdx.x);
   add_velocity(v, n, q, ArrayAt{mat, n, q, sy, sz}, velocity_diffs(ArrayAt{s, n, q, sy, sz}), p.dt_h);
 }
 
@@ -195,8 +193,8 @@ __global__ void __launch_bounds__(512, MinBlocks)
                  const float* __restrict__ mat) {
   const BlockShape& sh = p.shape;
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
-  const int k = b.lo[2] + blockIdx.x;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
+  const int k = b.lo[2] + blockIdx.x;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = sh.idx(i, j, k);
   const int plane = z_plane(k, p.free_surface);
   add_stress(s, n, q, ArrayAt{mat, n, q, sy, sz}, stress_diffs(ArrayAt{v, n, q, sy, sz}, plane), p.dt_h, plane);
@@ -242,236 +240,6 @@ __global__ void stress_pml_cells(StepParams p, float* __restrict__ s, const floa
   stress_pml_cell(p, s, m, pv, t, q, c.i, c.j, c.k, plane, DampedMask{damped_axes(p.pml, c.i, c.j, c.k)}, d);
 }
 
-constexpr int kHalo = 2;  // a tile's halo on each side, x and y (the 4th-order stencil's reach)
-
-// Where a thread block's tiles are: the tile's first column, the shared-memory pitch and rows, and
-// this thread's centre in a tile.
-struct TileFrame {
-  int i0, j0, pitch, rows, centre;
-  __device__ static TileFrame here(const PmlBox& b) {
-    TileFrame f;
-    f.i0 = b.lo[0] + blockIdx.y * blockDim.x;
-    f.j0 = b.lo[1] + blockIdx.z * blockDim.y;
-    f.pitch = blockDim.x + 2 * kHalo;
-    f.rows = blockDim.y + 2 * kHalo;
-    f.centre = (threadIdx.y + kHalo) * f.pitch + threadIdx.x + kHalo;
-    return f;
-  }
-  __device__ int size() const { return pitch * rows; }
-};
-
-// Plane k of N arrays into N tiles, halo included (cells beyond the block's ghosts are left
-// alone: no thread reads them). All N loads of a position are issued before their stores.
-template <int N>
-__device__ void load_tiles(float* const (&tile)[N], const float* const (&src)[N], const BlockShape& sh,
-                           const TileFrame& f, int k) {
-  for (int ly = threadIdx.y; ly < f.rows; ly += blockDim.y) {
-    const int gj = f.j0 - kHalo + ly;
-    if (gj >= sh.ny + kGhost) break;
-    for (int lx = threadIdx.x; lx < f.pitch; lx += blockDim.x) {
-      const int gi = f.i0 - kHalo + lx;
-      if (gi >= sh.nx + kGhost) break;
-      const int64_t g = sh.idx(gi, gj, k);
-      float t[N];
-#pragma unroll
-      for (int q = 0; q < N; ++q) t[q] = src[q][g];
-#pragma unroll
-      for (int q = 0; q < N; ++q) tile[q][ly * f.pitch + lx] = t[q];
-    }
-  }
-}
-
-// The stress components as the velocity stencil reads them: sxx, sxy, syy, and the x/y offsets of
-// sxz and syz from the plane's tiles; sxz, syz, szz along z from the windows (planes k-2..k+1 for
-// sxz, syz; k-1..k+2 for szz).
-struct VelocityAt {
-  const float *xx, *xy, *xz, *yy, *yz;
-  int pitch, centre;
-  float wxz[4], wyz[4], wzz[4];
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    if constexpr (DZ != 0 || (DX == 0 && DY == 0 && (C == SXZ || C == SYZ || C == SZZ))) {
-      static_assert(DX == 0 && DY == 0, "no diagonal offsets");
-      if constexpr (C == SXZ) return wxz[DZ + 2];
-      else if constexpr (C == SYZ) return wyz[DZ + 2];
-      else {
-        static_assert(C == SZZ, "only sxz, syz, szz are differentiated in z");
-        return wzz[DZ + 1];
-      }
-    } else {
-      const int e = centre + DY * pitch + DX;
-      if constexpr (C == SXX) return xx[e];
-      else if constexpr (C == SXY) return xy[e];
-      else if constexpr (C == SXZ) return xz[e];
-      else if constexpr (C == SYY) return yy[e];
-      else {
-        static_assert(C == SYZ, "szz is not differentiated in x or y");
-        return yz[e];
-      }
-    }
-  }
-};
-
-// The density around a velocity cell: x and y neighbours from the tile, z from registers.
-struct RhoAt {
-  const float* tile;
-  int pitch, centre;
-  float here, up;
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    static_assert(C == RHO, "the velocity update reads the density only");
-    if constexpr (DZ == 1) return up;
-    else if constexpr (DX == 0 && DY == 0) return here;
-    else return tile[centre + DY * pitch + DX];
-  }
-};
-
-template <int MinBlocks>
-__global__ void __launch_bounds__(512, MinBlocks)
-    velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, int kz) {
-  extern __shared__ float smem[];
-  const BlockShape& sh = p.shape;
-  const TileFrame f = TileFrame::here(b);
-  const int i = f.i0 + threadIdx.x, j = f.j0 + threadIdx.y;
-  const bool active = i < b.hi[0] && j < b.hi[1];
-  const int64_t n = sh.cells(), sz = sh.sz();
-  const float *sxx = s + SXX * n, *sxy = s + SXY * n, *sxz = s + SXZ * n, *syy = s + SYY * n, *syz = s + SYZ * n,
-              *szz = s + SZZ * n, *rho = mat + RHO * n;
-  float* const tiles[6] = {smem, smem + f.size(), smem + 2 * f.size(), smem + 3 * f.size(), smem + 4 * f.size(),
-                           smem + 5 * f.size()};
-  const float* const srcs[6] = {sxx, sxy, sxz, syy, syz, rho};
-  VelocityAt at{tiles[0], tiles[1], tiles[2], tiles[3], tiles[4], f.pitch, f.centre, {}, {}, {}};
-  RhoAt m{tiles[5], f.pitch, f.centre, 0, 0};
-  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
-  int64_t q = active ? sh.idx(i, j, k0) : 0;
-  if (active)
-#pragma unroll
-    for (int d = 0; d < 3; ++d) {
-      at.wxz[d] = sxz[q + (d - 2) * sz];
-      at.wyz[d] = syz[q + (d - 2) * sz];
-      at.wzz[d] = szz[q + (d - 1) * sz];
-    }
-  if (active) m.here = rho[q];
-  for (int k = k0; k < k1; ++k, q += sz) {
-    if (active) {
-      at.wxz[3] = sxz[q + sz];
-      at.wyz[3] = syz[q + sz];
-      at.wzz[3] = szz[q + 2 * sz];
-      m.up = rho[q + sz];
-    }
-    __syncthreads();  // the previous plane's tiles are read
-    load_tiles<6>(tiles, srcs, sh, f, k);
-    __syncthreads();
-    if (active) {
-      add_velocity(v, n, q, m, velocity_diffs(at), p.dt_h);
-    }
-#pragma unroll
-    for (int d = 0; d < 3; ++d) {
-      at.wxz[d] = at.wxz[d + 1];
-      at.wyz[d] = at.wyz[d + 1];
-      at.wzz[d] = at.wzz[d + 1];
-    }
-    m.here = m.up;
-  }
-}
-
-// The velocity components as the stress stencil reads them: x/y offsets from the plane's tiles,
-// z from the windows (planes k-1..k+2 for vx, vy; k-2..k+1 for vz).
-struct StressAt {
-  const float *x, *y, *z;
-  int pitch, centre;
-  float wx[4], wy[4], wz[4];
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    if constexpr (DZ != 0 || (DX == 0 && DY == 0)) {
-      static_assert(DX == 0 && DY == 0, "no diagonal offsets");
-      if constexpr (C == VX) return wx[DZ + 1];
-      else if constexpr (C == VY) return wy[DZ + 1];
-      else return wz[DZ + 2];
-    } else {
-      const int e = centre + DY * pitch + DX;
-      if constexpr (C == VX) return x[e];
-      else if constexpr (C == VY) return y[e];
-      else return z[e];
-    }
-  }
-};
-
-// lambda and 1/mu around a stress cell: lambda at the cell, 1/mu from the tiles of planes k and k+1.
-struct ImuAt {
-  const float *lo, *hi;
-  int pitch, centre;
-  float lam;
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    if constexpr (C == LAM) {
-      static_assert(DX == 0 && DY == 0 && DZ == 0, "lambda is read at the cell only");
-      return lam;
-    } else {
-      static_assert(C == IMU && (DZ == 0 || DZ == 1), "1/mu at planes k and k+1");
-      return (DZ == 0 ? lo : hi)[centre + DY * pitch + DX];
-    }
-  }
-};
-
-template <int MinBlocks>
-__global__ void __launch_bounds__(512, MinBlocks)
-    stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, int kz) {
-  extern __shared__ float smem[];
-  const BlockShape& sh = p.shape;
-  const TileFrame f = TileFrame::here(b);
-  const int i = f.i0 + threadIdx.x, j = f.j0 + threadIdx.y;
-  const bool active = i < b.hi[0] && j < b.hi[1];
-  const int64_t n = sh.cells(), sz = sh.sz();
-  const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
-  float* const vtiles[3] = {smem, smem + f.size(), smem + 2 * f.size()};
-  float* const mtiles[2] = {smem + 3 * f.size(), smem + 4 * f.size()};  // 1/mu of planes k, k+1 by parity
-  StressAt at{vtiles[0], vtiles[1], vtiles[2], f.pitch, f.centre, {}, {}, {}};
-  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
-  int64_t q = active ? sh.idx(i, j, k0) : 0;
-  if (active)
-#pragma unroll
-    for (int d = 0; d < 3; ++d) {
-      at.wx[d] = vx[q + (d - 1) * sz];
-      at.wy[d] = vy[q + (d - 1) * sz];
-      at.wz[d] = vz[q + (d - 2) * sz];
-    }
-  {
-    float* const first[1] = {mtiles[0]};
-    const float* const src[1] = {imu};
-    load_tiles<1>(first, src, sh, f, k0);
-  }
-  for (int k = k0; k < k1; ++k, q += sz) {
-    float l = 0;
-    if (active) {
-      at.wx[3] = vx[q + 2 * sz];
-      at.wy[3] = vy[q + 2 * sz];
-      at.wz[3] = vz[q + sz];
-      l = lam[q];
-    }
-    __syncthreads();  // the previous plane's tiles are read
-    {
-      float* const t[4] = {vtiles[0], vtiles[1], vtiles[2], mtiles[(k - k0 + 1) & 1]};
-      const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu of plane k + 1
-      load_tiles<4>(t, src, sh, f, k);
-    }
-    __syncthreads();
-    if (active) {
-      const ImuAt m{mtiles[(k - k0) & 1], mtiles[(k - k0 + 1) & 1], f.pitch, f.centre, l};
-      const int plane = z_plane(k, p.free_surface);
-      add_stress(s, n, q, m, stress_diffs(at, plane), p.dt_h, plane);
-    }
-#pragma unroll
-    for (int d = 0; d < 3; ++d) {
-      at.wx[d] = at.wx[d + 1];
-      at.wy[d] = at.wy[d + 1];
-      at.wz[d] = at.wz[d + 1];
-    }
-  }
-}
-
 constexpr int kTx = 32, kTy = 16;
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
@@ -481,23 +249,16 @@ __global__ void image_kernel(BlockShape sh, float* s) {
   image_free_surface_column(sh, s, i, j);
 }
 
-// Shared memory of a thread block: `tiles` planes of (TX + 4) x (TY + 4) floats.
-size_t tile_bytes(const Geometry& g, int tiles) {
-  return sizeof(float) * tiles * size_t(g.tx + 2 * kHalo) * (g.ty + 2 * kHalo);
-}
-
-// The interior kernel of the geometry's form and register bound.
+// The interior kernel with the geometry's register bound.
 template <template <int> class Kernel, class... Args>
-void launch(const char* name, const Geometry& g, const PmlBox& b, size_t shared, cudaStream_t stream, Args... args) {
+void launch_interior(const char* name, const Geometry& g, const PmlBox& b, cudaStream_t stream, Args... args) {
   if (empty(b)) return;
   auto k = g.min_blocks == 1 ? Kernel<1>::fn : g.min_blocks == 2 ? Kernel<2>::fn : Kernel<3>::fn;
-  k<<<zxy_grid(b, g), dim3(g.tx, g.ty), shared, stream>>>(args...);
+  k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(args...);
   check_launch(name);
 }
 template <int B> struct VelocityCells { static constexpr auto fn = velocity_cells<B>; };
-template <int B> struct VelocityMarch { static constexpr auto fn = velocity_march<B>; };
 template <int B> struct StressCells { static constexpr auto fn = stress_cells<B>; };
-template <int B> struct StressMarch { static constexpr auto fn = stress_march<B>; };
 
 }  // namespace
 
@@ -505,10 +266,7 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
                       cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  if (g.kz > 0)
-    launch<VelocityMarch>("velocity_march", g, b, tile_bytes(g, 6), stream, p, b, v, s, mat, g.kz);
-  else
-    launch<VelocityCells>("velocity_cells", g, b, 0, stream, p, b, v, s, mat);
+  launch_interior<VelocityCells>("velocity_cells", g, b, stream, p, b, v, s, mat);
   if (pml_cells > 0) {
     velocity_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
     check_launch("velocity_pml_cells");
@@ -519,10 +277,7 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
                     cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  if (g.kz > 0)
-    launch<StressMarch>("stress_march", g, b, tile_bytes(g, 5), stream, p, b, s, v, mat, g.kz);
-  else
-    launch<StressCells>("stress_cells", g, b, 0, stream, p, b, s, v, mat);
+  launch_interior<StressCells>("stress_cells", g, b, stream, p, b, s, v, mat);
   if (pml_cells > 0) {
     stress_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
     check_launch("stress_pml_cells");
