@@ -21,6 +21,7 @@
 #include "io/snapshot_file.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/profile.hpp"
+#include "tasks/stop_vote.hpp"
 
 namespace ondes {
 
@@ -132,26 +133,73 @@ struct WarmUp {
   int steps = 0;
 };
 
-// The time loop, in windows ending at the warm-up point and at each checkpoint. A first window
-// of 10 iterations carries the start-up; the throughput reported is the steady one after it.
-WarmUp run_windows(Simulation& sim, const Case& c, const RunControl& rc, const std::string& checkpoint) {
+// Why a run stopped before its last step: a signal, a watchdog alarm, or neither.
+struct EarlyStop {
+  int signal = 0;
+  std::optional<WatchdogAlarm> alarm;
+  bool any() const { return signal != 0 || alarm.has_value(); }
+};
+
+// This rank's view of stopping, as a vote.
+StopVote local_vote(const Simulation& sim) {
+  StopVote v;
+  v.signal = Simulation::stop_signal();
+  if (const auto a = sim.alarm()) {
+    v.alarm_iteration = a->iteration;
+    v.alarm_block = a->block;
+    v.alarm_peak = a->peak;
+  }
+  return v;
+}
+
+// Over MPI the ranks vote at the end of each window; rank 0 sizes the windows to about
+// kVoteSeconds of computing, so that a stop request is answered within seconds whatever the grid,
+// and the drain at each vote costs little.
+constexpr double kVoteSeconds = 2.0;
+constexpr int kMaxVoteWindow = 200;
+int next_vote_window(const RunStats& s) {
+  if (s.steps <= 0 || s.wall_seconds <= 0) return 10;
+  const double per_step = s.wall_seconds / s.steps;
+  return std::clamp(static_cast<int>(kVoteSeconds / per_step), 1, kMaxVoteWindow);
+}
+
+// The time loop, in windows ending at the warm-up point, at each checkpoint and, over MPI, at each
+// vote. A first window of 10 iterations carries the start-up; the throughput reported is the
+// steady one after it. Returns why it stopped early (the same on every rank), if it did.
+EarlyStop run_windows(Simulation& sim, const Case& c, const RunControl& rc, const std::string& checkpoint,
+                      WarmUp& warm) {
+  const bool vote = Runtime::distributed();
   const int first = sim.iteration();
   const int warm_end = c.time.steps - first >= 40 ? first + 10 : first;
-  WarmUp warm;
+  int vote_window = 10;
   while (sim.iteration() < c.time.steps) {
     int target = c.time.steps;
     if (sim.iteration() < warm_end) target = warm_end;
     if (rc.checkpoint_every > 0) target = std::min(target, (sim.iteration() / rc.checkpoint_every + 1) * rc.checkpoint_every);
+    if (vote) target = std::min(target, sim.iteration() + vote_window);
     const int want = target - sim.iteration();
     const int done = sim.advance(want, Runtime::rank() == 0);
     if (sim.iteration() == warm_end) warm = {sim.stats().wall_seconds, sim.stats().steps};
-    if (done < want) break;  // watchdog or signal
+    if (vote) {
+      StopVote mine = local_vote(sim);
+      mine.next_window = next_vote_window(sim.stats());
+      const StopVote verdict = agree_on_stop(Runtime::rank(), Runtime::ranks(), mine);
+      vote_window = verdict.next_window;
+      if (verdict.stop()) {
+        EarlyStop s{verdict.signal, std::nullopt};
+        if (verdict.alarm_iteration >= 0)
+          s.alarm = WatchdogAlarm{verdict.alarm_iteration, verdict.alarm_block, verdict.alarm_peak};
+        return s;
+      }
+    } else if (done < want) {
+      return EarlyStop{Simulation::stop_signal(), sim.alarm()};  // watchdog or signal
+    }
     if (rc.checkpoint_every > 0 && sim.iteration() % rc.checkpoint_every == 0 && sim.iteration() < c.time.steps) {
       sim.save_checkpoint(checkpoint);
       spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
     }
   }
-  return warm;
+  return {};
 }
 
 // Why the run stopped early: the watchdog's alarm, a signal, or nothing (empty).
@@ -246,31 +294,36 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
     spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
   }
   const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
-  SignalHandlers signals(one_process);  // over MPI, ranks stopping at different iterations would hang
+  SignalHandlers signals(true);  // over MPI the ranks agree on when to stop (run_windows)
   profile::start(!rc.trace.empty() && root);
-  const WarmUp warm = run_windows(sim, c, rc, checkpoint);
+  WarmUp warm;
+  const EarlyStop stop = run_windows(sim, c, rc, checkpoint, warm);
   sim.finish_snapshots();
   if (c.snapshots.every > 0 && root)
     spdlog::info("snapshots in {} (open {} in ParaView)", snapshot_path(c),
                  std::filesystem::path(snapshot_path(c)).replace_extension(".xdmf").string());
   RunProfile prof = profile::collect();
-  const auto alarm = sim.alarm();
-  const int sig = Simulation::stop_signal();
-  if (alarm && !one_process) {
-    spdlog::error("{}; stopping every rank", stop_reason(c, alarm, sig));
-    abort_all_ranks(kExitWatchdog);
-  }
+  const auto& alarm = stop.alarm;
+  const int sig = stop.signal;
   std::vector<float> seismograms = sim.seismograms();  // every rank takes part
-  if (sig && one_process && !alarm) {
-    sim.save_checkpoint(checkpoint);
-    spdlog::warn("stopped by signal {} after iteration {}; checkpoint in {} (continue with --restart {})", sig,
-                 sim.iteration(), checkpoint, checkpoint);
+  if (sig && !alarm) {
+    sim.save_checkpoint(checkpoint);  // every rank takes part
+    if (root)
+      spdlog::warn("stopped by signal {} after iteration {}; checkpoint in {} (continue with --restart {})", sig,
+                   sim.iteration(), checkpoint, checkpoint);
   }
-  if (!root) return 0;
-  RunMetadata m = metadata(c, rc, rt, sim, warm, alarm, sig);
-  m.profile = std::move(prof);
-  write_results(c, rc, seismograms, m);
-  return report(c, m, sim, warm, alarm.has_value(), sig);
+  int status = alarm ? kExitWatchdog : sig ? exit_status_of_signal(sig) : 0;
+  if (root) {
+    RunMetadata m = metadata(c, rc, rt, sim, warm, alarm, sig);
+    m.profile = std::move(prof);
+    write_results(c, rc, seismograms, m);
+    status = report(c, m, sim, warm, alarm.has_value(), sig);
+  }
+  if (stop.any() && !one_process && !root)
+    spdlog::warn("rank {}: stopped with every rank after iteration {} ({})", Runtime::rank(), sim.iteration(),
+                 stop_reason(c, alarm, sig));
+  wait_for_all_ranks();
+  return status;
 }
 
 }  // namespace

@@ -22,9 +22,10 @@ inline int exit_status_of_signal(int sig) { return 128 + sig; }
 
 std::string default_checkpoint_path(const Case& c);
 
-// Runs the case and writes its output. Interrupted by SIGINT/SIGTERM (one process): finishes the
-// tasks in flight, writes a checkpoint and the seismograms so far (flagged incomplete), returns
-// 128 + signal. Stopped by the watchdog: writes the seismograms so far (flagged), returns 3.
+// Runs the case and writes its output. Interrupted by SIGINT/SIGTERM (any rank, or all): finishes
+// the tasks in flight, writes a checkpoint and the seismograms so far (flagged incomplete), returns
+// 128 + signal. Stopped by the watchdog (any rank): writes the seismograms so far (flagged), returns
+// 3. Over MPI every rank stops after the same iteration and returns the same status.
 int run_case(const Case& c, const RunControl& rc);
 
 // Memory the case needs per rank (the most loaded one) and in all (fields, material, PML, buffers,

@@ -45,6 +45,10 @@ void abort_all_ranks(int code) {
   if (initialized && !finalized) MPI_Abort(MPI_COMM_WORLD, code);
 }
 
+void wait_for_all_ranks() {
+  if (g_mpi) starpu_mpi_barrier(MPI_COMM_WORLD);
+}
+
 int Runtime::rank() { return g_mpi ? starpu_mpi_world_rank() : 0; }
 int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
 bool Runtime::distributed() { return g_mpi; }

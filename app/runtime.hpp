@@ -35,6 +35,11 @@ int launch_local_size();  // ranks of this run on this node
 // Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
 void abort_all_ranks(int code);
 
+// Returns on every rank once all have called it (no-op in one process): before ranks leave with a
+// failing status, so that the launcher, which ends a job when one rank fails, does not stop rank 0
+// while it writes the output.
+void wait_for_all_ranks();
+
 // Names of StarPU's scheduling policies.
 std::vector<std::string> scheduler_names();
 

@@ -140,7 +140,8 @@ int Simulation::advance(int n, bool show_progress) {
       graph.pgv = &snapshots_->pgv_handles();
     }
     for (; done < n; ++done) {
-      if (g_stop_signal || alarm()) break;
+      // Over MPI a rank never stops alone: the ranks vote between windows (app/driver.cpp).
+      if (!Runtime::distributed() && (g_stop_signal || alarm())) break;
       const int it = iteration_ + done;
       const Submitted sub = submit_iteration(graph, plan, it);
       stats_.tasks_per_iteration = sub.tasks - sub.periodic;

@@ -40,9 +40,9 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Submits the next `n` iterations and waits for them (one wait for the whole window). Stops
-  // submitting early when the watchdog raises an alarm or a stop is requested; returns the
-  // iterations done (all submitted ones complete).
+  // Submits the next `n` iterations and waits for them (one wait for the whole window). In one
+  // process, stops submitting early when the watchdog raises an alarm or a stop is requested;
+  // returns the iterations done (all submitted ones complete).
   int advance(int n, bool progress = false);
   int iteration() const { return iteration_; }
   std::optional<WatchdogAlarm> alarm() const;

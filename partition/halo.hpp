@@ -10,6 +10,7 @@
 //   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
 //   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
 //   a checkpoint's part p (0 velocity, 1 stress, 2 PML) of block b (to rank 0): kCheckpointTagBase + 3 b + p
+//   a stop vote to rank 0 and its verdict back (tasks/stop_vote): kStopVoteTag, kStopVoteTag + 1
 #pragma once
 #include <starpu.h>
 
@@ -27,6 +28,7 @@ constexpr int64_t kTraceTagBase = int64_t(1) << 41;
 constexpr int64_t kSnapshotTagBase = int64_t(1) << 42;
 constexpr int64_t kPgvTagBase = int64_t(1) << 43;
 constexpr int64_t kCheckpointTagBase = int64_t(1) << 44;
+constexpr int64_t kStopVoteTag = int64_t(1) << 45;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }

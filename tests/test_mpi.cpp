@@ -2,17 +2,22 @@
 // The seismograms must be bitwise those of one process, whatever the ranks, block layout and
 // mapping, and so must the snapshots; a bad case must stop every rank quickly.
 #include <gtest/gtest.h>
+#include <hdf5.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "h5read.hpp"
+#include "io/compare.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
 #include "shell.hpp"
@@ -251,4 +256,167 @@ TEST_F(Mpi, SnapshotsOverRanksEqualOneProcess) {
     }
     EXPECT_TRUE(fs::exists(dir_ / ("snap" + std::to_string(ranks) + "_snapshots.xdmf")));
   }
+}
+
+namespace {
+
+int run_attr(const fs::path& file, const char* name) {
+  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
+  hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+  int v = -1;
+  H5Aread(a, H5T_NATIVE_INT, &v);
+  H5Aclose(a);
+  H5Gclose(g);
+  H5Fclose(f);
+  return v;
+}
+
+// A distributed run in the background, as a batch system sees it: each rank writes its pid to
+// NAME.pid.RANK, mpirun's exit status goes to NAME.status.
+class BackgroundRun {
+ public:
+  BackgroundRun(const fs::path& dir, const std::string& name, int ranks, const std::string& args)
+      : dir_(dir), name_(name), ranks_(ranks) {
+    const std::string rank_cmd = "sh -c 'echo $$ > " + (dir / (name + ".pid.")).string() +
+                                 "$OMPI_COMM_WORLD_RANK; exec \"$0\" \"$@\"' " + ONDES_BINARY + " " + args;
+    const std::string cmd = "(" + mpirun(ranks) + rank_cmd + " > " + (dir / (name + ".log")).string() +
+                            " 2>&1; echo $? > " + (dir / (name + ".status.tmp")).string() + "; mv " +
+                            (dir / (name + ".status.tmp")).string() + " " + (dir / (name + ".status")).string() +
+                            ") &";
+    EXPECT_EQ(std::system(cmd.c_str()), 0);
+  }
+  std::vector<pid_t> pids() const {
+    std::vector<pid_t> out;
+    for (int r = 0; r < ranks_; ++r) {
+      std::ifstream in(dir_ / (name_ + ".pid." + std::to_string(r)));
+      pid_t p = 0;
+      if (in >> p) out.push_back(p);
+    }
+    return out;
+  }
+  // mpirun's exit status, or -1 if it has not ended within `seconds`.
+  int wait_status(double seconds) const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::ifstream in(dir_ / (name_ + ".status"));
+      int s = 0;
+      if (in >> s) return s;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+  std::string log() const {
+    std::ifstream in(dir_ / (name_ + ".log"));
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+
+ private:
+  fs::path dir_;
+  std::string name_;
+  int ranks_;
+};
+
+bool wait_for_file(const fs::path& f, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!fs::exists(f) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  return fs::exists(f);
+}
+
+}  // namespace
+
+// What a batch system's time limit does (SIGTERM to the job's processes), to one rank or to all:
+// every rank stops after the same iteration within 60 s, the checkpoint and the flagged partial
+// seismograms are written, the status is 128 + 15; the checkpoint restarts on 2 ranks to the
+// uninterrupted one-process run's seismograms, bit for bit.
+TEST_F(Mpi, SigtermToOneOrEveryRankStopsThemAllWithACheckpoint) {
+  std::string text = kCase;
+  text.replace(text.find("steps = 90"), 10, "steps = 800");
+  std::ofstream(dir_ / "long.toml") << text;
+  const std::string run = " run " + (dir_ / "long.toml").string();
+  const fs::path reference = dir_ / "long_reference.h5";
+  ASSERT_EQ(shell(std::string(ONDES_BINARY) + run + " --output " + reference.string(), dir_ / "long_reference.log").code, 0);
+  for (const std::string who : {"one", "every"}) {
+    const std::string name = "term_" + who;
+    const fs::path ck = dir_ / (name + ".ck.h5"), out = dir_ / (name + ".h5");
+    BackgroundRun job(dir_, name, 2, run + " --blocks 2x1 --checkpoint-every 100 --checkpoint " + ck.string() +
+                                         " --output " + out.string());
+    // The first checkpoint shows every rank is in its time loop, signal handlers installed.
+    ASSERT_TRUE(wait_for_file(ck, 60)) << "no checkpoint within 60 s\n" << job.log();
+    const std::vector<pid_t> pids = job.pids();
+    ASSERT_EQ(pids.size(), 2u);
+    if (who == "one")
+      kill(pids[1], SIGTERM);
+    else
+      for (pid_t p : pids) kill(p, SIGTERM);
+    const auto sent = std::chrono::steady_clock::now();
+    const int status = job.wait_status(60);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    ASSERT_NE(status, -1) << who << ": the ranks were still running 60 s after SIGTERM\n" << job.log();
+    EXPECT_EQ(status, 128 + SIGTERM) << job.log();
+    const std::string log = job.log();
+    EXPECT_NE(log.find("stopped by signal 15"), std::string::npos) << log;
+    ASSERT_TRUE(fs::exists(out)) << log;
+    EXPECT_EQ(run_attr(out, "complete"), 0);
+    const int done = run_attr(out, "steps_completed");
+    EXPECT_GT(done, 0);
+    EXPECT_LT(done, 800) << "the run ended before the signal: make the case longer";
+    std::cout << "SIGTERM to " << who << " rank(s): all stopped after iteration " << done << ", " << seconds
+              << " s after the signal\n";
+    const fs::path restarted = dir_ / (name + "_restarted.h5");
+    const Result r = shell(mpirun(2) + ONDES_BINARY + run + " --blocks 2x2 --restart " + ck.string() + " --output " +
+                               restarted.string(),
+                           dir_ / (name + "_restarted.log"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("after iteration " + std::to_string(done)), std::string::npos) << r.output;
+    const Comparison cmp = compare_seismograms(reference.string(), restarted.string());
+    EXPECT_TRUE(cmp.bitwise()) << who << ": " << cmp.identical << " of " << cmp.samples << " samples identical";
+  }
+}
+
+// A rank that dies (SIGKILL: no handler runs) takes the others down within 60 s, with a failing
+// status, and no output file claims to be complete.
+TEST_F(Mpi, KilledRankTakesTheOthersDown) {
+  std::string text = kCase;
+  text.replace(text.find("steps = 90"), 10, "steps = 3000");
+  std::ofstream(dir_ / "killed.toml") << text;
+  const fs::path ck = dir_ / "killed.ck.h5", out = dir_ / "killed.h5";
+  BackgroundRun job(dir_, "killed", 2, "run " + (dir_ / "killed.toml").string() +
+                                           " --blocks 2x1 --checkpoint-every 100 --checkpoint " + ck.string() +
+                                           " --output " + out.string());
+  ASSERT_TRUE(wait_for_file(ck, 60)) << "no checkpoint within 60 s\n" << job.log();
+  const std::vector<pid_t> pids = job.pids();
+  ASSERT_EQ(pids.size(), 2u);
+  kill(pids[1], SIGKILL);
+  const int status = job.wait_status(60);
+  ASSERT_NE(status, -1) << "rank 0 was still running 60 s after rank 1 died\n" << job.log();
+  EXPECT_NE(status, 0) << job.log();
+  if (fs::exists(out)) EXPECT_EQ(run_attr(out, "complete"), 0);
+  EXPECT_TRUE(fs::exists(ck)) << "the last whole checkpoint must survive";
+}
+
+// A watchdog alarm on one rank (a source on rank 0 only, a limit the wave soon exceeds) stops
+// every rank after the same iteration: status 3 on all, the seismograms up to the alarm written
+// and flagged, NaN after it.
+TEST_F(Mpi, WatchdogAlarmOnOneRankStopsEveryRank) {
+  std::string text = kCase;
+  text.replace(text.find("steps = 90"), 10, "steps = 600");
+  text += "\n[run]\nwatchdog_every = 5\nwatchdog_max_velocity = 1e-9\n";
+  std::ofstream(dir_ / "alarm.toml") << text;
+  const fs::path out = dir_ / "alarm.h5";
+  const Result r = shell(mpirun(2) + ONDES_BINARY + " run " + (dir_ / "alarm.toml").string() +
+                             " --blocks 2x1 --output " + out.string(),
+                         dir_ / "alarm.log");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("watchdog"), std::string::npos) << r.output;
+  ASSERT_TRUE(fs::exists(out)) << r.output;
+  EXPECT_EQ(run_attr(out, "complete"), 0);
+  const int done = run_attr(out, "steps_completed");
+  EXPECT_GT(done, 0);
+  EXPECT_LT(done, 600);
+  const Seismograms s = read_seismograms(out.string());
+  const size_t steps = 600;
+  EXPECT_TRUE(std::isnan(s.data[steps - 1])) << "samples after the alarm must be NaN";
+  EXPECT_FALSE(std::isnan(s.data[0]));
 }
