@@ -93,6 +93,10 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // run; each such sample flushed the history and printed a warning on every run. Keep the history
   // unless a sample is 10x off (the user's STARPU_HISTORY_MAX_ERROR wins).
   setenv("STARPU_HISTORY_MAX_ERROR", "1000", 0);
+  // Several workers (streams) per GPU, so that the kernels of several blocks overlap: on the H100,
+  // 4x4 blocks ran at 0.76x of one block's throughput with one stream and 0.86x with four; one
+  // block is unaffected. STARPU_NWORKER_PER_CUDA set by the user wins.
+  setenv("STARPU_NWORKER_PER_CUDA", "4", 0);
   starpu_conf conf;
   starpu_conf_init(&conf);
   if (ncpu >= 0) conf.ncpus = ncpu;

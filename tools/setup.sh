@@ -37,5 +37,7 @@ fi
 
 # The CUDA kernels are compiled whenever nvcc is there (CI included), even if no GPU is present.
 if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then export PATH=$PATH:/usr/local/cuda/bin; fi
-cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release "$@"
+# The CPU kernels for this machine's vector units (ONDES_CPU_ARCH=x86-64-v3 for a binary that must
+# run on other x86 machines too, empty for the compiler's default).
+cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DONDES_CPU_ARCH="${ONDES_CPU_ARCH-native}" "$@"
 cmake --build "$build" -j "$(nproc)"
