@@ -183,8 +183,8 @@ __global__ void __launch_bounds__(512, MinBlocks)
   const BlockShape& sh = p.shape;
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = sh.idx(i, j, b.lo[2] + blockIdx.x);
-  add_velocity(v, n, q, ArrayAt{mat, n, q, sy, sz}, velocity_diffs(ArrayAt{s, n, q, sy, sz}), p.dt_h);
+  const int64_t q = sh.idx(i, j, b.lo[2] + blockIdx.x);
+  add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
 }
 
 template <int MinBlocks>
@@ -195,49 +195,46 @@ __global__ void __launch_bounds__(512, MinBlocks)
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
   const int k = b.lo[2] + blockIdx.x;
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = sh.idx(i, j, k);
+  const int64_t q = sh.idx(i, j, k);
   const int plane = z_plane(k, p.free_surface);
-  add_stress(s, n, q, ArrayAt{mat, n, q, sy, sz}, stress_diffs(ArrayAt{v, n, q, sy, sz}, plane), p.dt_h, plane);
+  add_stress(s, sh.cells(), q, array_at(mat, sh, q), stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
 }
 
-// (i, j, k) of the cell at padded index c.
-struct CellPlace {
+// A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
+// (i, j, k) and the axes it is damped along.
+struct PmlCell {
+  int64_t t, q;
   int i, j, k;
+  DampedMask damped;
 };
-__device__ inline CellPlace place_of(const BlockShape& sh, int64_t c) {
-  const int64_t sy = sh.sy(), sz = sh.sz(), r = c % sz;
-  return {int(r % sy) - kGhost, int(r / sy) - kGhost, int(c / sz) - kGhost};
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlView& pv, int64_t t) {
+  const int64_t q = pv.cells[t], sy = p.shape.sy(), sz = p.shape.sz(), r = q % sz;
+  const int i = int(r % sy) - kGhost, j = int(r / sy) - kGhost, k = int(q / sz) - kGhost;
+  return {t, q, i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
-// One thread per PML cell: the interior update and the C-PML correction (its place in the list is
-// its memory variables' place).
+// One thread per PML cell: the interior update and the C-PML correction.
 __global__ void velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count) {
-  const int64_t t = thread_index();
-  if (t >= count) return;
-  const BlockShape& sh = p.shape;
-  const PmlView pv = pml_view(sh, pml, count);
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = pv.cells[t];
-  const CellPlace c = place_of(sh, q);
-  const ArrayAt m{mat, n, q, sy, sz};
-  const Diffs d = velocity_diffs(ArrayAt{s, n, q, sy, sz});
-  add_velocity(v, n, q, m, d, p.dt_h);
-  velocity_pml_cell(p, v, m, pv, t, q, c.i, c.j, c.k, DampedMask{damped_axes(p.pml, c.i, c.j, c.k)}, d);
+  if (thread_index() >= count) return;
+  const PmlView pv = pml_view(p.shape, pml, count);
+  const PmlCell c = pml_cell(p, pv, thread_index());
+  const ArrayAt m = array_at(mat, p.shape, c.q);
+  const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
+  add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
+  velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
 }
 
 __global__ void stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                                  const float* __restrict__ mat, char* pml, int64_t count) {
-  const int64_t t = thread_index();
-  if (t >= count) return;
-  const BlockShape& sh = p.shape;
-  const PmlView pv = pml_view(sh, pml, count);
-  const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz(), q = pv.cells[t];
-  const CellPlace c = place_of(sh, q);
+  if (thread_index() >= count) return;
+  const PmlView pv = pml_view(p.shape, pml, count);
+  const PmlCell c = pml_cell(p, pv, thread_index());
   const int plane = z_plane(c.k, p.free_surface);
-  const ArrayAt m{mat, n, q, sy, sz};
-  const Diffs d = stress_diffs(ArrayAt{v, n, q, sy, sz}, plane);
-  add_stress(s, n, q, m, d, p.dt_h, plane);
-  stress_pml_cell(p, s, m, pv, t, q, c.i, c.j, c.k, plane, DampedMask{damped_axes(p.pml, c.i, c.j, c.k)}, d);
+  const ArrayAt m = array_at(mat, p.shape, c.q);
+  const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
+  add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
+  stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
 }
 
 constexpr int kTx = 32, kTy = 16;

@@ -26,6 +26,11 @@ struct ArrayAt {
   }
 };
 
+// A block's array as seen from its cell q.
+ONDES_CELL ArrayAt array_at(const float* f, const BlockShape& sh, int64_t q) {
+  return ArrayAt{f, sh.cells(), q, sh.sy(), sh.sz()};
+}
+
 // 4th-order differences (times h) of component C along axis A: dp at +1/2 from integer points,
 // dm at 0 from half points; dp2/dm2 are the 2nd-order ones used where the 4-point stencil would
 // leave the medium.

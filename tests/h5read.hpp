@@ -24,4 +24,22 @@ inline std::vector<float> read_floats(const std::string& file, const std::string
   return v;
 }
 
+// An integer attribute of the output's /run group (complete, steps_completed, ...); -1 if absent.
+inline int run_attribute(const std::string& file, const char* name) {
+  const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (f < 0) return -1;
+  int v = -1;
+  const hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
+  if (g >= 0) {
+    const hid_t a = H5Aopen(g, name, H5P_DEFAULT);
+    if (a >= 0) {
+      H5Aread(a, H5T_NATIVE_INT, &v);
+      H5Aclose(a);
+    }
+    H5Gclose(g);
+  }
+  H5Fclose(f);
+  return v;
+}
+
 }  // namespace ondes::test

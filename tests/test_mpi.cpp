@@ -260,17 +260,7 @@ TEST_F(Mpi, SnapshotsOverRanksEqualOneProcess) {
 
 namespace {
 
-int run_attr(const fs::path& file, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
-  hid_t a = H5Aopen(g, name, H5P_DEFAULT);
-  int v = -1;
-  H5Aread(a, H5T_NATIVE_INT, &v);
-  H5Aclose(a);
-  H5Gclose(g);
-  H5Fclose(f);
-  return v;
-}
+int run_attr(const fs::path& file, const char* name) { return test::run_attribute(file.string(), name); }
 
 // A distributed run in the background, as a batch system sees it: each rank writes its pid to
 // NAME.pid.RANK, mpirun's exit status goes to NAME.status.

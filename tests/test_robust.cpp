@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "app/driver.hpp"
+#include "h5read.hpp"
 #include "helpers.hpp"
 #include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
@@ -31,17 +32,7 @@ namespace {
 using Result = test::CommandResult;
 Result cli(const std::string& args, const fs::path& log) { return test::ondes3d(args, log); }
 
-int int_attr(const std::string& file, const char* name) {
-  hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
-  hid_t a = H5Aopen(g, name, H5P_DEFAULT);
-  int v = -1;
-  H5Aread(a, H5T_NATIVE_INT, &v);
-  H5Aclose(a);
-  H5Gclose(g);
-  H5Fclose(f);
-  return v;
-}
+int int_attr(const std::string& file, const char* name) { return test::run_attribute(file, name); }
 
 class Robust : public ::testing::Test {
  protected:

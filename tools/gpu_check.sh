@@ -2,7 +2,8 @@
 # Runs on the GPU machine, from the bundle made by tools/build_gpu.sh: the GPU correctness checks,
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
 #   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
-#                                                  sweep-gpu sweep-hybrid hybrid seismo tune ncu
+#                                                  mpi-checkpoint sweep-gpu sweep-hybrid hybrid
+#                                                  seismo tune ncu
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -72,6 +73,31 @@ SH
   STARPU_NCPU=0 STARPU_NCUDA=2 "$bin/ondes3d" run "$big" --steps "$steps" --blocks 2x1 --sched dmda \
     --output /tmp/run.h5 2>&1 | grep -E "done in" | tee -a "$log"
   say "mpi status: $status (0 = all passed)"
+fi
+
+# Issue 19 on the GPU machine: ranks on CUDA workers write a checkpoint (rank 0 gathers the
+# blocks), one CPU-only process restarts from it with another layout: bitwise the uninterrupted
+# CPU run. Each rank takes GPU (local rank modulo the GPUs present), so with one GPU they share it.
+if [[ $parts == *" mpi-checkpoint "* ]]; then
+  section "checkpoint by CUDA ranks, restart by one CPU-only process"
+  mpirun="mpirun --oversubscribe --bind-to none"
+  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  cat > /tmp/ondes_rank_gpu.sh <<'SH'
+#!/bin/sh
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
+exec "$@"
+SH
+  chmod +x /tmp/ondes_rank_gpu.sh
+  small=$here/inputs/small_homogeneous.toml
+  check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
+  rm -f /tmp/mpi_ck.h5
+  check STARPU_NCPU=0 STARPU_NCUDA=1 $mpirun -np 2 /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$small" --blocks 2x2 \
+    --checkpoint-every 100 --checkpoint /tmp/mpi_ck.h5 --output /tmp/mpi_cuda.h5
+  check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 3x1 --restart /tmp/mpi_ck.h5 --output /tmp/cpu_restarted.h5
+  say "--- CPU-only uninterrupted vs 2 CUDA ranks' checkpoint (iteration 200) restarted by 1 CPU-only process, 3x1"
+  "$bin/ondes3d" compare /tmp/cpu_ref.h5 /tmp/cpu_restarted.h5 2>&1 | tail -1 | tee -a "$log" || status=1
+  say "mpi-checkpoint status: $status (0 = all passed)"
 fi
 
 if [[ $parts == *" robust "* ]]; then
