@@ -129,29 +129,29 @@ namespace {
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
 // PmlBox by a lean kernel with no C-PML code (40 registers: many warps in flight), and the PML
 // cells, one thread each from the block's PML list, by a kernel that applies the interior update
-// and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells of
-// one plane, and the plane is the fastest grid index, so the +-2 planes a stencil reads are still
-// in L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The geometry is a
-// launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxB overrides it, B the register bound: B thread
-// blocks of 512 per SM), for tuning on a new GPU. Measured on the H100 (benchmark.toml) and
-// dropped: a z-marching form with shared-memory x-y tiles and register windows in z (20% slower);
-// a thread walking down several planes (126 registers: nvcc keeps every neighbour's address live
-// across the loop); the PML kernel on a second stream beside the interior one (no gain).
+// and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
+// walks down KZ planes, the plane runs the fastest grid index, so the +-2 planes a stencil reads
+// are still in L1 or L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The
+// geometry is a launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ overrides it, B the register
+// bound: B thread blocks of 512 per SM), for tuning on a new GPU. Measured on the H100
+// (benchmark.toml, plain loop; bench/results/gpu_h100_planes_per_thread.log): KZ = 1, 2, 4, 8 gave
+// 12.52, 12.83, 12.42, 11.79 G cell-updates/s. Dropped: a z-marching form with shared-memory x-y
+// tiles and register windows in z (9.5-9.8 G), the PML kernel on a second stream (no gain).
 struct Geometry {
-  int tx = 32, ty = 16, min_blocks = 3;
+  int tx = 32, ty = 16, min_blocks = 3, kz = 2;
 };
 
 Geometry read_geometry() {
   Geometry g;
   if (const char* e = std::getenv("ONDES_CUDA_GEOMETRY")) {
     Geometry r;
-    const int got = std::sscanf(e, "%dx%dx%d", &r.tx, &r.ty, &r.min_blocks);
+    const int got = std::sscanf(e, "%dx%dx%dx%d", &r.tx, &r.ty, &r.min_blocks, &r.kz);
     if (got >= 2 && r.tx > 0 && r.ty > 0 && r.tx * r.ty <= 512 && r.tx % 32 == 0 && r.min_blocks >= 1 &&
-        r.min_blocks <= 3)
+        r.min_blocks <= 3 && r.kz >= 1)
       g = r;
     else
       std::fprintf(stderr,
-                   "ondes3d: ONDES_CUDA_GEOMETRY=%s ignored (TXxTY[xB], TX a multiple of 32, TX*TY <= 512, B 1-3)\n",
+                   "ondes3d: ONDES_CUDA_GEOMETRY=%s ignored (TXxTY[xB[xKZ]], TX a multiple of 32, TX*TY <= 512, B 1-3)\n",
                    e);
   }
   return g;
@@ -172,32 +172,49 @@ bool empty(const PmlBox& b) { return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] ||
 
 dim3 zxy_grid(const PmlBox& b, const Geometry& g) {
   const int nz = b.hi[2] - b.lo[2], nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1];
-  return dim3(nz, (nx + g.tx - 1) / g.tx, (ny + g.ty - 1) / g.ty);
+  return dim3((nz + g.kz - 1) / g.kz, (nx + g.tx - 1) / g.tx, (ny + g.ty - 1) / g.ty);
 }
 
-// Interior cells: one thread per cell.
+// The block's shape, as far as the compiler can tell, changes at every plane: otherwise it keeps
+// every neighbour's offset live across the plane loop (126 registers, measured).
+__device__ inline BlockShape opaque(BlockShape s) {
+  asm volatile("" : "+r"(s.nx), "+r"(s.ny), "+r"(s.nz));
+  return s;
+}
+
+// Interior cells: one thread per cell of kz consecutive planes (walked down, so the planes a cell
+// shares with the next are still in this SM's L1).
 template <int MinBlocks>
 __global__ void __launch_bounds__(512, MinBlocks)
     velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat) {
+                   const float* __restrict__ mat, int kz) {
   const BlockShape& sh = p.shape;
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int64_t q = sh.idx(i, j, b.lo[2] + blockIdx.x);
-  add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
+  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
+#pragma unroll 1
+  for (int k = k0; k < k1; ++k) {
+    const BlockShape shk = opaque(sh);
+    const int64_t q = shk.idx(i, j, k);
+    add_velocity(v, shk.cells(), q, array_at(mat, shk, q), velocity_diffs(array_at(s, shk, q)), p.dt_h);
+  }
 }
 
 template <int MinBlocks>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat) {
+                 const float* __restrict__ mat, int kz) {
   const BlockShape& sh = p.shape;
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int k = b.lo[2] + blockIdx.x;
-  const int64_t q = sh.idx(i, j, k);
-  const int plane = z_plane(k, p.free_surface);
-  add_stress(s, sh.cells(), q, array_at(mat, sh, q), stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
+#pragma unroll 1
+  for (int k = k0; k < k1; ++k) {
+    const BlockShape shk = opaque(sh);
+    const int64_t q = shk.idx(i, j, k);
+    const int plane = z_plane(k, p.free_surface);
+    add_stress(s, shk.cells(), q, array_at(mat, shk, q), stress_diffs(array_at(v, shk, q), plane), p.dt_h, plane);
+  }
 }
 
 // A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
@@ -263,7 +280,7 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
                       cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<VelocityCells>("velocity_cells", g, b, stream, p, b, v, s, mat);
+  launch_interior<VelocityCells>("velocity_cells", g, b, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
     velocity_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
     check_launch("velocity_pml_cells");
@@ -274,7 +291,7 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
                     cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<StressCells>("stress_cells", g, b, stream, p, b, s, v, mat);
+  launch_interior<StressCells>("stress_cells", g, b, stream, p, b, s, v, mat, g.kz);
   if (pml_cells > 0) {
     stress_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
     check_launch("stress_pml_cells");

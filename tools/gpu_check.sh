@@ -185,11 +185,11 @@ if [[ $parts == *" seismo "* ]]; then
   (cd $seis && tar czf "$out/seismo.tgz" *.h5 *.log)
   ls -la "$out" | tee -a "$log"
 fi
-# The CUDA kernels' launch geometry (ONDES_CUDA_GEOMETRY=TXxTYxB: tile, register bound
-# thread blocks of 512 per SM) on the plain loop, then Nsight Compute's view of the two stencil kernels.
+# The CUDA kernels' launch geometry (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ: tile, register bound,
+# planes per thread) on the plain loop, then Nsight Compute's view of the stencil kernels.
 if [[ $parts == *" tune "* ]]; then
   section "launch geometry, plain loop, $(basename "$case_file"), $steps steps"
-  for g in ${GEOMETRIES:-32x16x3 32x8x3 64x8x3 32x16x2}; do
+  for g in ${GEOMETRIES:-32x16x3x1 32x16x3x2 32x16x3x4 32x16x3x8 32x8x3x4 32x16x2x4}; do
     l=$(ONDES_CUDA_GEOMETRY=$g "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
     say "geometry $g: $l"
   done
