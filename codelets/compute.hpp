@@ -182,39 +182,38 @@ __device__ inline BlockShape opaque(BlockShape s) {
   return s;
 }
 
-// Interior cells: one thread per cell of kz consecutive planes (walked down, so the planes a cell
-// shares with the next are still in this SM's L1).
-template <int MinBlocks>
-__global__ void __launch_bounds__(512, MinBlocks)
-    velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, int kz) {
-  const BlockShape& sh = p.shape;
+// Calls cell(shape, padded index, k) for this thread's interior cells: column (i, j) of the tile,
+// kz consecutive planes walked down (the planes a cell shares with the next are still in this
+// SM's L1).
+template <class CellFn>
+__device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, CellFn&& cell) {
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
   if (i >= b.hi[0] || j >= b.hi[1]) return;
   const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
 #pragma unroll 1
   for (int k = k0; k < k1; ++k) {
     const BlockShape shk = opaque(sh);
-    const int64_t q = shk.idx(i, j, k);
-    add_velocity(v, shk.cells(), q, array_at(mat, shk, q), velocity_diffs(array_at(s, shk, q)), p.dt_h);
+    cell(shk, shk.idx(i, j, k), k);
   }
+}
+
+template <int MinBlocks>
+__global__ void __launch_bounds__(512, MinBlocks)
+    velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
+                   const float* __restrict__ mat, int kz) {
+  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int) {
+    add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
+  });
 }
 
 template <int MinBlocks>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, int kz) {
-  const BlockShape& sh = p.shape;
-  const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
-  if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
-#pragma unroll 1
-  for (int k = k0; k < k1; ++k) {
-    const BlockShape shk = opaque(sh);
-    const int64_t q = shk.idx(i, j, k);
+  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int k) {
     const int plane = z_plane(k, p.free_surface);
-    add_stress(s, shk.cells(), q, array_at(mat, shk, q), stress_diffs(array_at(v, shk, q), plane), p.dt_h, plane);
-  }
+    add_stress(s, sh.cells(), q, array_at(mat, sh, q), stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+  });
 }
 
 // A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
