@@ -82,14 +82,13 @@ std::vector<BlockCost> block_costs(const Case& c, const Decomposition& d) {
     BlockCost k;
     const int64_t cells = int64_t(b.shape.nx) * b.shape.ny * b.shape.nz;
     k.bytes = kBytesPerCell * cells + kBytesPerPmlCell * pml_cells(c, b);
-    k.tasks = 2;
+    k.tasks = 2;  // compute_velocity, compute_stress (each saving its edges)
     for (int dir = 0; dir < kDirections; ++dir) {
       if (b.neighbour[dir] < 0) continue;
       const Box e = edge_box(b.shape, dir);
       k.boundary_bytes[dir] = 4.0 * kBoundaryFloats * e.ni * e.nj * b.shape.nz;
       k.bytes += 2 * 2 * k.boundary_bytes[dir];  // saved (read + write), loaded by the neighbour (read + write)
     }
-    if (b.neighbour != std::array<int, kDirections>{-1, -1, -1, -1}) k.tasks += 2;  // save_edges per field kind
     out.push_back(k);
   }
   return out;

@@ -1,12 +1,15 @@
 // compute_velocity / compute_stress of one block: fill the ghosts of the other field from the
-// neighbours' boundary buffers, then update (codelets/compute.hpp).
+// neighbours' boundary buffers, update (codelets/compute.hpp), then, for a block whose field no
+// source touches in this half step, save the updated field's edges into its own boundary buffers
+// (what a save_edges task would do: one task per block and half step instead of two).
 // Buffers: the updated field (RW), the other field (RW: its ghosts are written), material (R),
-// PML memory (RW) if has_pml, then one boundary buffer (R) per bit of neighbour_mask, in Direction
-// order. Model: regression over the block's cells, history keyed by its dimensions, PML cells and
-// neighbours.
+// PML memory (RW) if has_pml, one boundary buffer (R) per bit of neighbour_mask, then one own
+// boundary buffer (W) per bit of save_mask, each in Direction order. Model: regression over the
+// block's cells, history keyed by its dimensions, PML cells, neighbours and saves.
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/compute.hpp"
+#include "codelets/edges.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
 
@@ -16,6 +19,7 @@ struct ComputeArgs {
   StepParams params;
   int has_pml = 0;
   int neighbour_mask = 0;
+  int save_mask = 0;  // directions whose boundary buffer of the updated field the task writes
   int64_t pml_cells = 0;
 };
 
@@ -38,6 +42,11 @@ void entry(void* buffers[], void* cl_arg) {
     ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells);
   else
     ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells);
+  if (!a.save_mask) return;
+  EdgeBuffers out{};
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (a.save_mask & (1 << dir)) out.out[dir] = vector_data<float>(buffers[next++]);
+  ONDES_RUN(B, save_edges, s, Velocity ? kVelocityComponents : kStressComponents, field, out);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -51,7 +60,7 @@ void stress_entry(void* buffers[], void* cl_arg) {
 inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ComputeArgs>(task->cl_arg);
   const BlockShape& s = a.params.shape;
-  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask});
+  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask});
 }
 inline size_t size(starpu_task* task, unsigned) {
   return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
@@ -70,11 +79,11 @@ starpu_codelet& codelet() {
 }  // namespace compute_task
 
 // Submits compute_velocity (or compute_stress) of block b, reading its neighbours' boundary
-// buffers of the other field; on_done(arg), if given, replaces the codelet's completion callback.
-// Returns the tasks submitted (1).
+// buffers of the other field and, with save, writing its own of the updated field; on_done(arg),
+// if given, replaces the codelet's completion callback. Returns the tasks submitted (1).
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
-                          void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[STARPU_NMAXBUFS];
+                          bool save, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
+  starpu_data_descr d[4 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};
@@ -94,6 +103,11 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
     const BlockData& other = blocks[nb];
     d[n++] = {velocity ? other.h_stress_out[opposite(dir)] : other.h_velocity_out[opposite(dir)], STARPU_R};
     a.neighbour_mask |= 1 << dir;
+  }
+  for (int dir = 0; save && dir < kDirections; ++dir) {
+    if (b.info.neighbour[dir] < 0) continue;
+    d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+    a.save_mask |= 1 << dir;
   }
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
