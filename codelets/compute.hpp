@@ -130,7 +130,7 @@ namespace {
 // PmlBox by a lean kernel with no C-PML code (40 registers: many warps in flight), and the PML
 // cells, one thread each from the block's PML list, by a kernel that applies the interior update
 // and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
-// walks down KZ planes, the plane runs the fastest grid index, so the +-2 planes a stencil reads
+// walks down KZ planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
 // are still in L1 or L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The
 // geometry is a launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ overrides it, B the register
 // bound: B thread blocks of 512 per SM), for tuning on a new GPU. Measured on the H100
