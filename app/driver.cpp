@@ -96,18 +96,19 @@ void on_signal(int sig) {
   std::signal(sig, SIG_DFL);  // a second signal ends the process at once
 }
 
+// SIGINT and SIGTERM request a stop for the time of the run (over MPI too: the ranks agree on
+// when to stop, run_windows).
 struct SignalHandlers {
-  bool installed;
-  explicit SignalHandlers(bool install) : installed(install) {
-    if (!installed) return;
+  SignalHandlers() {
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
   }
   ~SignalHandlers() {
-    if (!installed) return;
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
   }
+  SignalHandlers(const SignalHandlers&) = delete;
+  SignalHandlers& operator=(const SignalHandlers&) = delete;
 };
 
 void log_profile(const RunProfile& p) {
@@ -294,7 +295,7 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
     spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
   }
   const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
-  SignalHandlers signals(true);  // over MPI the ranks agree on when to stop (run_windows)
+  SignalHandlers signals;
   profile::start(!rc.trace.empty() && root);
   WarmUp warm;
   const EarlyStop stop = run_windows(sim, c, rc, checkpoint, warm);

@@ -14,9 +14,9 @@ constexpr int kGhost = 2;
 enum Component : int { VX = 0, VY = 1, VZ = 2 };
 enum StressComponent : int { SXX = 0, SYY = 1, SZZ = 2, SXY = 3, SXZ = 4, SYZ = 5 };
 // Material: three properties per cell centre, from which the staggered points' values are
-// computed where they are used (material_at below): density, lambda, and 1/mu (infinite in a
-// fluid, so that a harmonic mean touching a fluid cell is zero without a branch). Three arrays
-// instead of eight precomputed ones: the stencils move 20 fewer bytes per cell-update.
+// computed where they are used (buoyancy, shear_modulus, shear_mean below): density, lambda, and
+// 1/mu (infinite in a fluid, so that a harmonic mean touching a fluid cell is zero without a
+// branch). Three arrays instead of eight precomputed ones: 20 fewer bytes per cell-update.
 enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2 };
 constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 3;
 // Floats a velocity and a stress update read or write per cell at the least: each field once,
@@ -42,8 +42,8 @@ struct BlockShape {
 
 // The material at the staggered points, from the cell-centre properties around them. One
 // definition for the stencils (CPU and CUDA), the sources and the energy. Each is a reciprocal
-// times a power of two (the same bits as the quotient): nvcc's correctly rounded reciprocal needs
-// fewer registers than its division. Buoyancy at a velocity point: 1 / the mean of two densities.
+// times a power of two, the same bits as the quotient on either side (IEEE division and reciprocal
+// are correctly rounded on both). Buoyancy at a velocity point: 1 / the mean of two densities.
 ONDES_HD inline float buoyancy(float rho0, float rho1) { return 2.0f * (1.0f / (rho0 + rho1)); }
 // mu at a cell centre from 1/mu (zero in a fluid).
 ONDES_HD inline float shear_modulus(float imu) { return 1.0f / imu; }

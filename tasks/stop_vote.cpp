@@ -2,8 +2,6 @@
 
 #include <starpu_mpi.h>
 
-#include <vector>
-
 #include "partition/halo.hpp"
 #include "partition/handles.hpp"
 
