@@ -225,3 +225,38 @@ TEST(Pml, IndexOfACellIsItsPlaceInTheBlocksList) {
     }
   }
 }
+
+// The C-PML code skips a cell's memory variables along the axes on which it is not damped
+// (damped_axes: its coordinate inside the PmlBox's span). That gives the same bits only if the
+// profile's a is zero there, at the integer and the half position alike, and nonzero along the
+// damped axes: checked for every cell of blocks at corners, edges and inside.
+TEST(Pml, ProfilesVanishExactlyAlongTheAxesACellIsNotDampedOn) {
+  for (bool free_surface : {true, false}) {
+    Case c;
+    c.grid = {30, 26, 20, 100.0};
+    c.time.dt = 0.01;
+    c.medium.layers = {Layer{0, 4000, 2300, 2500}};
+    c.boundaries.pml_width = 5;
+    c.boundaries.free_surface = free_surface;
+    c.boundaries.pml_frequency = 2;
+    const auto axes = pml_axes(c);
+    for (auto [x0, y0, nx, ny] : {std::array<int, 4>{0, 0, 12, 9}, {12, 9, 8, 8}, {20, 17, 10, 9}}) {
+      const BlockShape s{nx, ny, c.grid.nz};
+      const PmlBox box = pml_box(c, x0, y0, s);
+      const int origin[3] = {x0, y0, 0}, n[3] = {nx, ny, c.grid.nz};
+      for (int axis = 0; axis < 3; ++axis)
+        for (int i = 0; i < n[axis]; ++i) {
+          int ijk[3] = {box.lo[0], box.lo[1], box.lo[2]};
+          ijk[axis] = i;
+          const bool damped = (damped_axes(box, ijk[0], ijk[1], ijk[2]) >> axis) & 1;
+          for (double half : {0.0, 0.5}) {
+            float a = 1, b = 0;
+            axes[axis].coefficients(origin[axis] + i + half, &a, &b);
+            if (!damped) EXPECT_EQ(a, 0.0f) << "axis " << axis << " cell " << i << " + " << half;
+            if (damped && half == 0) EXPECT_LT(a, 0.0f) << "axis " << axis << " cell " << i;
+            EXPECT_GT(b, 0.0f);
+          }
+        }
+    }
+  }
+}
