@@ -13,10 +13,12 @@ namespace ondes {
 constexpr float kC1 = 9.0f / 8.0f, kC2 = -1.0f / 24.0f;
 
 // A cell's update reads its inputs through an accessor: F::at<C, DX, DY, DZ>() is component C of
-// the field (or material property) at offset (DX, DY, DZ) from the cell. The CPU loops read the
-// block's arrays (ArrayAt); the CUDA kernels read shared-memory tiles and a register window in z
-// (codelets/compute.hpp). The offsets are template arguments, so each read is one load (or one
-// register) and the arithmetic below - the one source of both - is the same, operation for operation.
+// the field (or material property) at offset (DX, DY, DZ) from the cell. The CPU loops and the
+// CUDA kernels read the block's arrays (ArrayAt); a kernel that stages values elsewhere (shared
+// memory, registers) supplies its own accessor and keeps the arithmetic below - the one source of
+// both - operation for operation (a z-marching form did so, bitwise equal to the CPU, before it was
+// dropped as slower: codelets/compute.hpp). The offsets are template arguments, so each read is one
+// load.
 struct ArrayAt {
   const float* f;
   int64_t n, i, sy, sz;
