@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <regex>
 
 #include "app/calibrate.hpp"
@@ -163,20 +164,29 @@ int compare(const std::string& a, const std::string& b, double tolerance) {
 
 constexpr long kMaxSteps = 100000000;  // as time.steps in a case
 
+// The whole of `text` read by parse (std::stol, std::stod), or nothing when it is empty, has
+// something left over or is not a number at all.
+template <class T>
+std::optional<T> read_whole(const std::string& text, T (*parse)(const std::string&, std::size_t*)) {
+  std::size_t used = 0;
+  try {
+    const T v = parse(text, &used);
+    if (!text.empty() && used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+long to_long(const std::string& s, std::size_t* used) { return std::stol(s, used); }
+double to_double(const std::string& s, std::size_t* used) { return std::stod(s, used); }
+
 // An integer option's check, with a message a user can read: "--steps: -4 is outside [1, 100000000]"
 // or "'abc' is not an integer".
 CLI::Validator integer_in(long lo, long hi) {
   return CLI::Validator(
       [lo, hi](std::string& text) -> std::string {
-        std::size_t used = 0;
-        long v = 0;
-        try {
-          v = std::stol(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (text.empty() || used != text.size()) return fmt::format("'{}' is not an integer", text);
-        if (v < lo || v > hi) return fmt::format("{} is outside [{}, {}]", v, lo, hi);
+        const std::optional<long> v = read_whole(text, to_long);
+        if (!v) return fmt::format("'{}' is not an integer", text);
+        if (*v < lo || *v > hi) return fmt::format("{} is outside [{}, {}]", *v, lo, hi);
         return "";
       },
       fmt::format("INT in [{}, {}]", lo, hi));
@@ -185,15 +195,9 @@ CLI::Validator integer_in(long lo, long hi) {
 CLI::Validator number_at_least(double lo) {
   return CLI::Validator(
       [lo](std::string& text) -> std::string {
-        std::size_t used = 0;
-        double v = 0;
-        try {
-          v = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (text.empty() || used != text.size() || !std::isfinite(v)) return fmt::format("'{}' is not a number", text);
-        if (v < lo) return fmt::format("{} is below {}", v, lo);
+        const std::optional<double> v = read_whole(text, to_double);
+        if (!v || !std::isfinite(*v)) return fmt::format("'{}' is not a number", text);
+        if (*v < lo) return fmt::format("{} is below {}", *v, lo);
         return "";
       },
       fmt::format("NUMBER >= {}", lo));
