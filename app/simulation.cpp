@@ -14,6 +14,7 @@
 #include "physics/pml.hpp"
 #include "tasks/gather.hpp"
 #include "tasks/iteration.hpp"
+#include "tasks/messages.hpp"
 #include "tasks/profile.hpp"
 
 namespace ondes {
@@ -176,20 +177,14 @@ struct RemoteBlock {
     const int64_t n = b.shape.cells();
     velocity = HostFloats(kVelocityComponents * n);
     stress = HostFloats(kStressComponents * n);
-    receive(velocity.data(), velocity.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id);
-    receive(stress.data(), stress.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id + 1);
+    const char* what = "receiving a checkpoint part on rank 0";
+    receive_now(velocity.data(), velocity.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id, what);
+    receive_now(stress.data(), stress.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id + 1, what);
     const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
     if (count > 0) {
       pml.resize(PmlLayout::of(b.shape, count).bytes);
-      receive(pml.data(), pml.size(), owner, kCheckpointTagBase + 3 * b.id + 2);
+      receive_now(pml.data(), pml.size(), owner, kCheckpointTagBase + 3 * b.id + 2, what);
     }
-  }
-  static void receive(void* data, size_t bytes, int owner, int64_t tag) {
-    starpu_data_handle_t h = nullptr;
-    register_vector(&h, static_cast<char*>(data), bytes);
-    MPI_Status status;
-    check_starpu(starpu_mpi_recv(h, owner, tag, MPI_COMM_WORLD, &status), "receiving a checkpoint part on rank 0");
-    unregister(h);
   }
 };
 }  // namespace

@@ -1,8 +1,6 @@
 #include "tasks/gather.hpp"
 
-#include <starpu_mpi.h>
-
-#include "partition/handles.hpp"
+#include "tasks/messages.hpp"
 
 namespace ondes {
 
@@ -15,18 +13,15 @@ void gather_to_root(int rank, const std::vector<GatherItem>& items,
         check_starpu(starpu_mpi_send(it.local, 0, it.tag, MPI_COMM_WORLD), "sending a result to rank 0");
       continue;
     }
-    HostFloats remote;
-    starpu_data_handle_t h = it.local;
     if (it.owner != 0) {
-      remote = HostFloats(it.floats);
-      register_vector(&h, remote);
-      MPI_Status status;
-      check_starpu(starpu_mpi_recv(h, it.owner, it.tag, MPI_COMM_WORLD, &status), "receiving a result on rank 0");
+      HostFloats remote(it.floats);
+      receive_now(remote.data(), it.floats * sizeof(float), it.owner, it.tag, "receiving a result on rank 0");
+      take(i, remote.data());
+      continue;
     }
-    starpu_data_acquire(h, STARPU_R);
-    take(i, reinterpret_cast<const float*>(starpu_vector_get_local_ptr(h)));
-    starpu_data_release(h);
-    if (it.owner != 0) unregister(h);
+    starpu_data_acquire(it.local, STARPU_R);
+    take(i, reinterpret_cast<const float*>(starpu_vector_get_local_ptr(it.local)));
+    starpu_data_release(it.local);
   }
 }
 
