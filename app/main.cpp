@@ -42,6 +42,7 @@ struct Overrides {
   int watchdog_every = -1;
   int window = 0;
   std::string small_tasks;
+  std::string cpu_compute;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
 };
 
@@ -72,6 +73,7 @@ Case load(const std::string& path, const Overrides& o) {
   if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
   if (o.window > 0) c.run.window = o.window;
   if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
+  if (!o.cpu_compute.empty()) c.run.cpu_compute = o.cpu_compute;
   if (!c.run.scheduler.empty()) {
     const auto names = scheduler_names();
     if (std::find(names.begin(), names.end(), c.run.scheduler) == names.end())
@@ -241,6 +243,10 @@ void add_run(CLI::App& app, Options& opt) {
   run_cmd->add_option("--small-tasks", o.small_tasks,
                       "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
                       "scheduler chooses (overrides run.small_tasks)")
+      ->check(CLI::IsMember({"auto", "any"}));
+  run_cmd->add_option("--cpu-compute", o.cpu_compute,
+                      "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
+                      "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
       ->check(CLI::IsMember({"auto", "any"}));
   run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");

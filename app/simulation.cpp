@@ -8,8 +8,11 @@
 #include <csignal>
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 #include "app/progress.hpp"
 #include "io/checkpoint.hpp"
+#include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
 #include "tasks/gather.hpp"
@@ -37,6 +40,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   blocks_ = build_blocks(c, d, map, rank);
   stations_ = build_station_groups(c, d, steps, map, rank);
   register_handles(blocks_);
+  place_compute(d);
   register_station_groups(stations_);
   halo_ = build_halo(blocks_, map, rank);
   for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
@@ -65,6 +69,25 @@ int Simulation::stop_signal() { return g_stop_signal; }
 std::optional<WatchdogAlarm> Simulation::alarm() const {
   std::lock_guard<std::mutex> g(alarm_mutex_);
   return alarm_;
+}
+
+void Simulation::place_compute(const Decomposition& d) {
+  const int gpus = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CUDA_WORKER));
+  if (case_.run.cpu_compute != "auto" || gpus == 0) return;
+  std::vector<int> mine;
+  for (const BlockData& b : blocks_)
+    if (b.local) mine.push_back(b.info.id);
+  const std::vector<bool> may = cpu_may_compute(case_, d, mine, gpus);
+  int pinned = 0;
+  for (BlockData& b : blocks_)
+    if (b.local && !may[b.info.id]) {
+      b.compute_where = STARPU_CUDA;
+      ++pinned;
+    }
+  if (pinned > 0)
+    spdlog::info("run.cpu_compute = auto: {} of {} blocks computed on the GPUs only (a CPU worker would take longer "
+             "than the GPUs' iteration); --cpu-compute any leaves them to the scheduler",
+             pinned, mine.size());
 }
 
 unsigned long long Simulation::small_where() const {

@@ -82,6 +82,7 @@ class Simulation {
   int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
+  void place_compute(const Decomposition& d);  // run.cpu_compute: the workers each block's compute may use
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   static void on_peak(void* probe);
 };

@@ -136,7 +136,10 @@ namespace {
 // bound: B thread blocks of 512 per SM), for tuning on a new GPU. Measured on the H100
 // (benchmark.toml, plain loop; bench/results/gpu_h100_planes_per_thread.log): KZ = 1, 2, 4, 8 gave
 // 12.52, 12.83, 12.42, 11.79 G cell-updates/s. Dropped: a z-marching form with shared-memory x-y
-// tiles and register windows in z (9.5-9.8 G), the PML kernel on a second stream (no gain).
+// tiles and register windows in z (9.5-9.8 G), the PML kernel on a second stream (no gain), and
+// threads walking 8-32 planes with their z neighbours in register windows, x-y ones from L1
+// (velocity kernel 1.97-2.05 ms against 1.70: fewer L2 requests but fewer loads in flight; 11.5 G
+// with both kernels at 64 registers, 6.3 G at 40 where the stress kernel spills).
 struct Geometry {
   int tx = 32, ty = 16, min_blocks = 3, kz = 2;
 };

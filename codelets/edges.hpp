@@ -37,29 +37,29 @@ void save_edges(const BlockShape& sh, int ncomp, const float* field, const EdgeB
 namespace ondes::cuda {
 namespace {
 
-// A thread per value of all the edges, direction after direction (at most four boxes).
-__global__ void edges_kernel(BlockShape sh, int ncomp, float* field, EdgeBuffers b) {
-  int64_t t = thread_index();
+// A thread per element of a plane of all the edges (x: direction after direction, at most four
+// boxes), the planes (y) and the components (z), as box_kernel.
+__global__ void edges_kernel(BlockShape sh, float* field, EdgeBuffers b) {
+  int r = blockIdx.x * kBoxThreads + threadIdx.x;
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!b.out[dir]) continue;
     const Box box = edge_box(sh, dir);
-    const int64_t n = box_floats(sh, ncomp, box);
-    if (t < n) {
-      copy_box_element(sh, box, t, field, b.out[dir], true);
+    if (r < box.ni * box.nj) {
+      copy_box_element(sh, box, blockIdx.z, blockIdx.y, r, field, b.out[dir], true);
       return;
     }
-    t -= n;
+    r -= box.ni * box.nj;
   }
 }
 
 }  // namespace
 
 void save_edges(const BlockShape& sh, int ncomp, const float* field, const EdgeBuffers& b, cudaStream_t stream) {
-  int64_t n = 0;
+  int n = 0;
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.out[dir]) n += box_floats(sh, ncomp, edge_box(sh, dir));
+    if (b.out[dir]) n += edge_box(sh, dir).ni * edge_box(sh, dir).nj;
   if (n == 0) return;
-  edges_kernel<<<blocks_for(n, 256), 256, 0, stream>>>(sh, ncomp, const_cast<float*>(field), b);
+  edges_kernel<<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, const_cast<float*>(field), b);
   check_launch("edges_kernel");
 }
 

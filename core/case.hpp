@@ -107,6 +107,10 @@ struct RunOptions {
   // keeps them on the GPUs when there are CUDA workers (they would otherwise pull whole blocks to
   // the host for microseconds of work), "any" leaves the choice to the scheduler.
   std::string small_tasks = "auto";
+  // Where the blocks' compute tasks may run beside CUDA workers: "auto" lets a CPU worker take a
+  // block only if it would finish within the GPUs' shadow (perfmodels: cpu_may_compute), "any"
+  // leaves every block to the scheduler.
+  std::string cpu_compute = "auto";
   int watchdog_every = 50;        // iterations between checks of the velocity; 0: no watchdog
   int window = 16;                // iterations of tasks submitted ahead of the ones running
   double watchdog_max_velocity = 1e4;  // m/s: above this (or not finite) the run is stopped

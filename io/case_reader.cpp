@@ -245,6 +245,9 @@ void read_run(Section r, Case& c) {
   c.run.small_tasks = r.string_or("small_tasks", c.run.small_tasks);
   if (c.run.small_tasks != "auto" && c.run.small_tasks != "any")
     r.fail(r.node("small_tasks"), "small_tasks", "'" + c.run.small_tasks + "': allowed values are auto, any");
+  c.run.cpu_compute = r.string_or("cpu_compute", c.run.cpu_compute);
+  if (c.run.cpu_compute != "auto" && c.run.cpu_compute != "any")
+    r.fail(r.node("cpu_compute"), "cpu_compute", "'" + c.run.cpu_compute + "': allowed values are auto, any");
   c.run.watchdog_max_velocity = r.number_or("watchdog_max_velocity", c.run.watchdog_max_velocity, 0, 1e30, true);
   if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
     r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");

@@ -94,6 +94,17 @@ std::vector<BlockCost> block_costs(const Case& c, const Decomposition& d) {
   return out;
 }
 
+std::vector<bool> cpu_may_compute(const Case& c, const Decomposition& d, const std::vector<int>& mine, int gpus,
+                                  double cpu_gbs, double gpu_gbs) {
+  std::vector<bool> may(d.blocks.size(), false);
+  const std::vector<BlockCost> cost = block_costs(c, d);
+  double bytes = 0;
+  for (int b : mine) bytes += cost[b].bytes;
+  const double gpu_iteration_s = gpus > 0 ? bytes / (gpus * gpu_gbs * 1e9) : 0;
+  for (int b : mine) may[b] = gpus == 0 || cost[b].bytes / (cpu_gbs * 1e9) <= 0.5 * gpu_iteration_s;
+  return may;
+}
+
 Prediction predict(const Case& c, const WorkerConfig& cfg, const MachineModel& m) {
   const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
   const RankMap map = map_blocks(c.grid, d, cfg.ranks, parse_mapping(c.run.mapping));

@@ -113,6 +113,7 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
       {"negative watchdog", kValid + "watchdog_every = -5\n", R"(run\.watchdog_every: -5 is outside the allowed range \[0, )"},
       {"window of 0 iterations", kValid + "window = 0\n", R"(run\.window.*\[1, 1000\])"},
       {"unknown small_tasks", kValid + "small_tasks = \"gpu\"\n", R"(run\.small_tasks.*auto, any)"},
+      {"unknown cpu_compute", kValid + "cpu_compute = \"half\"\n", R"(run\.cpu_compute: 'half': allowed values are auto, any)"},
       {"unknown stf", edit("type = \"ricker\"", "type = \"sinc\""), R"(sources\[0\]\.stf\.type: 'sinc')"},
       {"stf without f0", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"ricker\" }"),
        R"(sources\[0\]\.stf\.f0: missing)"},

@@ -66,6 +66,7 @@ TEST(Gpu, MixedWorkersMatchCpuOnly) {
   Case c = gpu_case();
   c.run.nbx = 4;
   c.run.nby = 4;
+  c.run.cpu_compute = "any";  // let CPU workers compute blocks too (auto keeps them on the GPU)
   const auto cpu = test::run(c, "", -1, 0);
   for (const char* sched : {"dmda", "dmdas", "eager"}) {
     const auto mixed = test::run(c, sched, -1, -1);

@@ -5,6 +5,7 @@
 #include <hdf5.h>
 #include <starpu.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -234,6 +235,32 @@ TEST(CostModel, BytesAreTheStencilsPmlAndBoundaryLayers) {
   const double faces = 4.0 * (one.grid.ny / 2) + 3.0 * (one.grid.nx / 3);
   const double per_face_cell = 2 /*sides*/ * 2 /*layers*/ * 9 * 4 /*bytes*/ * 4 /*save + load, r + w*/;
   EXPECT_DOUBLE_EQ(total_bytes(six) - total_bytes(one), faces * one.grid.nz * per_face_cell);
+}
+
+// Beside a GPU, a CPU worker may compute a block only if it finishes it within half the GPU's
+// time per iteration: 1 - 1/(2 x 300 x nblocks) of the work is the GPU's either way, so with the
+// default bandwidths (1500 GB/s against 5) no block of a 4x4 layout qualifies, every block of a
+// 64x64 one does (each 1/4096 of the work), and without a GPU every block may run on the CPUs.
+TEST(CostModel, CpuWorkersComputeOnlyBlocksTheyFinishInTheGpusShadow) {
+  auto eligible = [](int nb, int gpus) {
+    Case c = sweep_case(nb, nb);
+    c.grid.nx = c.grid.ny = 512;
+    c.grid.nz = 64;
+    const Decomposition d = decompose(c.grid, nb, nb);
+    std::vector<int> mine;
+    for (const BlockInfo& b : d.blocks) mine.push_back(b.id);
+    const std::vector<bool> may = cpu_may_compute(c, d, mine, gpus);
+    return static_cast<int>(std::count(may.begin(), may.end(), true));
+  };
+  EXPECT_EQ(eligible(4, 1), 0);
+  EXPECT_EQ(eligible(64, 1), 64 * 64);
+  EXPECT_EQ(eligible(4, 0), 16);
+  // Only the rank's own blocks count, and only they are placed.
+  Case c = sweep_case(4, 4);
+  const Decomposition d = decompose(c.grid, 4, 4);
+  const std::vector<bool> may = cpu_may_compute(c, d, {0, 1}, 0);
+  EXPECT_EQ(std::count(may.begin(), may.end(), true), 2);
+  EXPECT_TRUE(may[0] && may[1]);
 }
 
 TEST(CostModel, OneWorkerDoesAllTheWorkAndOneBlockCannotBeShared) {

@@ -247,8 +247,11 @@ if [ "$ngpu" -ge 2 ]; then
   done
   row "StarPU dmda, 2 GPUs x4 streams, 4x4" STARPU_NCPU=0 STARPU_NCUDA=2 STARPU_NWORKER_PER_CUDA=4 -- --blocks 4x4 --sched dmda
 fi
-for s in dmda dmdas; do
-  row "StarPU $s, 1 GPU + CPUs, 4x4" STARPU_NCUDA=1 -- --blocks 4x4 --sched "$s"
+# Heterogeneous: CPU workers beside the GPU must never make a layout slower than the GPU alone.
+for b in 1x1 2x2 4x4; do
+  for s in dmda dmdas; do
+    row "StarPU $s, 1 GPU + CPUs, $b" STARPU_NCUDA=1 -- --blocks "$b" --sched "$s"
+  done
 done
 bytes=120  # the floor per cell-update: velocity 13 floats, stress 17 (each field read once, written once; rho, lam, 1/mu)
 echo "# floor: $bytes B per cell-update at the copy bandwidth = $(awk -v b=$bytes -v c="$copy_gbs" 'BEGIN{printf "%.4g", c*1e9/b}') cell-updates/s; % of floor = throughput x $bytes B / copy bandwidth" | tee -a "$table"

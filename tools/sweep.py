@@ -138,8 +138,11 @@ def main():
                         summary = os.path.join(args.out, "summary.csv")
                         if os.path.exists(summary):
                             os.remove(summary)
+                        # --cpu-compute any: the policy, not ondes3d's own placement, decides where
+                        # each block runs (the point of the sweep).
                         p = run(["run", args.case, "--blocks", b, "--sched", sched, "--summary", summary,
-                                 "--output", os.path.join(args.out, "o.h5")] + steps, env=workers_env(ncpu, ncuda),
+                                 "--cpu-compute", "any", "--output", os.path.join(args.out, "o.h5")] + steps,
+                                env=workers_env(ncpu, ncuda),
                                 timeout=args.timeout)
                         done += 1
                         if p is None:
