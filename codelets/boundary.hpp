@@ -1,6 +1,6 @@
-// Boundary copies: a box of every component between a block's array and a boundary buffer
-// (save_edges copies the block's edges out; the compute tasks copy a neighbour's edge into their
-// ghosts).
+// Boundary copies: a box of every component between a block's array and a boundary buffer, the
+// per-element source of the CUDA copies and the CPU loops (codelets/edges.hpp uses them for a
+// block's edges and ghosts).
 #pragma once
 #include <type_traits>
 
@@ -32,10 +32,6 @@ void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* fie
 void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buffer, float* field);
 }  // namespace ondes::cpu
 
-namespace ondes::cuda {
-void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* field, float* buffer, cudaStream_t stream);
-void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buffer, float* field, cudaStream_t stream);
-}  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
@@ -85,33 +81,11 @@ void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda {
 
+// The CUDA copies (codelets/edges.hpp) launch a thread per element of a plane of the boxes (x),
+// the planes (y) and the components (z).
 constexpr int kBoxThreads = 128;
-
-// A thread per element of a plane of the box (x), the planes (y) and the components (z).
 inline dim3 box_grid(const BlockShape& sh, int ncomp, int plane_elements) {
   return dim3(unsigned(blocks_for(plane_elements, kBoxThreads)), unsigned(sh.nz), unsigned(ncomp));
-}
-
-namespace {
-
-template <bool ToBuffer>
-__global__ void box_kernel(BlockShape sh, Box b, float* field, float* buffer) {
-  const int r = blockIdx.x * kBoxThreads + threadIdx.x;
-  if (r < b.ni * b.nj) copy_box_element(sh, b, blockIdx.z, blockIdx.y, r, field, buffer, ToBuffer);
-}
-
-}  // namespace
-
-void save_box(const BlockShape& sh, int ncomp, const Box& b, const float* field, float* buffer, cudaStream_t stream) {
-  box_kernel<true><<<box_grid(sh, ncomp, b.ni * b.nj), kBoxThreads, 0, stream>>>(sh, b, const_cast<float*>(field),
-                                                                                 buffer);
-  check_launch("box_kernel (save)");
-}
-
-void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer, float* field, cudaStream_t stream) {
-  box_kernel<false><<<box_grid(sh, ncomp, b.ni * b.nj), kBoxThreads, 0, stream>>>(sh, b, field,
-                                                                                  const_cast<float*>(buffer));
-  check_launch("box_kernel (load)");
 }
 
 }  // namespace ondes::cuda

@@ -1,33 +1,41 @@
-// save_edges: the edges a block sends its neighbours, every direction of one field kind at once
-// (one task and, on a GPU, one launch, where a save per direction took four): for each direction
-// with a buffer, edge_box(dir) of every component into that buffer.
+// A block's halo, every direction of one field kind at once (one call and, on a GPU, one launch,
+// where a copy per direction took four): save_edges copies edge_box(dir) of every component into
+// the block's boundary buffer towards dir; load_ghosts copies the neighbours' buffers into
+// ghost_box(dir).
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/kernel_support.hpp"
 
 namespace ondes {
 
-// The boundary buffers of one field kind by direction; null where the block has no neighbour.
-struct EdgeBuffers {
-  float* out[kDirections];
+// Boundary buffers of one field kind by direction; null where the block has no neighbour there.
+struct BoundaryBuffers {
+  float* at[kDirections];
 };
 
 }  // namespace ondes
 
 namespace ondes::cpu {
-void save_edges(const BlockShape& shape, int ncomp, const float* field, const EdgeBuffers& b);
+void save_edges(const BlockShape& shape, int ncomp, const float* field, const BoundaryBuffers& b);
+void load_ghosts(const BlockShape& shape, int ncomp, const BoundaryBuffers& b, float* field);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void save_edges(const BlockShape& shape, int ncomp, const float* field, const EdgeBuffers& b, cudaStream_t stream);
+void save_edges(const BlockShape& shape, int ncomp, const float* field, const BoundaryBuffers& b, cudaStream_t stream);
+void load_ghosts(const BlockShape& shape, int ncomp, const BoundaryBuffers& b, float* field, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 
-void save_edges(const BlockShape& sh, int ncomp, const float* field, const EdgeBuffers& b) {
+void save_edges(const BlockShape& sh, int ncomp, const float* field, const BoundaryBuffers& b) {
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.out[dir]) save_box(sh, ncomp, edge_box(sh, dir), field, b.out[dir]);
+    if (b.at[dir]) save_box(sh, ncomp, edge_box(sh, dir), field, b.at[dir]);
+}
+
+void load_ghosts(const BlockShape& sh, int ncomp, const BoundaryBuffers& b, float* field) {
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (b.at[dir]) load_box(sh, ncomp, ghost_box(sh, dir), b.at[dir], field);
 }
 
 }  // namespace ondes::cpu
@@ -37,30 +45,49 @@ void save_edges(const BlockShape& sh, int ncomp, const float* field, const EdgeB
 namespace ondes::cuda {
 namespace {
 
-// A thread per element of a plane of all the edges (x: direction after direction, at most four
-// boxes), the planes (y) and the components (z), as box_kernel.
-__global__ void edges_kernel(BlockShape sh, float* field, EdgeBuffers b) {
+__device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {
+  return edges ? edge_box(sh, dir) : ghost_box(sh, dir);
+}
+
+// A thread per element of a plane of all the boxes (x: direction after direction, at most four),
+// the planes (y) and the components (z), as box_kernel. Edges: field -> buffers; else buffers ->
+// ghosts.
+template <bool Edges>
+__global__ void halo_kernel(BlockShape sh, float* field, BoundaryBuffers b) {
   int r = blockIdx.x * kBoxThreads + threadIdx.x;
   for (int dir = 0; dir < kDirections; ++dir) {
-    if (!b.out[dir]) continue;
-    const Box box = edge_box(sh, dir);
+    if (!b.at[dir]) continue;
+    const Box box = halo_box(sh, dir, Edges);
     if (r < box.ni * box.nj) {
-      copy_box_element(sh, box, blockIdx.z, blockIdx.y, r, field, b.out[dir], true);
+      copy_box_element(sh, box, blockIdx.z, blockIdx.y, r, field, b.at[dir], Edges);
       return;
     }
     r -= box.ni * box.nj;
   }
 }
 
-}  // namespace
-
-void save_edges(const BlockShape& sh, int ncomp, const float* field, const EdgeBuffers& b, cudaStream_t stream) {
+// Elements in a plane of all the boxes (edge and ghost boxes have the same shape).
+int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
   int n = 0;
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.out[dir]) n += edge_box(sh, dir).ni * edge_box(sh, dir).nj;
+    if (b.at[dir]) n += edge_box(sh, dir).ni * edge_box(sh, dir).nj;
+  return n;
+}
+
+}  // namespace
+
+void save_edges(const BlockShape& sh, int ncomp, const float* field, const BoundaryBuffers& b, cudaStream_t stream) {
+  const int n = plane_elements(sh, b);
   if (n == 0) return;
-  edges_kernel<<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, const_cast<float*>(field), b);
-  check_launch("edges_kernel");
+  halo_kernel<true><<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, const_cast<float*>(field), b);
+  check_launch("halo_kernel (edges)");
+}
+
+void load_ghosts(const BlockShape& sh, int ncomp, const BoundaryBuffers& b, float* field, cudaStream_t stream) {
+  const int n = plane_elements(sh, b);
+  if (n == 0) return;
+  halo_kernel<false><<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, field, b);
+  check_launch("halo_kernel (ghosts)");
 }
 
 }  // namespace ondes::cuda

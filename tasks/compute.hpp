@@ -32,10 +32,10 @@ void entry(void* buffers[], void* cl_arg) {
   float* other = vector_data<float>(buffers[1]);
   int next = 3;
   char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  BoundaryBuffers in{};
   for (int dir = 0; dir < kDirections; ++dir)
-    if (a.neighbour_mask & (1 << dir))
-      ONDES_RUN(B, load_box, s, Velocity ? kStressComponents : kVelocityComponents, ghost_box(s, dir),
-                vector_data<float>(buffers[next++]), other);
+    if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
+  if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressComponents : kVelocityComponents, in, other);
   float* field = vector_data<float>(buffers[0]);
   const float* mat = vector_data<float>(buffers[2]);
   if (Velocity)
@@ -43,9 +43,9 @@ void entry(void* buffers[], void* cl_arg) {
   else
     ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells);
   if (!a.save_mask) return;
-  EdgeBuffers out{};
+  BoundaryBuffers out{};
   for (int dir = 0; dir < kDirections; ++dir)
-    if (a.save_mask & (1 << dir)) out.out[dir] = vector_data<float>(buffers[next++]);
+    if (a.save_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
   ONDES_RUN(B, save_edges, s, Velocity ? kVelocityComponents : kStressComponents, field, out);
 }
 template <class B>

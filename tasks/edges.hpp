@@ -20,9 +20,9 @@ namespace edges_task {
 template <class B>
 void entry(void* buffers[], void* cl_arg) {
   const auto a = task_args<EdgesArgs>(cl_arg);
-  EdgeBuffers out{};
+  BoundaryBuffers out{};
   for (int dir = 0, next = 1; dir < kDirections; ++dir)
-    if (a.mask & (1 << dir)) out.out[dir] = vector_data<float>(buffers[next++]);
+    if (a.mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
   ONDES_RUN(B, save_edges, a.shape, a.ncomp, vector_data<float>(buffers[0]), out);
 }
 
