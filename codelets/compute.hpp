@@ -1,21 +1,25 @@
 // compute_velocity / compute_stress of one block: the interior sweep over the per-cell stencils of
-// stencil.hpp, then the C-PML correction of the block's PML cells (pml may be null), and for the
-// stress the free-surface images. CPU loops and CUDA kernels run the same per-cell code.
+// stencil.hpp, then the C-PML correction of the block's PML cells (pml may be null), for the
+// stress the free-surface images, and the updated field's edges into the boundary buffers of
+// `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
+#include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
 
 namespace ondes::cpu {
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells);
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells);
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
+                      const BoundaryBuffers& edges);
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
+                    const BoundaryBuffers& edges);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
-                      cudaStream_t stream);
+                      const BoundaryBuffers& edges, cudaStream_t stream);
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    cudaStream_t stream);
+                    const BoundaryBuffers& edges, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
@@ -86,8 +90,9 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
 
 }  // namespace
 
-ONDES_SWEEP void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml,
-                                  int64_t count) {
+// The sweeps (external linkage: GCC's target_clones dispatches through an ifunc).
+ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, const float* mat, char* pml,
+                                int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
@@ -107,8 +112,8 @@ ONDES_SWEEP void compute_velocity(const StepParams& p, float* v, const float* s,
     }
 }
 
-ONDES_SWEEP void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
-                                int64_t count) {
+ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
+                              int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
@@ -136,6 +141,18 @@ ONDES_SWEEP void compute_stress(const StepParams& p, float* s, const float* v, c
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
       for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
+}
+
+void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count,
+                      const BoundaryBuffers& edges) {
+  velocity_sweep(p, v, s, mat, pml, count);
+  save_edges(p.shape, kVelocityComponents, v, edges);
+}
+
+void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count,
+                    const BoundaryBuffers& edges) {
+  stress_sweep(p, s, v, mat, pml, count);
+  save_edges(p.shape, kStressComponents, s, edges);
 }
 
 }  // namespace ondes::cpu
@@ -204,9 +221,9 @@ __device__ inline BlockShape opaque(BlockShape s) {
   return s;
 }
 
-// Calls cell(shape, padded index, k) for this thread's interior cells: column (i, j) of the tile,
-// kz consecutive planes walked down (the planes a cell shares with the next are still in this
-// SM's L1).
+// Calls cell(shape, padded index, i, j, k) for this thread's interior cells: column (i, j) of the
+// tile, kz consecutive planes walked down (the planes a cell shares with the next are still in
+// this SM's L1).
 template <class CellFn>
 __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, CellFn&& cell) {
   const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
@@ -215,26 +232,28 @@ __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, 
 #pragma unroll 1
   for (int k = k0; k < k1; ++k) {
     const BlockShape shk = opaque(sh);
-    cell(shk, shk.idx(i, j, k), k);
+    cell(shk, shk.idx(i, j, k), i, j, k);
   }
 }
 
-template <int MinBlocks>
+template <int MinBlocks, bool Save>
 __global__ void __launch_bounds__(512, MinBlocks)
     velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, int kz) {
-  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int) {
+                   const float* __restrict__ mat, int kz, BoundaryBuffers e) {
+  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
+    if (Save) save_cell_edges(sh, e, kVelocityComponents, v, q, i, j, k);
   });
 }
 
-template <int MinBlocks>
+template <int MinBlocks, bool Save>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, int kz) {
-  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int k) {
+                 const float* __restrict__ mat, int kz, BoundaryBuffers e) {
+  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
     add_stress(s, sh.cells(), q, array_at(mat, sh, q), stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+    if (Save) save_cell_edges(sh, e, kStressComponents, s, q, i, j, k);
   });
 }
 
@@ -261,8 +280,9 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlView& pv, int64
 // One thread per PML cell: the interior update and the C-PML correction. Five thread blocks of
 // 256 per SM (48 registers, no spills; unbounded they took 55 and four blocks): with 32-bit cell
 // decoding, H100 plain loop 12.84 -> 12.92 G (bench/results/gpu_h100_pml_kernel_bounds.log).
+template <bool Save>
 __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, int64_t count) {
+                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
   if (thread_index() >= count) return;
   const PmlView pv = pml_view(p.shape, pml, count);
   const PmlCell c = pml_cell(p, pv, thread_index());
@@ -270,10 +290,12 @@ __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
   velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
+  if (Save) save_cell_edges(p.shape, e, kVelocityComponents, v, c.q, c.i, c.j, c.k);
 }
 
+template <bool Save>
 __global__ void __launch_bounds__(256, 5) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                                 const float* __restrict__ mat, char* pml, int64_t count) {
+                                 const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
   if (thread_index() >= count) return;
   const PmlView pv = pml_view(p.shape, pml, count);
   const PmlCell c = pml_cell(p, pv, thread_index());
@@ -282,6 +304,7 @@ __global__ void __launch_bounds__(256, 5) stress_pml_cells(StepParams p, float* 
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
   stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+  if (Save) save_cell_edges(p.shape, e, kStressComponents, s, c.q, c.i, c.j, c.k);
 }
 
 constexpr int kTx = 32, kTy = 16;
@@ -293,37 +316,44 @@ __global__ void image_kernel(BlockShape sh, float* s) {
   image_free_surface_column(sh, s, i, j);
 }
 
-// The interior kernel with the geometry's register bound.
-template <template <int> class Kernel, class... Args>
-void launch_interior(const char* name, const Geometry& g, const PmlBox& b, cudaStream_t stream, Args... args) {
+// The interior kernel with the geometry's register bound, saving the edges it updates if any
+// buffer is given (an instantiation of its own: the saving code costs the stencil registers).
+template <template <int, bool> class Kernel, class... Args>
+void launch_interior(const char* name, const Geometry& g, const PmlBox& b, const BoundaryBuffers& edges,
+                     cudaStream_t stream, Args... args) {
   if (empty(b)) return;
-  auto k = g.min_blocks == 1 ? Kernel<1>::fn : g.min_blocks == 2 ? Kernel<2>::fn : Kernel<3>::fn;
-  k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(args...);
+  const bool save = any(edges);
+  auto k = g.min_blocks == 1 ? (save ? Kernel<1, true>::fn : Kernel<1, false>::fn)
+           : g.min_blocks == 2 ? (save ? Kernel<2, true>::fn : Kernel<2, false>::fn)
+                               : (save ? Kernel<3, true>::fn : Kernel<3, false>::fn);
+  k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(args..., edges);
   check_launch(name);
 }
-template <int B> struct VelocityCells { static constexpr auto fn = velocity_cells<B>; };
-template <int B> struct StressCells { static constexpr auto fn = stress_cells<B>; };
+template <int B, bool S> struct VelocityCells { static constexpr auto fn = velocity_cells<B, S>; };
+template <int B, bool S> struct StressCells { static constexpr auto fn = stress_cells<B, S>; };
 
 }  // namespace
 
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
-                      cudaStream_t stream) {
+                      const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<VelocityCells>("velocity_cells", g, b, stream, p, b, v, s, mat, g.kz);
+  launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
-    velocity_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells);
+    auto k = any(edges) ? velocity_pml_cells<true> : velocity_pml_cells<false>;
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges);
     check_launch("velocity_pml_cells");
   }
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    cudaStream_t stream) {
+                    const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<StressCells>("stress_cells", g, b, stream, p, b, s, v, mat, g.kz);
+  launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, g.kz);
   if (pml_cells > 0) {
-    stress_pml_cells<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells);
+    auto k = any(edges) ? stress_pml_cells<true> : stress_pml_cells<false>;
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, edges);
     check_launch("stress_pml_cells");
   }
   if (p.free_surface) {

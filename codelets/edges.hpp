@@ -43,6 +43,28 @@ void load_ghosts(const BlockShape& sh, int ncomp, const BoundaryBuffers& b, floa
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda {
+
+// Cell (i, j, k) (padded index q) of field f, just updated by this thread, into the boundary
+// buffers whose edge box holds it: the compute kernels save the edges as they write them, where a
+// copy kernel afterwards read them back (the x edges are two floats per row: a 32-byte sector for
+// 8 bytes). A corner cell is in two boxes.
+__device__ inline void save_cell_edges(const BlockShape& sh, const BoundaryBuffers& e, int ncomp, const float* f,
+                                       int64_t q, int i, int j, int k) {
+  if (i >= kGhost && i < sh.nx - kGhost && j >= kGhost && j < sh.ny - kGhost) return;
+  for (int dir = 0; dir < kDirections; ++dir) {
+    if (!e.at[dir]) continue;
+    const Box b = edge_box(sh, dir);
+    const int ii = i - b.i0, jj = j - b.j0;
+    if (ii < 0 || ii >= b.ni || jj < 0 || jj >= b.nj) continue;
+    for (int c = 0; c < ncomp; ++c) e.at[dir][buffer_index(b, sh.nz, c, k, jj, ii)] = f[c * sh.cells() + q];
+  }
+}
+inline bool any(const BoundaryBuffers& e) {
+  for (float* b : e.at)
+    if (b) return true;
+  return false;
+}
+
 namespace {
 
 __device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {

@@ -38,15 +38,13 @@ void entry(void* buffers[], void* cl_arg) {
   if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressComponents : kVelocityComponents, in, other);
   float* field = vector_data<float>(buffers[0]);
   const float* mat = vector_data<float>(buffers[2]);
-  if (Velocity)
-    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells);
-  else
-    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells);
-  if (!a.save_mask) return;
   BoundaryBuffers out{};
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.save_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
-  ONDES_RUN(B, save_edges, s, Velocity ? kVelocityComponents : kStressComponents, field, out);
+  if (Velocity)
+    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, out);
+  else
+    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, out);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
