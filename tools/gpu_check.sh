@@ -3,7 +3,7 @@
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
 #   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
 #                                                  mpi-checkpoint sweep-gpu sweep-hybrid hybrid
-#                                                  seismo tune ncu
+#                                                  seismo tune ncu scaling
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -73,6 +73,73 @@ SH
   STARPU_NCPU=0 STARPU_NCUDA=2 "$bin/ondes3d" run "$big" --steps "$steps" --blocks 2x1 --sched dmda \
     --output /tmp/run.h5 2>&1 | grep -E "done in" | tee -a "$log"
   say "mpi status: $status (0 = all passed)"
+fi
+
+# Scaling over every GPU of the machine (issue 16), in one table: granularity on one GPU (1x1,
+# 2x2, 4x4), strong scaling on benchmark.toml with G GPUs in one process and with G ranks of one
+# GPU each (best of a few layouts), and weak scaling (G times the grid along x on G GPUs, both
+# ways). Speed-up: against the best 1-GPU layout; weak efficiency: rate / (G x the 1-GPU rate of
+# the same per-GPU grid). Any GPU count; the rank rows need mpirun. SCALING_GPUS (default: all,
+# then every smaller count down to 2) narrows it.
+if [[ $parts == *" scaling "* ]]; then
+  section "scaling on $(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l) GPU(s), $(basename "$case_file"), $steps steps"
+  mpirun="mpirun --oversubscribe --bind-to none"
+  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  cat > /tmp/ondes_rank_gpu.sh <<'SH'
+#!/bin/sh
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
+exec "$@"
+SH
+  chmod +x /tmp/ondes_rank_gpu.sh
+  ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+  stable=$out/scaling_table.txt
+  printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
+  # srun CASE RANKS GPUS_PER_RANK BLOCKS: a calibration run, then the measured one; prints the rate.
+  srun() {
+    local c=$1 np=$2 g=$3 b=$4 launch=()
+    [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
+    STARPU_NCPU=0 STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
+      --sched dmda --output /tmp/cal.h5 >> "$log" 2>&1
+    STARPU_NCPU=0 STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" --sched dmda \
+      --output /tmp/run.h5 2>&1 | tee -a "$log" | sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
+  }
+  # best LABEL CASE RANKS GPUS_PER_RANK REFERENCE LAYOUTS...: the best layout's row.
+  best() {
+    local label=$1 c=$2 np=$3 g=$4 ref=$5; shift 5
+    local top=0 where=""
+    for b in "$@"; do
+      r=$(srun "$c" "$np" "$g" "$b"); r=${r:-0}
+      say "  $label $b: $r"
+      if awk -v a="$r" -v b="$top" 'BEGIN{exit !(a > b)}'; then top=$r; where=$b; fi
+    done
+    printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" \
+      "$(awk -v a="$top" -v r="$ref" 'BEGIN{ if (r > 0) printf "%.2fx", a / r; else print "-" }')" | tee -a "$stable"
+    echo "$top"
+  }
+  one=0
+  for b in 1x1 2x2 4x4; do
+    r=$(srun "$case_file" 1 1 "$b"); r=${r:-0}
+    awk -v a="$r" -v b="$one" 'BEGIN{exit !(a > b)}' && one=$r
+    printf '%-44s %6s %6s %14.4g %9s\n' "1 GPU, $b" 1 1 "$r" "" | tee -a "$stable"
+  done
+  printf '# 1-GPU reference (best of 1x1, 2x2, 4x4): %.4g; 4x4 / 1x1 is the granularity figure\n' "$one" | tee -a "$stable"
+  for g in ${SCALING_GPUS:-$(seq "$ngpu" -1 2)}; do
+    [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
+    best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${g}x1" "4x4" "$((2 * g))x2" > /dev/null
+    best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${g}x1" "4x4" > /dev/null
+    weak=/tmp/weak_$g.toml
+    sed "s/^nx = .*/nx = $((512 * g))/" "$case_file" > "$weak"
+    for mode in process ranks; do
+      if [ $mode = process ]; then r=$(srun "$weak" 1 "$g" "${g}x1"); else r=$(srun "$weak" "$g" 1 "${g}x1"); fi
+      r=${r:-0}
+      printf '%-44s %6s %6s %14.4g %9s\n' "weak, ${g}x grid, $g GPUs ($mode), ${g}x1" "$g" \
+        "$([ $mode = process ] && echo 1 || echo "$g")" "$r" \
+        "$(awk -v a="$r" -v r="$one" -v g="$g" 'BEGIN{ if (r > 0) printf "%.0f%% eff", 100 * a / (g * r); else print "-" }')" |
+        tee -a "$stable"
+    done
+  done
+  cat "$stable" >> "$log"
 fi
 
 # Issue 19 on the GPU machine: ranks on CUDA workers write a checkpoint (rank 0 gathers the
