@@ -4,11 +4,13 @@
 
 #include <array>
 #include <cmath>
+#include <complex>
 #include <vector>
 
 #include "codelets/compute.hpp"
 #include "codelets/stations.hpp"
 #include "codelets/stencil.hpp"
+#include "physics/attenuation.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
@@ -259,4 +261,72 @@ TEST(Pml, ProfilesVanishExactlyAlongTheAxesACellIsNotDampedOn) {
         }
     }
   }
+}
+
+// ---- Attenuation: the relaxation mechanisms against the constant Q they stand for ----
+
+namespace {
+
+// Q(f) and the phase velocity of a body with the fitted mechanisms, from the definition of the
+// generalized Maxwell body (M / M_U = 1 - sum Y_l w_l / (w_l + i w)), written out here rather than
+// through relative_modulus.
+std::complex<double> gmb_modulus(const Relaxation& r, double f) {
+  const std::complex<double> iw(0.0, 2.0 * M_PI * f);
+  std::complex<double> m = 1.0;
+  for (size_t l = 0; l < r.omega.size(); ++l) m -= r.y[l] * r.omega[l] / (r.omega[l] + iw);
+  return m;
+}
+double gmb_q(const Relaxation& r, double f) {
+  const std::complex<double> m = gmb_modulus(r, f);
+  return m.real() / m.imag();
+}
+// Phase velocity w / Re(k), k = w sqrt(rho / M), for M = m_unrelaxed x the relative modulus.
+double phase_velocity(const Relaxation& r, double f, double m_unrelaxed, double rho) {
+  return 1.0 / std::sqrt(std::complex<double>(rho) / (m_unrelaxed * gmb_modulus(r, f))).real();
+}
+
+}  // namespace
+
+// The issue's figures: Q = 20, 50 and 600 within 5% over the band; the fewest mechanisms the
+// library picks keep it within 1.5% (what attenuation.hpp promises), from half a decade to four.
+TEST(Attenuation, FittedMechanismsHoldConstantQOverTheBand) {
+  for (auto [f_min, f_max] : {std::pair{0.1, 10.0}, std::pair{0.5, 2.0}, std::pair{0.05, 50.0}, std::pair{0.01, 100.0}})
+    for (double q : {5.0, 20.0, 50.0, 600.0, 5000.0}) {
+      const Relaxation r = fit_constant_q(q, f_min, f_max, mechanisms_for(f_min, f_max));
+      double worst = 0;
+      for (int i = 0; i <= 300; ++i) {
+        const double f = f_min * std::pow(f_max / f_min, i / 300.0);
+        worst = std::max(worst, std::abs(gmb_q(r, f) / q - 1));
+        EXPECT_NEAR(quality_at(r, f), gmb_q(r, f), 1e-9 * q);
+      }
+      EXPECT_LT(worst, 0.015) << "Q " << q << " over [" << f_min << ", " << f_max << "] Hz, "
+                              << r.omega.size() << " mechanisms";
+    }
+  // Fewer mechanisms than that over two decades miss the 5% the issue asks for: the count matters.
+  const Relaxation two = fit_constant_q(50, 0.1, 10, 2);
+  double worst = 0;
+  for (int i = 0; i <= 300; ++i) worst = std::max(worst, std::abs(gmb_q(two, 0.1 * std::pow(100, i / 300.0)) / 50 - 1));
+  EXPECT_GT(worst, 0.05);
+}
+
+// The velocity a user gives is the phase velocity at the reference frequency; around it a
+// constant-Q medium disperses as c(f) / c(f_ref) = 1 + ln(f / f_ref) / (pi Q) to first order in 1/Q
+// (Kjartansson 1979; Aki & Richards eq. 5.81).
+TEST(Attenuation, UnrelaxedModulusKeepsTheVelocityAtTheReferenceAndDispersesAsConstantQ) {
+  const double rho = 2500, vs = 1500, mu = rho * vs * vs, f_ref = 1.0, q = 50;
+  const Relaxation r = fit_constant_q(q, 0.1, 10, mechanisms_for(0.1, 10));
+  const double mu_u = unrelaxed_factor(r, f_ref) * mu;
+  EXPECT_GT(mu_u, mu);  // the unrelaxed modulus is the stiffest
+  EXPECT_NEAR(phase_velocity(r, f_ref, mu_u, rho) / vs, 1.0, 1e-12);
+  for (double f : {0.2, 0.5, 2.0, 5.0}) {
+    const double expected = 1 + std::log(f / f_ref) / (M_PI * q);
+    EXPECT_NEAR(phase_velocity(r, f, mu_u, rho) / vs, expected, 0.05 * std::abs(expected - 1)) << f << " Hz";
+  }
+}
+
+TEST(Attenuation, BadBandsAndQualityFactorsAreRefused) {
+  EXPECT_THROW(fit_constant_q(0, 0.1, 10, 3), std::invalid_argument);
+  EXPECT_THROW(fit_constant_q(50, 0, 10, 3), std::invalid_argument);
+  EXPECT_THROW(fit_constant_q(50, 10, 1, 3), std::invalid_argument);
+  EXPECT_THROW(fit_constant_q(50, 0.1, 10, 0), std::invalid_argument);
 }

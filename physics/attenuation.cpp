@@ -1,0 +1,100 @@
+#include "physics/attenuation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace ondes {
+
+namespace {
+
+constexpr double kTwoPi = 6.283185307179586;
+constexpr double kBeyond = 1.5;  // relaxation frequencies over [f_min / 1.5, 1.5 f_max]
+
+// Solves the normal equations (A^T A) y = A^T b by Gaussian elimination with partial pivoting
+// (n is a handful of mechanisms).
+std::vector<double> least_squares(const std::vector<std::vector<double>>& a, const std::vector<double>& b) {
+  const size_t n = a[0].size();
+  std::vector<std::vector<double>> m(n, std::vector<double>(n + 1, 0.0));
+  for (size_t k = 0; k < a.size(); ++k)
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < n; ++j) m[i][j] += a[k][i] * a[k][j];
+      m[i][n] += a[k][i] * b[k];
+    }
+  for (size_t c = 0; c < n; ++c) {
+    size_t p = c;
+    for (size_t r = c + 1; r < n; ++r)
+      if (std::abs(m[r][c]) > std::abs(m[p][c])) p = r;
+    std::swap(m[c], m[p]);
+    if (m[c][c] == 0.0) throw std::runtime_error("attenuation fit: singular system");
+    for (size_t r = c + 1; r < n; ++r) {
+      const double f = m[r][c] / m[c][c];
+      for (size_t j = c; j <= n; ++j) m[r][j] -= f * m[c][j];
+    }
+  }
+  std::vector<double> y(n);
+  for (size_t c = n; c-- > 0;) {
+    double s = m[c][n];
+    for (size_t j = c + 1; j < n; ++j) s -= m[c][j] * y[j];
+    y[c] = s / m[c][c];
+  }
+  return y;
+}
+
+// n values log-uniform over [lo, hi] (one value: the geometric mean).
+std::vector<double> log_spaced(double lo, double hi, int n) {
+  std::vector<double> v(n);
+  for (int i = 0; i < n; ++i)
+    v[i] = n == 1 ? std::sqrt(lo * hi) : lo * std::pow(hi / lo, double(i) / (n - 1));
+  return v;
+}
+
+}  // namespace
+
+int mechanisms_for(double f_min, double f_max) {
+  return std::max(3, static_cast<int>(std::ceil(2.5 * std::log10(f_max / f_min))));
+}
+
+Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms) {
+  if (!(q > 0)) throw std::invalid_argument("Q must be positive, got " + std::to_string(q));
+  if (!(f_min > 0) || !(f_max > f_min))
+    throw std::invalid_argument("the band must satisfy 0 < f_min < f_max, got [" + std::to_string(f_min) + ", " +
+                                std::to_string(f_max) + "] Hz");
+  if (mechanisms < 1) throw std::invalid_argument("at least one relaxation mechanism is needed");
+  Relaxation r;
+  // The mechanisms reach a little beyond the band (half of Q's rise at its edges otherwise).
+  for (double f : log_spaced(f_min / kBeyond, f_max * kBeyond, mechanisms)) r.omega.push_back(kTwoPi * f);
+  // Four sample frequencies per mechanism over the band: the fit holds between them too.
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  for (double f : log_spaced(f_min, f_max, 4 * mechanisms)) {
+    const double w = kTwoPi * f;
+    std::vector<double> row;
+    for (double wl : r.omega) row.push_back((wl * w + wl * wl / q) / (wl * wl + w * w));
+    a.push_back(row);
+    b.push_back(1.0 / q);
+  }
+  r.y = least_squares(a, b);
+  return r;
+}
+
+std::complex<double> relative_modulus(const Relaxation& r, double f) {
+  const double w = kTwoPi * f;
+  std::complex<double> m = 1.0;
+  for (size_t l = 0; l < r.omega.size(); ++l) m -= r.y[l] * r.omega[l] / std::complex<double>(r.omega[l], w);
+  return m;
+}
+
+double quality_at(const Relaxation& r, double f) {
+  const std::complex<double> m = relative_modulus(r, f);
+  return m.real() / m.imag();
+}
+
+double unrelaxed_factor(const Relaxation& r, double f_ref) {
+  // Phase velocity sqrt(M_U / rho) / Re(1 / sqrt(m)) = sqrt(M_ref / rho).
+  const double re = (1.0 / std::sqrt(relative_modulus(r, f_ref))).real();
+  return re * re;
+}
+
+}  // namespace ondes
