@@ -53,6 +53,16 @@ inline Vec3 force_velocity(const Medium& m, const std::function<double(double)>&
   return v;
 }
 
+// (f(x + dx e_q) - f(x - dx e_q)) / (2 dx): the spatial derivative a moment response takes of
+// a point-force one.
+template <class F>
+auto derivative_along(const Vec3& x, int q, double dx, F&& f) {
+  Vec3 xp = x, xm = x;
+  xp[q] += dx;
+  xm[q] -= dx;
+  return (f(xp) - f(xm)) / (2 * dx);
+}
+
 // Velocity of a moment tensor (Mxx Myy Mzz Mxy Mxz Myz) with moment rate M s(t).
 inline Vec3 moment_velocity(const Medium& m, const std::function<double(double)>& s, const Vec3& x,
                             const std::array<double, 6>& M6, double t) {
@@ -64,11 +74,7 @@ inline Vec3 moment_velocity(const Medium& m, const std::function<double(double)>
     for (int p = 0; p < 3; ++p)
       for (int q = 0; q < 3; ++q) {
         if (M[p][q] == 0) continue;
-        Vec3 xp = x, xm = x;
-        xp[q] += dx;
-        xm[q] -= dx;
-        const double d = (stokes_displacement(m, s, xp, n, p, t) - stokes_displacement(m, s, xm, n, p, t)) / (2 * dx);
-        v[n] -= M[p][q] * d;
+        v[n] -= M[p][q] * derivative_along(x, q, dx, [&](const Vec3& y) { return stokes_displacement(m, s, y, n, p, t); });
       }
   return v;
 }

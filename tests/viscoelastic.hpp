@@ -10,6 +10,8 @@
 #include <functional>
 #include <vector>
 
+#include "analytic.hpp"
+
 namespace ondes::viscoelastic {
 
 using cd = std::complex<double>;
@@ -82,10 +84,7 @@ inline std::vector<Vec3> moment_velocity(const Rheology& m, const std::function<
       for (int p = 0; p < 3; ++p)
         for (int q = 0; q < 3; ++q) {
           if (M[p][q] == 0) continue;
-          Vec3 xp = x, xm = x;
-          xp[q] += dx;
-          xm[q] -= dx;
-          sum -= M[p][q] * (stokes_spectrum(m, xp, c, p, w) - stokes_spectrum(m, xm, c, p, w)) / (2 * dx);
+          sum -= M[p][q] * analytic::derivative_along(x, q, dx, [&](const Vec3& y) { return stokes_spectrum(m, y, c, p, w); });
         }
       v[c][i] = sum * spec[i];
       if (i > 0 && i < n / 2) v[c][n - i] = std::conj(v[c][i]);  // a real signal

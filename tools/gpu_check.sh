@@ -29,6 +29,21 @@ nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv >> "$log" 2
 copy=$("$bin/copy_bandwidth" 2>&1 | tee -a "$log")
 copy_gbs=$(echo "$copy" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p')
 
+gpus() { nvidia-smi --query-gpu=name --format=csv,noheader | wc -l; }
+# For the MPI parts: $mpirun, and /tmp/ondes_rank_gpu.sh, through which each rank takes the GPU of
+# its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share).
+mpi_setup() {
+  mpirun="mpirun --oversubscribe --bind-to none"
+  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  cat > /tmp/ondes_rank_gpu.sh <<'SH'
+#!/bin/sh
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
+exec "$@"
+SH
+  chmod +x /tmp/ondes_rank_gpu.sh
+}
+
 status=0
 check() {  # ENV... PROGRAM
   say "--- $*"
@@ -37,17 +52,8 @@ check() {  # ENV... PROGRAM
 
 if [[ $parts == *" mpi "* ]]; then
   section "StarPU-MPI ranks on CUDA workers vs one CPU-only process"
-  mpirun="mpirun --oversubscribe --bind-to none"
-  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  mpi_setup
   small=$here/inputs/small_homogeneous.toml
-  # Each rank takes the GPU of its local rank (modulo the GPUs present), CUDA workers only.
-  cat > /tmp/ondes_rank_gpu.sh <<'SH'
-#!/bin/sh
-n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
-export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
-exec "$@"
-SH
-  chmod +x /tmp/ondes_rank_gpu.sh
   check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
   for np in 2 4; do
     check STARPU_NCPU=0 STARPU_NCUDA=1 $mpirun -np $np /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$small" \
@@ -82,17 +88,9 @@ fi
 # the same per-GPU grid). Any GPU count; the rank rows need mpirun. SCALING_GPUS (default: all,
 # then every smaller count down to 2) narrows it.
 if [[ $parts == *" scaling "* ]]; then
-  section "scaling on $(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l) GPU(s), $(basename "$case_file"), $steps steps"
-  mpirun="mpirun --oversubscribe --bind-to none"
-  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
-  cat > /tmp/ondes_rank_gpu.sh <<'SH'
-#!/bin/sh
-n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
-export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
-exec "$@"
-SH
-  chmod +x /tmp/ondes_rank_gpu.sh
-  ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+  section "scaling on $(gpus) GPU(s), $(basename "$case_file"), $steps steps"
+  mpi_setup
+  ngpu=$(gpus)
   stable=$out/scaling_table.txt
   printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
   # srun CASE RANKS GPUS_PER_RANK BLOCKS: a calibration run, then the measured one; prints the rate.
@@ -147,15 +145,7 @@ fi
 # CPU run. Each rank takes GPU (local rank modulo the GPUs present), so with one GPU they share it.
 if [[ $parts == *" mpi-checkpoint "* ]]; then
   section "checkpoint by CUDA ranks, restart by one CPU-only process"
-  mpirun="mpirun --oversubscribe --bind-to none"
-  [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
-  cat > /tmp/ondes_rank_gpu.sh <<'SH'
-#!/bin/sh
-n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
-export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
-exec "$@"
-SH
-  chmod +x /tmp/ondes_rank_gpu.sh
+  mpi_setup
   small=$here/inputs/small_homogeneous.toml
   check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
   rm -f /tmp/mpi_ck.h5
@@ -307,7 +297,7 @@ for b in 1x1 2x2 4x4; do
 done
 # Several workers (streams) per GPU let small blocks' kernels overlap.
 row "StarPU dmda, 1 GPU x4 streams, 4x4" STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_NWORKER_PER_CUDA=4 -- --blocks 4x4 --sched dmda
-ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+ngpu=$(gpus)
 if [ "$ngpu" -ge 2 ]; then
   for b in 2x1 4x4; do
     row "StarPU dmda, 2 GPUs only, $b" STARPU_NCPU=0 STARPU_NCUDA=2 -- --blocks "$b" --sched dmda
