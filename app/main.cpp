@@ -29,6 +29,7 @@
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
 #include "perfmodels/cost_model.hpp"
+#include "physics/attenuation.hpp"
 #include "physics/medium.hpp"
 #include "physics/stability.hpp"
 
@@ -87,6 +88,29 @@ Case load(const std::string& path, const Overrides& o) {
   return c;
 }
 
+// Q(f) of the relaxation mechanisms fitted to each layer's qp and qs, at 7 frequencies over the band.
+void print_attenuation(const Medium& m) {
+  const double f0 = m.q_band[0], f1 = m.q_band[1];
+  const int n = mechanisms_for(f0, f1);
+  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms, velocities at {:.4g} Hz "
+             "(not applied by the solver yet: run refuses the case)\n",
+             f0, f1, n, m.q_reference);
+  std::vector<double> f;
+  for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
+  for (size_t l = 0; l < m.layers.size(); ++l)
+    for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}}) {
+      const Relaxation r = fit_constant_q(q, f0, f1, n);
+      std::vector<double> fitted;
+      double worst = 0;
+      for (double x : f) {
+        fitted.push_back(quality_at(r, x));
+        worst = std::max(worst, std::abs(fitted.back() / q - 1));
+      }
+      fmt::print("  layer {}: {} {}: Q(f) at {:.4g} Hz = {:.4g}; worst {:.2f}%\n", l + 1, name, q, fmt::join(f, " "),
+                 fmt::join(fitted, " "), 100 * worst);
+    }
+}
+
 int check(const Case& c, int ranks) {
   const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
   const RankMap m = plan_ranks(c, ranks);
@@ -100,6 +124,7 @@ int check(const Case& c, int ranks) {
              vs_min(c.medium));
   fmt::print("boundaries: {}, PML {} cells\n", c.boundaries.free_surface ? "free surface on top" : "absorbing all round",
              c.boundaries.pml_width);
+  if (c.medium.attenuating()) print_attenuation(c.medium);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
   const MemoryNeeds need = memory_needs(c, m);
   fmt::print("blocks {} x {}: largest block {}, total {} (seismograms included)\n", c.run.nbx, c.run.nby,

@@ -32,6 +32,7 @@ struct Boundaries {
 struct Layer {
   double top = 0;  // depth of the layer top, metres
   double vp = 0, vs = 0, rho = 0;
+  double qp = 0, qs = 0;  // quality factors, constant over Medium::q_band; 0: elastic
 };
 
 struct Model3D;
@@ -40,6 +41,15 @@ struct Model3D;
 struct Medium {
   std::vector<Layer> layers;
   std::shared_ptr<const Model3D> model;
+  // Anelastic attenuation (issue 17; `check` fits it, the solver does not apply it yet): Q constant
+  // over [q_band[0], q_band[1]] Hz, the velocities being those at q_reference Hz.
+  std::array<double, 2> q_band{0, 0};
+  double q_reference = 0;
+  bool attenuating() const {
+    for (const Layer& l : layers)
+      if (l.qp > 0 || l.qs > 0) return true;
+    return false;
+  }
 };
 
 struct TimeFunction {

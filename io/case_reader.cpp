@@ -107,11 +107,32 @@ Layer read_layer(Section& s, bool with_top) {
   l.vp = s.number("vp", 0, kHuge, true);
   l.vs = s.number("vs", 0, kHuge, true);
   l.rho = s.number("rho", 0, kHuge, true);
+  if (s.has("qp") || s.has("qs")) {
+    l.qp = s.number("qp", 0, 1e6, true);
+    l.qs = s.number("qs", 0, 1e6, true);
+  }
   if (l.vs >= l.vp / std::sqrt(2.0))
     s.fail(s.node("vs"), "vs",
            fmt::format("vs = {} must be below vp/sqrt(2) = {:.6g} (else lambda < 0)", l.vs, l.vp / std::sqrt(2.0)));
-  s.reject_unknown();
+  if (with_top) s.reject_unknown();  // [medium] itself (a homogeneous medium) has more keys: read_medium checks
   return l;
+}
+
+// [medium] q_band = [f_min, f_max] (Hz) and q_reference (Hz, default the band's geometric centre),
+// required with and only with qp/qs.
+void read_q_band(Section& s, Medium& m) {
+  if (!s.has("q_band")) {
+    if (m.attenuating())
+      s.fail(nullptr, "q_band", "missing: the band [f_min, f_max] in Hz over which qp and qs hold is needed with them");
+    if (s.has("q_reference")) s.fail(s.node("q_reference"), "q_reference", "is only meaningful with qp/qs and q_band");
+    return;
+  }
+  if (!m.attenuating()) s.fail(s.node("q_band"), "q_band", "given without any qp/qs in the medium");
+  m.q_band = s.vector<2>("q_band");
+  if (!(m.q_band[0] > 0) || !(m.q_band[1] > m.q_band[0]))
+    s.fail(s.node("q_band"), "q_band",
+           fmt::format("[{}, {}] Hz: need 0 < f_min < f_max", m.q_band[0], m.q_band[1]));
+  m.q_reference = s.number_or("q_reference", std::sqrt(m.q_band[0] * m.q_band[1]), 0, kHuge, true);
 }
 
 Medium read_medium(Section s, const std::string& case_path) {
@@ -119,6 +140,8 @@ Medium read_medium(Section s, const std::string& case_path) {
   if (s.has("model")) {
     for (const char* k : {"vp", "vs", "rho", "layers"})
       if (s.has(k)) s.fail(s.node(k), k, "give either model or vp/vs/rho / [[medium.layers]], not both");
+    for (const char* k : {"q_band", "q_reference"})
+      if (s.has(k)) s.fail(s.node(k), k, "attenuation in a 3D model (datasets /qp, /qs) is not supported yet");
     const std::string file = resolve(s.string("model"), case_path);
     try {
       m.model = read_model(file);
@@ -140,6 +163,7 @@ Medium read_medium(Section s, const std::string& case_path) {
       if (!(m.layers[i].top > m.layers[i - 1].top))
         layers[i].fail(nullptr, "top", "layers must be listed with increasing top depth");
   }
+  read_q_band(s, m);
   s.reject_unknown();
   return m;
 }

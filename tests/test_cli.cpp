@@ -129,6 +129,42 @@ TEST_F(Cli, CheckPrintsTheEstimates) {
   EXPECT_NE(r.output.find("blocks 2 x 3: largest block"), std::string::npos);
 }
 
+// Issue 17 (a): `check` prints Q(f) of the relaxation mechanisms fitted to each layer's qp and qs,
+// within 5% of the target over the band (Q = 20, 50 and 600, two decades); `run` refuses such a
+// case until the solver applies attenuation.
+TEST_F(Cli, CheckPrintsTheFittedQualityFactors) {
+  const std::string c = small_case("vp = 4000.0", "q_band = [0.1, 10.0]\nqp = 600\nqs = 20\nvp = 4000.0");
+  const auto r = run("check " + c);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::regex line(R"(layer 1: (Qp|Qs) ([0-9.]+): Q\(f\) at ([0-9. ]+) Hz = ([0-9. ]+); worst)");
+  int lines = 0;
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), line); it != std::sregex_iterator(); ++it) {
+    const double target = std::stod((*it)[2]);
+    std::istringstream freqs((*it)[3]), values((*it)[4]);
+    double f, q, lo = 1e9, hi = 0;
+    int n = 0;
+    while (freqs >> f && values >> q) {
+      EXPECT_NEAR(q / target, 1.0, 0.05) << (*it)[1] << " " << target << " at " << f << " Hz";
+      lo = std::min(lo, f), hi = std::max(hi, f), ++n;
+    }
+    EXPECT_GE(n, 5);
+    EXPECT_NEAR(lo, 0.1, 1e-9);  // the whole band
+    EXPECT_NEAR(hi, 10.0, 1e-9);
+    ++lines;
+  }
+  EXPECT_EQ(lines, 2) << r.output;
+  const auto r50 = run("check " + small_case("vp = 4000.0", "q_band = [0.1, 10.0]\nqp = 50\nqs = 50\nvp = 4000.0"));
+  ASSERT_EQ(r50.code, 0) << r50.output;
+  EXPECT_TRUE(std::regex_search(r50.output, std::regex(R"(Qs 50: Q\(f\) at .* Hz = (4[89]|5[01])\.?[0-9]* )")))
+      << r50.output;
+  const auto refused = run("run " + c + " --output " + (dir_ / "q.h5").string());
+  EXPECT_NE(refused.code, 0);
+  EXPECT_NE(refused.output.find("medium.qp/qs: anelastic attenuation is not applied by the solver yet"),
+            std::string::npos)
+      << refused.output;
+  EXPECT_FALSE(fs::exists(dir_ / "q.h5"));
+}
+
 TEST_F(Cli, RunWritesTheDocumentedHdf5Layout) {
   const fs::path out = dir_ / "run.h5";
   const auto r = run("run " + small_case() + " --steps 60 --blocks 2x2 --sched eager --output " + out.string());
