@@ -32,7 +32,6 @@ void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* fie
 void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buffer, float* field);
 }  // namespace ondes::cpu
 
-
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 namespace {

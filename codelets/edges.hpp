@@ -72,8 +72,7 @@ __device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {
 }
 
 // A thread per element of a plane of all the boxes (x: direction after direction, at most four),
-// the planes (y) and the components (z), as box_kernel. Edges: field -> buffers; else buffers ->
-// ghosts.
+// the planes (y) and the components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts.
 template <bool Edges>
 __global__ void halo_kernel(BlockShape sh, float* field, BoundaryBuffers b) {
   int r = blockIdx.x * kBoxThreads + threadIdx.x;
