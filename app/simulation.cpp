@@ -86,8 +86,8 @@ void Simulation::place_compute(const Decomposition& d) {
     }
   if (pinned > 0)
     spdlog::info("run.cpu_compute = auto: {} of {} blocks computed on the GPUs only (a CPU worker would take longer "
-             "than the GPUs' iteration); --cpu-compute any leaves them to the scheduler",
-             pinned, mine.size());
+                 "than the GPUs' iteration); --cpu-compute any leaves them to the scheduler",
+                 pinned, mine.size());
 }
 
 unsigned long long Simulation::small_where() const {
