@@ -113,7 +113,6 @@ if [[ $parts == *" scaling "* ]]; then
     done
     printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" \
       "$(awk -v a="$top" -v r="$ref" 'BEGIN{ if (r > 0) printf "%.2fx", a / r; else print "-" }')" | tee -a "$stable"
-    echo "$top"
   }
   one=0
   for b in 1x1 2x2 4x4; do
