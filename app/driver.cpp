@@ -330,10 +330,6 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 }  // namespace
 
 int run_case(const Case& c, const RunControl& rc) {
-  if (c.medium.attenuating())
-    throw CaseError(fmt::format("{}: medium.qp/qs: anelastic attenuation is not applied by the solver yet; "
-                                "`ondes3d check` shows the fitted Q(f). Remove qp, qs and q_band to run elastic",
-                                c.path));
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
   if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));

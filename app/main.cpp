@@ -92,9 +92,9 @@ Case load(const std::string& path, const Overrides& o) {
 void print_attenuation(const Medium& m) {
   const double f0 = m.q_band[0], f1 = m.q_band[1];
   const int n = mechanisms_for(f0, f1);
-  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms, velocities at {:.4g} Hz "
-             "(not applied by the solver yet: run refuses the case)\n",
-             f0, f1, n, m.q_reference);
+  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms ({} memory variables a cell), "
+             "velocities at {:.4g} Hz\n",
+             f0, f1, n, kStressComponents * n, m.q_reference);
   std::vector<double> f;
   for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
   for (size_t l = 0; l < m.layers.size(); ++l)

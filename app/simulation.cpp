@@ -195,18 +195,22 @@ namespace {
 // A block's part of a checkpoint, received on rank 0 from its owner (blocking, in block order).
 struct RemoteBlock {
   HostFloats velocity, stress;
-  std::vector<char> pml;
+  std::vector<char> pml, anelastic;
   RemoteBlock(const Case& c, const BlockInfo& b, int owner) {
     const int64_t n = b.shape.cells();
     velocity = HostFloats(kVelocityComponents * n);
     stress = HostFloats(kStressComponents * n);
     const char* what = "receiving a checkpoint part on rank 0";
-    receive_now(velocity.data(), velocity.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id, what);
-    receive_now(stress.data(), stress.size() * sizeof(float), owner, kCheckpointTagBase + 3 * b.id + 1, what);
+    receive_now(velocity.data(), velocity.size() * sizeof(float), owner, checkpoint_tag(b.id, 0), what);
+    receive_now(stress.data(), stress.size() * sizeof(float), owner, checkpoint_tag(b.id, 1), what);
     const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
     if (count > 0) {
       pml.resize(PmlLayout::of(b.shape, count).bytes);
-      receive_now(pml.data(), pml.size(), owner, kCheckpointTagBase + 3 * b.id + 2, what);
+      receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
+    }
+    if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {
+      anelastic.resize(AnelasticLayout::of(b.shape, q.mechanisms, q.classes).bytes);
+      receive_now(anelastic.data(), anelastic.size(), owner, checkpoint_tag(b.id, 3), what);
     }
   }
 };
@@ -230,19 +234,22 @@ void Simulation::save_checkpoint(const std::string& path) {
     const BlockInfo& in = b.info;
     if (rank != 0) {
       if (!b.local) continue;
-      check_starpu(starpu_mpi_send(b.h_velocity, 0, kCheckpointTagBase + 3 * in.id, MPI_COMM_WORLD), "sending a checkpoint part");
-      check_starpu(starpu_mpi_send(b.h_stress, 0, kCheckpointTagBase + 3 * in.id + 1, MPI_COMM_WORLD), "sending a checkpoint part");
-      if (b.h_pml)
-        check_starpu(starpu_mpi_send(b.h_pml, 0, kCheckpointTagBase + 3 * in.id + 2, MPI_COMM_WORLD), "sending a checkpoint part");
+      const char* what = "sending a checkpoint part";
+      check_starpu(starpu_mpi_send(b.h_velocity, 0, checkpoint_tag(in.id, 0), MPI_COMM_WORLD), what);
+      check_starpu(starpu_mpi_send(b.h_stress, 0, checkpoint_tag(in.id, 1), MPI_COMM_WORLD), what);
+      if (b.h_pml) check_starpu(starpu_mpi_send(b.h_pml, 0, checkpoint_tag(in.id, 2), MPI_COMM_WORLD), what);
+      if (b.h_anelastic) check_starpu(starpu_mpi_send(b.h_anelastic, 0, checkpoint_tag(in.id, 3), MPI_COMM_WORLD), what);
       continue;
     }
     std::unique_ptr<RemoteBlock> remote;
     if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, owner_[in.id]);
-    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R);
+    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R), an(b.h_anelastic, STARPU_R);
     const char* pml_buffer = remote ? remote->pml.data() : b.pml;
     const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);
     w->write_fields(in.x0, in.y0, in.shape, remote ? remote->velocity.data() : b.velocity,
-                    remote ? remote->stress.data() : b.stress);
+                    remote ? remote->stress.data() : b.stress,
+                    reinterpret_cast<const float*>(remote ? (remote->anelastic.empty() ? nullptr : remote->anelastic.data())
+                                                           : b.anelastic));
     if (count > 0)
       w->write_pml(global_pml_cells(in, pml_buffer, count, case_.grid),
                    reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
@@ -263,8 +270,9 @@ void Simulation::restore_checkpoint(const std::string& path) {
   const int rank = Runtime::rank();
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
-    Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW);
-    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress);
+    Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW),
+        an(b.h_anelastic, STARPU_RW);
+    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, reinterpret_cast<float*>(b.anelastic));
     if (b.pml)
       r.read_pml(global_pml_cells(b.info, b.pml, b.pml_cells, case_.grid),
                  reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));

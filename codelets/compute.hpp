@@ -4,6 +4,7 @@
 // `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
+#include <type_traits>
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
@@ -12,15 +13,44 @@ namespace ondes::cpu {
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
                       const BoundaryBuffers& edges);
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    const BoundaryBuffers& edges);
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
                       const BoundaryBuffers& edges, cudaStream_t stream);
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    const BoundaryBuffers& edges, cudaStream_t stream);
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges, cudaStream_t stream);
 }  // namespace ondes::cuda
+
+namespace ondes {
+// Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's mechanism count N
+// (3 to kMaxMechanisms: physics/attenuation.hpp's solver_mechanisms), or N = 0 for an elastic one.
+template <class F>
+void with_mechanisms(int n, F&& f) {
+  switch (n) {
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 5: f(std::integral_constant<int, 5>{}); break;
+    case 6: f(std::integral_constant<int, 6>{}); break;
+    case 7: f(std::integral_constant<int, 7>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: f(std::integral_constant<int, 0>{}); break;
+  }
+}
+static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
+
+// One cell's stress update: elastic (N = 0) or with N mechanisms.
+// g: the gains of the cell's plane (AnelasticView::plane_gains).
+template <int N, class M>
+ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const float* g, int64_t n, int64_t q, const M& m,
+                            const Diffs& d, float scale, int plane) {
+  if constexpr (N == 0)
+    add_stress(s, n, q, m, d, scale, plane);
+  else
+    add_stress_anelastic<N>(s, a, g, n, q, m, d, scale, plane);
+}
+}  // namespace ondes
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 // With ONDES_CPU_CLONES (CMake option) the two stencil sweeps are compiled twice, for the build's
@@ -52,12 +82,32 @@ ONDES_ROW inline void velocity_row(float* v, const float* s, const float* mat, i
     add_velocity(v, n, i, ArrayAt{mat, n, i, sy, sz}, velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
-template <int Plane>
-ONDES_ROW inline void stress_row(float* s, const float* v, const float* mat, int64_t row, int nx, int64_t n,
-                                 int64_t sy, int64_t sz, float scale) {
+// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer.
+// g: the gains of the row's plane.
+template <int Plane, int N>
+ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* g, const float* v, const float* mat,
+                                 int64_t row, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
 #pragma GCC ivdep
   for (int64_t i = row; i < row + nx; ++i)
-    add_stress(s, n, i, ArrayAt{mat, n, i, sy, sz}, stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale, Plane);
+    stress_cell<N>(s, a, g, n, i, ArrayAt{mat, n, i, sy, sz}, stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale,
+                   Plane);
+}
+template <int N>
+ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* g, const float* v,
+                                    const float* mat, int64_t row, int nx, int64_t n, int64_t sy, int64_t sz,
+                                    float scale) {
+  if (plane == kSurface)
+    stress_row<kSurface, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+  else if (plane == kBelowSurface)
+    stress_row<kBelowSurface, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+  else
+    stress_row<kInterior, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+}
+
+// The cells of row (j, k) inside the PmlBox: [i0, i1), empty if the row lies outside it.
+ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockShape& s, int j, int k) {
+  if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) return {0, 0};
+  return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
 }
 
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
@@ -112,28 +162,31 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
     }
 }
 
-ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
-                              int64_t count) {
+template <int N>
+ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
+                                     int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
+    const float* g = N ? a.plane_gains(k) : nullptr;
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
-      if (plane == kSurface)
-        stress_row<kSurface>(s, v, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      else if (plane == kBelowSurface)
-        stress_row<kBelowSurface>(s, v, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      else
-        stress_row<kInterior>(s, v, mat, row, sh.nx, n, sy, sz, p.dt_h);
+      // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
+      const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
+      if (i1 > i0) stress_row_of<N>(plane, s, a, g, v, mat, row + i0, i1 - i0, n, sy, sz, p.dt_h);
       if (!pml) continue;
       pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
-          stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped,
-                          stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+          const Diffs d = stress_diffs(ArrayAt{v, n, c, sy, sz}, plane);
+          if constexpr (N == 0)
+            stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped, d);
+          else
+            anelastic_stress_pml_cell<N>(p, s, a, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane,
+                                         damped, d);
         }
       });
     }
@@ -143,6 +196,15 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
       for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
 }
 
+ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
+                              int64_t count, char* anelastic, AnelasticShape q) {
+  const AnelasticView a =
+      anelastic ? anelastic_view(anelastic, p.shape, q.mechanisms, q.classes) : AnelasticView{};
+  with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
+    stress_sweep_n<decltype(n)::value>(p, s, v, mat, pml, count, a);
+  });
+}
+
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count,
                       const BoundaryBuffers& edges) {
   velocity_sweep(p, v, s, mat, pml, count);
@@ -150,8 +212,8 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count,
-                    const BoundaryBuffers& edges) {
-  stress_sweep(p, s, v, mat, pml, count);
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges) {
+  stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressComponents, s, edges);
 }
 
@@ -246,13 +308,15 @@ __global__ void __launch_bounds__(512, MinBlocks)
   });
 }
 
-template <int MinBlocks, bool Save>
+// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer.
+template <int MinBlocks, bool Save, int N>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, int kz, BoundaryBuffers e) {
+                 const float* __restrict__ mat, AnelasticView a, int kz, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    add_stress(s, sh.cells(), q, array_at(mat, sh, q), stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+    stress_cell<N>(s, a, N ? a.plane_gains(k) : nullptr, sh.cells(), q, array_at(mat, sh, q),
+                   stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (Save) save_cell_edges(sh, e, kStressComponents, s, q, i, j, k);
   });
 }
@@ -293,17 +357,22 @@ __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float
   if (Save) save_cell_edges(p.shape, e, kVelocityComponents, v, c.q, c.i, c.j, c.k);
 }
 
-template <bool Save>
-__global__ void __launch_bounds__(256, 5) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                                 const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
+template <bool Save, int N>
+__global__ void __launch_bounds__(256, N ? 4 : 5) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
+                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
+                                 BoundaryBuffers e) {
   if (thread_index() >= count) return;
   const PmlView pv = pml_view(p.shape, pml, count);
   const PmlCell c = pml_cell(p, pv, thread_index());
   const int plane = z_plane(c.k, p.free_surface);
   const ArrayAt m = array_at(mat, p.shape, c.q);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
-  add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
-  stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+  if constexpr (N == 0) {
+    add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
+    stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+  } else {
+    anelastic_stress_pml_cell<N>(p, s, a, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+  }
   if (Save) save_cell_edges(p.shape, e, kStressComponents, s, c.q, c.i, c.j, c.k);
 }
 
@@ -330,7 +399,10 @@ void launch_interior(const char* name, const Geometry& g, const PmlBox& b, const
   check_launch(name);
 }
 template <int B, bool S> struct VelocityCells { static constexpr auto fn = velocity_cells<B, S>; };
-template <int B, bool S> struct StressCells { static constexpr auto fn = stress_cells<B, S>; };
+template <int N>
+struct StressCellsOf {
+  template <int B, bool S> struct Kernel { static constexpr auto fn = stress_cells<B, S, N>; };
+};
 
 }  // namespace
 
@@ -347,15 +419,22 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    const BoundaryBuffers& edges, cudaStream_t stream) {
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, g.kz);
-  if (pml_cells > 0) {
-    auto k = any(edges) ? stress_pml_cells<true> : stress_pml_cells<false>;
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, edges);
-    check_launch("stress_pml_cells");
-  }
+  const AnelasticView a =
+      anelastic ? anelastic_view(anelastic, p.shape, q.mechanisms, q.classes) : AnelasticView{};
+  with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
+    constexpr int N = decltype(n)::value;
+    Geometry gn = g;  // the memory update needs more registers than three blocks of 512 leave
+    if (N) gn.min_blocks = std::min(g.min_blocks, 2);
+    launch_interior<StressCellsOf<N>::template Kernel>("stress_cells", gn, b, edges, stream, p, b, s, v, mat, a, g.kz);
+    if (pml_cells > 0) {
+      auto k = any(edges) ? stress_pml_cells<true, N> : stress_pml_cells<false, N>;
+      k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges);
+      check_launch("stress_pml_cells");
+    }
+  });
   if (p.free_surface) {
     image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
     check_launch("image_kernel");

@@ -120,6 +120,44 @@ ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, i
   return q + (i < b.lo[0] ? i : i - box_x);
 }
 
+// A block's anelastic buffer (attenuating media; physics/attenuation.hpp, stencil.hpp's
+// add_stress_anelastic): the memory variables [mechanism][StressComponent][cells] (stress units),
+// then each z plane's Q class (int32, ghost planes included: an index into the case's distinct
+// (Qp, Qs) pairs; Q varies with depth only, and a class constant along a row keeps the CPU loop
+// vectorised), then per class and mechanism the gains of the P and shear moduli, then each
+// mechanism's decay over a step.
+// The counts travel with the task arguments (a GPU codelet could not read them from device memory).
+constexpr int kMaxMechanisms = 8;
+struct AnelasticLayout {
+  int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
+  ONDES_HD static AnelasticLayout of(const BlockShape& s, int mechanisms, int classes) {
+    AnelasticLayout l;
+    l.class_offset = 4 * int64_t(kStressComponents) * mechanisms * s.cells();
+    l.gains_offset = l.class_offset + 4 * (int64_t(s.nz) + 2 * kGhost);
+    l.decay_offset = l.gains_offset + 4 * int64_t(2) * mechanisms * classes;
+    l.bytes = l.decay_offset + 4 * int64_t(mechanisms);
+    return l;
+  }
+};
+struct AnelasticView {
+  float* memory;
+  const int32_t* cls;  // [plane], from k = -kGhost
+  const float* gains;  // [class][mechanism][P, S]
+  const float* decay;  // [mechanism]
+  int mechanisms;
+  // The gains of the cells of plane k.
+  ONDES_HD const float* plane_gains(int k) const { return gains + 2 * mechanisms * cls[k + kGhost]; }
+};
+ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, int mechanisms, int classes) {
+  const AnelasticLayout l = AnelasticLayout::of(s, mechanisms, classes);
+  return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
+          reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
+          mechanisms};
+}
+// The attenuation a compute_stress task applies: mechanisms 0 for an elastic medium.
+struct AnelasticShape {
+  int mechanisms = 0, classes = 0;
+};
 // Parameters of a compute task, passed by value to the codelets.
 struct StepParams {
   BlockShape shape;

@@ -12,10 +12,12 @@
 #include <sstream>
 #include <toml++/toml.h>
 
+#include "core/layout.hpp"
 #include "io/fault_reader.hpp"
 #include "io/toml_guard.hpp"
 #include "io/toml_section.hpp"
 #include "io/model_reader.hpp"
+#include "physics/attenuation.hpp"
 #include "physics/model3d.hpp"
 #include "physics/source.hpp"
 
@@ -132,6 +134,11 @@ void read_q_band(Section& s, Medium& m) {
   if (!(m.q_band[0] > 0) || !(m.q_band[1] > m.q_band[0]))
     s.fail(s.node("q_band"), "q_band",
            fmt::format("[{}, {}] Hz: need 0 < f_min < f_max", m.q_band[0], m.q_band[1]));
+  if (mechanisms_for(m.q_band[0], m.q_band[1]) > kMaxMechanisms)
+    s.fail(s.node("q_band"), "q_band",
+           fmt::format("[{}, {}] Hz spans {:.2f} decades; at most 4 are supported ({} relaxation mechanisms, each "
+                       "6 memory variables in every cell)",
+                       m.q_band[0], m.q_band[1], std::log10(m.q_band[1] / m.q_band[0]), kMaxMechanisms));
   m.q_reference = s.number_or("q_reference", std::sqrt(m.q_band[0] * m.q_band[1]), 0, kHuge, true);
 }
 

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "core/case_error.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/model3d.hpp"
 #include "io/h5util.hpp"
 #include "io/partial_file.hpp"
@@ -61,6 +62,9 @@ int read_int_attr(hid_t obj, const char* name, int fallback) {
   return H5Aread(a, H5T_NATIVE_INT, &v) < 0 ? fallback : v;
 }
 
+// The anelastic memory variables of a cell (6 per mechanism; none for an elastic case).
+int memory_components(const Case& c) { return kStressComponents * anelastic_shape(c).mechanisms; }
+
 }  // namespace
 
 std::string physics_fingerprint(const Case& c) {
@@ -68,6 +72,11 @@ std::string physics_fingerprint(const Case& c) {
                               c.grid.nz, c.grid.h, c.time.dt, c.boundaries.free_surface, c.boundaries.pml_width,
                               c.boundaries.pml_reflection, c.boundaries.pml_frequency);
   for (const Layer& l : c.medium.layers) f += fmt::format(" layer {} {} {} {};", l.top, l.vp, l.vs, l.rho);
+  if (c.medium.attenuating()) {
+    f += fmt::format(" q band {} {} reference {}", c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
+    for (const Layer& l : c.medium.layers) f += fmt::format(" {}/{}", l.qp, l.qs);
+    f += ";";
+  }
   if (const Model3D* m = c.medium.model.get()) {
     uint64_t hash = 1469598103934665603ull;  // FNV-1a over the samples: a changed model is another case
     for (const auto* a : {&m->vp, &m->vs, &m->rho})
@@ -89,12 +98,13 @@ std::string physics_fingerprint(const Case& c) {
 
 struct CheckpointWriter::Impl {
   PartialFile out;
-  hid_t file = -1, velocity = -1, stress = -1, cells = -1, psi = -1, seis = -1;
+  hid_t file = -1, velocity = -1, stress = -1, memory = -1, cells = -1, psi = -1, seis = -1;
+  int memory_components = 0;
   hsize_t pml_written = 0, pml_total = 0;
   explicit Impl(const std::string& path) : out(path) {}
 
   void close() {
-    for (hid_t* d : {&velocity, &stress, &cells, &psi, &seis})
+    for (hid_t* d : {&velocity, &stress, &memory, &cells, &psi, &seis})
       if (*d >= 0) H5Dclose(*d), *d = -1;
     if (file >= 0) H5Fclose(file), file = -1;
   }
@@ -127,6 +137,10 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int i
   const hsize_t ny = c.grid.ny, nx = c.grid.nx;
   w.velocity = dataset("/fields/velocity", H5T_IEEE_F32LE, {kVelocityComponents, planes(c.grid), ny, nx});
   w.stress = dataset("/fields/stress", H5T_IEEE_F32LE, {kStressComponents, planes(c.grid), ny, nx});
+  w.memory_components = memory_components(c);
+  if (w.memory_components)
+    w.memory = dataset("/fields/memory", H5T_IEEE_F32LE,
+                       {static_cast<hsize_t>(w.memory_components), planes(c.grid), ny, nx});
   w.cells = dataset("/pml/cells", H5T_STD_I64LE, {w.pml_total});
   w.psi = dataset("/pml/psi", H5T_IEEE_F32LE, {w.pml_total, kPsi});
   w.seis = dataset("/seismograms", H5T_IEEE_F32LE, {c.stations.size(), 3, static_cast<hsize_t>(c.time.steps)});
@@ -136,9 +150,14 @@ CheckpointWriter::~CheckpointWriter() {
   impl_->close();  // the partial file goes with impl_ unless committed
 }
 
-void CheckpointWriter::write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress) {
+void CheckpointWriter::write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress,
+                                    const float* memory) {
+  if ((impl_->memory >= 0) != (memory != nullptr))
+    throw std::logic_error("checkpoint: anelastic memory given for an elastic medium or missing");
   for (auto [ds, data, nc] : {std::tuple{impl_->velocity, velocity, kVelocityComponents},
-                              std::tuple{impl_->stress, stress, kStressComponents}}) {
+                              std::tuple{impl_->stress, stress, kStressComponents},
+                              std::tuple{impl_->memory, memory, impl_->memory_components}}) {
+    if (!data) continue;
     BlockSlab b = block_slab(ds, nc, x0, y0, s);
     check(H5Dwrite(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data), "checkpoint fields");
   }
@@ -187,13 +206,14 @@ void CheckpointWriter::commit() {
 
 struct CheckpointReader::Impl {
   std::string path;
-  hid_t file = -1, velocity = -1, stress = -1;
+  hid_t file = -1, velocity = -1, stress = -1, memory = -1;
+  int memory_components = 0;
   int iteration = 0, stations = 0, steps = 0;
   std::vector<int64_t> cells;  // sorted
   std::vector<float> psi;      // [cell][18], in `cells` order
   bool pml_loaded = false;
   ~Impl() {
-    for (hid_t d : {velocity, stress})
+    for (hid_t d : {velocity, stress, memory})
       if (d >= 0) H5Dclose(d);
     if (file >= 0) H5Fclose(file);
   }
@@ -240,6 +260,9 @@ CheckpointReader::CheckpointReader(const std::string& path, const Case& c) : imp
   const hsize_t ny = c.grid.ny, nx = c.grid.nx;
   r.velocity = r.open_dataset("/fields/velocity", {kVelocityComponents, planes(c.grid), ny, nx});
   r.stress = r.open_dataset("/fields/stress", {kStressComponents, planes(c.grid), ny, nx});
+  r.memory_components = memory_components(c);
+  if (r.memory_components)
+    r.memory = r.open_dataset("/fields/memory", {static_cast<hsize_t>(r.memory_components), planes(c.grid), ny, nx});
   r.stations = static_cast<int>(c.stations.size());
   r.steps = c.time.steps;
   if (H5Lexists(r.file, "pml", H5P_DEFAULT) <= 0) r.fail("not an ondes3d checkpoint or damaged: /pml is missing");
@@ -276,9 +299,12 @@ void CheckpointReader::load_pml() {
 
 int CheckpointReader::iteration() const { return impl_->iteration; }
 
-void CheckpointReader::read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress) {
+void CheckpointReader::read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress,
+                                   float* memory) {
   for (auto [ds, data, nc] : {std::tuple{impl_->velocity, velocity, kVelocityComponents},
-                              std::tuple{impl_->stress, stress, kStressComponents}}) {
+                              std::tuple{impl_->stress, stress, kStressComponents},
+                              std::tuple{impl_->memory, memory, impl_->memory_components}}) {
+    if (ds < 0 || !data) continue;
     BlockSlab b = block_slab(ds, nc, x0, y0, s);
     if (H5Dread(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data) < 0)
       impl_->fail("cannot read the fields (damaged or truncated)");

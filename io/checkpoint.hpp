@@ -4,6 +4,8 @@
 //                            physics (fingerprint of the case's physics), case (its text)
 //   /fields/velocity  float32 [3][nz+4][ny][nx]   the 2 ghost planes above and below each column
 //   /fields/stress    float32 [6][nz+4][ny][nx]   are kept (the free-surface images live there)
+//   /fields/memory    float32 [6 m][nz+4][ny][nx] anelastic memory variables of m mechanisms
+//                                                 (attenuating media only)
 //   /pml/cells        int64 [n]   global index (k * ny + j) * nx + i of each PML cell
 //   /pml/psi          float32 [n][18]  its C-PML memory variables
 //   /seismograms      float32 [station][3][steps]  recorded so far (zeros after `iteration`)
@@ -30,8 +32,10 @@ class CheckpointWriter {
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
 
-  // A block's arrays (padded layout, every component) into the global arrays.
-  void write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress);
+  // A block's arrays (padded layout, every component) into the global arrays; memory: the
+  // anelastic memory variables (AnelasticLayout), null for an elastic medium.
+  void write_fields(int x0, int y0, const BlockShape& s, const float* velocity, const float* stress,
+                    const float* memory);
   // A block's PML cells (global indices) and memory variables (block layout: [18][count]).
   void write_pml(const std::vector<int64_t>& global_cells, const float* psi);
   void write_seismograms(const std::vector<float>& seismograms);
@@ -49,7 +53,7 @@ class CheckpointReader {
   CheckpointReader(const std::string& path, const Case& c);
   ~CheckpointReader();
   int iteration() const;
-  void read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress);
+  void read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress, float* memory);
   void read_pml(const std::vector<int64_t>& global_cells, float* psi);
   std::vector<float> seismograms();
 

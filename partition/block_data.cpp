@@ -30,6 +30,10 @@ void alloc_boundary(BlockData& b, int dir) {
 size_t block_bytes(const Case& c, const BlockInfo& b) {
   const BlockShape& s = b.shape;
   size_t bytes = sizeof(float) * s.cells() * (kVelocityComponents + kStressComponents + kMaterialComponents);
+  if (c.medium.attenuating()) {
+    const AnelasticShape q = anelastic_shape(c);
+    bytes += AnelasticLayout::of(s, q.mechanisms, q.classes).bytes;
+  }
   for (int d = 0; d < kDirections; ++d)
     if (b.neighbour[d] >= 0) bytes += sizeof(float) * boundary_floats(s, d, kVelocityComponents + kStressComponents);
   const int64_t pml = PmlRegion::of(c).cells_in(b.x0, s.nx, b.y0, s.ny, s.nz);
@@ -56,6 +60,12 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     b.stress = alloc_floats(kStressComponents * n);
     b.material = alloc_floats(kMaterialComponents * n);
     fill_material(c, b.info.x0, b.info.y0, s, b.material);
+    if (c.medium.attenuating()) {
+      b.anelastic_shape = anelastic_shape(c);
+      b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape.mechanisms, b.anelastic_shape.classes).bytes;
+      b.anelastic = static_cast<char*>(starpu_zeroed(b.anelastic_bytes));
+      fill_anelastic(c, b.info.x0, b.info.y0, s, b.anelastic);
+    }
     alloc_pml(c, b);
     b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);
     for (int dir = 0; dir < kDirections; ++dir)
@@ -71,6 +81,7 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
     if (b.material) register_vector(&b.h_material, b.material, kMaterialComponents * n);
     if (b.pml) register_vector(&b.h_pml, b.pml, b.pml_bytes);
+    if (b.anelastic) register_vector(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);
     register_if_any(&b.h_force, b.sources.force);
     register_if_any(&b.h_moment, b.sources.moment);
@@ -99,16 +110,17 @@ std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
     for (starpu_data_handle_t* h :
-         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_force, &b.h_moment, &b.h_peak})
+         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force, &b.h_moment, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       unregister(b.h_velocity_out[dir]);
       unregister(b.h_stress_out[dir]);
     }
     for (void* p : {static_cast<void*>(b.velocity), static_cast<void*>(b.stress), static_cast<void*>(b.material),
-                    static_cast<void*>(b.pml)})
+                    static_cast<void*>(b.pml), static_cast<void*>(b.anelastic)})
       if (p) starpu_free(p);
     b.velocity = b.stress = b.material = nullptr;
+    b.anelastic = nullptr;
     b.pml = nullptr;
     b.velocity_out = {};
     b.stress_out = {};

@@ -23,6 +23,9 @@ struct BlockData {
   float* stress = nullptr;    // 6 components
   float* material = nullptr;  // 8 components
   char* pml = nullptr;        // PmlLayout buffer, null when the block has no PML cell
+  char* anelastic = nullptr;   // AnelasticLayout buffer, null when the medium does not attenuate
+  size_t anelastic_bytes = 0;
+  AnelasticShape anelastic_shape;
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
   PmlBox pml_box;             // the cells outside the PML; pml_index(pml_box, ...) places the others
@@ -30,6 +33,7 @@ struct BlockData {
   std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
+  starpu_data_handle_t h_anelastic = nullptr;
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
   unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
@@ -37,7 +41,7 @@ struct BlockData {
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
 };
 
-// Bytes a block needs (fields, material, PML, boundary buffers), for `check` and the logs.
+// Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.
 size_t block_bytes(const Case& c, const BlockInfo& b);
 
 // Allocates the arrays of the blocks `rank` owns and fills them (physics/grid_setup: material, PML

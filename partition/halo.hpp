@@ -9,7 +9,8 @@
 //   finished traces of group g (once, at the end): kTraceTagBase + g
 //   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
 //   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
-//   a checkpoint's part p (0 velocity, 1 stress, 2 PML) of block b (to rank 0): kCheckpointTagBase + 3 b + p
+//   a checkpoint's part p (0 velocity, 1 stress, 2 PML, 3 anelastic memory) of block b (to rank 0):
+//                                          kCheckpointTagBase + 4 b + p
 //   a stop vote to rank 0 and its verdict back (tasks/stop_vote): kStopVoteTag, kStopVoteTag + 1
 #pragma once
 #include <starpu.h>
@@ -33,6 +34,7 @@ constexpr int64_t kStopVoteTag = int64_t(1) << 45;
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }
 inline int64_t trace_tag(int group) { return kTraceTagBase + group; }
+inline int64_t checkpoint_tag(int block, int part) { return kCheckpointTagBase + 4 * int64_t(block) + part; }
 
 struct Transfer {
   starpu_data_handle_t handle = nullptr;

@@ -42,6 +42,56 @@ std::vector<double> least_squares(const std::vector<std::vector<double>>& a, con
   return y;
 }
 
+// Least squares with every coefficient >= 0 (Lawson & Hanson's active set): a negative Y would be
+// a mechanism that gains energy, and with more mechanisms than a narrow band needs the plain fit
+// alternates in sign. Coefficients held at zero leave their mechanism out of the body.
+std::vector<double> non_negative_fit(const std::vector<std::vector<double>>& a, const std::vector<double>& b) {
+  const size_t n = a[0].size(), m = a.size();
+  std::vector<bool> free(n, false);
+  std::vector<double> x(n, 0.0);
+  double tol = 0;
+  auto solve_free = [&] {  // least squares over the free coefficients, the others zero
+    std::vector<size_t> cols;
+    for (size_t j = 0; j < n; ++j)
+      if (free[j]) cols.push_back(j);
+    std::vector<std::vector<double>> sub(m, std::vector<double>(cols.size()));
+    for (size_t k = 0; k < m; ++k)
+      for (size_t c = 0; c < cols.size(); ++c) sub[k][c] = a[k][cols[c]];
+    std::vector<double> z(n, 0.0);
+    const std::vector<double> y = least_squares(sub, b);
+    for (size_t c = 0; c < cols.size(); ++c) z[cols[c]] = y[c];
+    return z;
+  };
+  for (size_t outer = 0; outer < 3 * n; ++outer) {
+    // The gradient of the misfit: free the coefficient that would lower it most.
+    std::vector<double> w(n, 0.0);
+    for (size_t k = 0; k < m; ++k) {
+      double res = b[k];
+      for (size_t j = 0; j < n; ++j) res -= a[k][j] * x[j];
+      for (size_t j = 0; j < n; ++j) w[j] += a[k][j] * res;
+    }
+    if (outer == 0)
+      for (double g : w) tol = std::max(tol, 1e-10 * std::abs(g));
+    size_t best = n;
+    for (size_t j = 0; j < n; ++j)
+      if (!free[j] && w[j] > tol && (best == n || w[j] > w[best])) best = j;
+    if (best == n) break;
+    free[best] = true;
+    for (;;) {  // step towards the free least-squares solution, stopping where one reaches zero
+      const std::vector<double> z = solve_free();
+      double alpha = 1.0;
+      size_t hit = n;
+      for (size_t j = 0; j < n; ++j)
+        if (free[j] && z[j] <= 0 && x[j] - z[j] > 0 && x[j] / (x[j] - z[j]) < alpha) alpha = x[j] / (x[j] - z[j]), hit = j;
+      for (size_t j = 0; j < n; ++j) x[j] += alpha * (z[j] - x[j]);
+      if (hit == n) break;
+      for (size_t j = 0; j < n; ++j)
+        if (free[j] && x[j] <= 1e-15) free[j] = false, x[j] = 0.0;
+    }
+  }
+  return x;
+}
+
 // n values log-uniform over [lo, hi] (one value: the geometric mean).
 std::vector<double> log_spaced(double lo, double hi, int n) {
   std::vector<double> v(n);
@@ -53,7 +103,7 @@ std::vector<double> log_spaced(double lo, double hi, int n) {
 }  // namespace
 
 int mechanisms_for(double f_min, double f_max) {
-  return std::max(3, static_cast<int>(std::ceil(2.5 * std::log10(f_max / f_min))));
+  return std::max(3, static_cast<int>(std::ceil(2.0 * std::log10(f_max / f_min) - 1e-9)));
 }
 
 Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms) {
@@ -75,7 +125,7 @@ Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms) 
     a.push_back(row);
     b.push_back(1.0 / q);
   }
-  r.y = least_squares(a, b);
+  r.y = non_negative_fit(a, b);
   return r;
 }
 
@@ -89,6 +139,17 @@ std::complex<double> relative_modulus(const Relaxation& r, double f) {
 double quality_at(const Relaxation& r, double f) {
   const std::complex<double> m = relative_modulus(r, f);
   return m.real() / m.imag();
+}
+
+const Relaxation& QFits::of(double q) {
+  auto it = fits_.find(q);
+  if (it == fits_.end()) it = fits_.emplace(q, fit_constant_q(q, f_min_, f_max_, mechanisms_for(f_min_, f_max_))).first;
+  return it->second;
+}
+
+StepCoefficients step_coefficients(const Relaxation& r, int l, double dt) {
+  const double half = 0.5 * r.omega[l] * dt;
+  return {(1 - half) / (1 + half), r.y[l] * r.omega[l] * dt / (1 + half)};
 }
 
 double unrelaxed_factor(const Relaxation& r, double f_ref) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <initializer_list>
 
+#include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
 #include "physics/pml.hpp"
@@ -26,6 +27,7 @@ StepParams step_params(const Case& c) {
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m) {
   const int64_t n = s.cells();
   const Grid& g = c.grid;
+  QFits fits(c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
   auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
   for (int k = -kGhost; k < s.nz + kGhost; ++k) {
     const double z = at(k, g.nz) * g.h;
@@ -34,12 +36,55 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
       for (int i = -kGhost; i < s.nx + kGhost; ++i) {
         const Layer l = c.medium.model ? properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h, z)
                                        : layer;
-        const double mu = l.rho * l.vs * l.vs;
+        // Attenuating: the unrelaxed moduli, whose phase velocities at q_reference are vp and vs.
+        const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs);
         const int64_t q = s.idx(i, j, k);
         m[RHO * n + q] = static_cast<float>(l.rho);
-        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp - 2 * mu);
+        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp) - 2 * mu);
         m[IMU * n + q] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
       }
+  }
+}
+
+namespace {
+// The distinct (Qp, Qs) of the grid's planes, in depth order: the anelastic buffer's classes.
+std::vector<std::pair<double, double>> q_classes(const Case& c) {
+  std::vector<std::pair<double, double>> out;
+  for (int k = 0; k < c.grid.nz; ++k) {
+    const Layer l = cell_properties(c.medium, k * c.grid.h, c.grid.h);
+    if (std::find(out.begin(), out.end(), std::pair{l.qp, l.qs}) == out.end()) out.emplace_back(l.qp, l.qs);
+  }
+  return out;
+}
+}  // namespace
+
+AnelasticShape anelastic_shape(const Case& c) {
+  if (!c.medium.attenuating()) return {};
+  return {mechanisms_for(c.medium.q_band[0], c.medium.q_band[1]), static_cast<int>(q_classes(c).size())};
+}
+
+void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) {
+  const AnelasticShape shape = anelastic_shape(c);
+  const int64_t n = s.cells();
+  const int nm = shape.mechanisms;
+  const AnelasticLayout layout = AnelasticLayout::of(s, nm, shape.classes);
+  auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
+  auto* gains = reinterpret_cast<float*>(buffer + layout.gains_offset);
+  auto* decay = reinterpret_cast<float*>(buffer + layout.decay_offset);
+  QFits fits(c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
+  const std::vector<std::pair<double, double>> classes = q_classes(c);
+  for (size_t q = 0; q < classes.size(); ++q)
+    for (int l = 0; l < nm; ++l) {
+      const auto [qp, qs] = classes[q];
+      gains[(q * nm + l) * 2] = qp > 0 ? static_cast<float>(step_coefficients(fits.of(qp), l, c.time.dt).gain) : 0.0f;
+      gains[(q * nm + l) * 2 + 1] = qs > 0 ? static_cast<float>(step_coefficients(fits.of(qs), l, c.time.dt).gain) : 0.0f;
+    }
+  const Relaxation& band = fits.of(1.0);  // the mechanisms' frequencies are the band's, whatever Q
+  for (int l = 0; l < nm; ++l) decay[l] = static_cast<float>(step_coefficients(band, l, c.time.dt).decay);
+  for (int k = -kGhost; k < s.nz + kGhost; ++k) {
+    const Layer layer = cell_properties(c.medium, std::min(std::max(k, 0), c.grid.nz - 1) * c.grid.h, c.grid.h);
+    cls[k + kGhost] = static_cast<int32_t>(
+        std::find(classes.begin(), classes.end(), std::pair{layer.qp, layer.qs}) - classes.begin());
   }
 }
 

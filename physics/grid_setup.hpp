@@ -18,6 +18,14 @@ StepParams step_params(const Case& c);
 // (core/layout.hpp's buoyancy, shear_modulus, shear_mean give them at the staggered points).
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
 
+// The attenuation of a case's compute_stress tasks: the mechanisms fitted over its band and the
+// distinct (Qp, Qs) of its cells; {0, 0} for an elastic case.
+AnelasticShape anelastic_shape(const Case& c);
+// The AnelasticLayout buffer of an attenuating case's block: memory variables left as they are
+// (zero), each cell's Q class from its layer's qp and qs (a 3D model cannot attenuate yet), the
+// classes' gains and the mechanisms' decays (physics/attenuation.hpp).
+void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* anelastic);
+
 // The block's cells outside the C-PML (PmlRegion), clamped to the block.
 PmlBox pml_box(const Case& c, int x0, int y0, const BlockShape& s);
 

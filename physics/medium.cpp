@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "physics/attenuation.hpp"
 #include "physics/model3d.hpp"
 
 namespace ondes {
@@ -21,7 +22,7 @@ Layer properties_at(const Medium& m, double x, double y, double z) {
 
 Layer cell_properties(const Medium& m, double z, double h) {
   const double top = std::max(0.0, z - 0.5 * h), bottom = z + 0.5 * h;
-  double rho = 0, inv_mu = 0, inv_m = 0;
+  double rho = 0, inv_mu = 0, inv_m = 0, inv_qp = 0, inv_qs = 0;
   int parts = 0;
   const Layer* only = nullptr;
   for (size_t i = 0; i < m.layers.size(); ++i) {
@@ -33,6 +34,8 @@ Layer cell_properties(const Medium& m, double z, double h) {
     rho += w * l.rho;
     inv_mu += w / (l.rho * l.vs * l.vs);
     inv_m += w / (l.rho * l.vp * l.vp);
+    if (l.qp > 0) inv_qp += w / l.qp;
+    if (l.qs > 0) inv_qs += w / l.qs;
     ++parts;
     only = &l;
   }
@@ -42,13 +45,17 @@ Layer cell_properties(const Medium& m, double z, double h) {
   out.rho = rho;
   out.vs = std::sqrt(1.0 / inv_mu / rho);
   out.vp = std::sqrt(1.0 / inv_m / rho);
+  // Losses add: 1/Q averaged (an elastic layer adds none).
+  out.qp = inv_qp > 0 ? 1.0 / inv_qp : 0;
+  out.qs = inv_qs > 0 ? 1.0 / inv_qs : 0;
   return out;
 }
 
 double vp_max(const Medium& m) {
   if (m.model) return m.model->vp_max;
   double v = 0;
-  for (const Layer& l : m.layers) v = std::max(v, l.vp);
+  QFits fits(m.q_band[0], m.q_band[1], m.q_reference);
+  for (const Layer& l : m.layers) v = std::max(v, l.vp * std::sqrt(fits.unrelaxed(l.qp)));
   return v;
 }
 

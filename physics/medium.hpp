@@ -17,6 +17,8 @@ Layer properties_at(const Medium& m, double x, double y, double z);
 // layer's own values.
 Layer cell_properties(const Medium& m, double z, double h);
 
+// The fastest P velocity: in an attenuating medium, that of the unrelaxed modulus (the highest
+// frequencies'), which sets the stability limit.
 double vp_max(const Medium& m);
 double vs_min(const Medium& m);
 

@@ -3,7 +3,7 @@
 // source touches in this half step, save the updated field's edges into its own boundary buffers
 // (what a save_edges task would do: one task per block and half step instead of two).
 // Buffers: the updated field (RW), the other field (RW: its ghosts are written), material (R),
-// PML memory (RW) if has_pml, one boundary buffer (R) per bit of neighbour_mask, then one own
+// PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if has_anelastic, one boundary buffer (R) per bit of neighbour_mask, then one own
 // boundary buffer (W) per bit of save_mask, each in Direction order. Model: regression over the
 // block's cells, history keyed by its dimensions, PML cells, neighbours and saves.
 #pragma once
@@ -18,6 +18,7 @@ namespace ondes {
 struct ComputeArgs {
   StepParams params;
   int has_pml = 0;
+  AnelasticShape anelastic;  // mechanisms 0: elastic, no anelastic buffer
   int neighbour_mask = 0;
   int save_mask = 0;  // directions whose boundary buffer of the updated field the task writes
   int64_t pml_cells = 0;
@@ -32,6 +33,7 @@ void entry(void* buffers[], void* cl_arg) {
   float* other = vector_data<float>(buffers[1]);
   int next = 3;
   char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  char* anelastic = !Velocity && a.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
   BoundaryBuffers in{};
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
@@ -44,7 +46,7 @@ void entry(void* buffers[], void* cl_arg) {
   if (Velocity)
     ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, out);
   else
-    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, out);
+    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic, out);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -58,7 +60,7 @@ void stress_entry(void* buffers[], void* cl_arg) {
 inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ComputeArgs>(task->cl_arg);
   const BlockShape& s = a.params.shape;
-  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask});
+  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask, a.anelastic.mechanisms});
 }
 inline size_t size(starpu_task* task, unsigned) {
   return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
@@ -81,7 +83,7 @@ starpu_codelet& codelet() {
 // if given, replaces the codelet's completion callback. Returns the tasks submitted (1).
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
                           bool save, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[4 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
+  starpu_data_descr d[5 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};
@@ -94,6 +96,10 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
     d[n++] = {b.h_pml, STARPU_RW};
     a.has_pml = 1;
     a.pml_cells = b.pml_cells;
+  }
+  if (!velocity && b.h_anelastic) {
+    d[n++] = {b.h_anelastic, STARPU_RW};
+    a.anelastic = b.anelastic_shape;
   }
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];

@@ -119,6 +119,8 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
        R"(medium\.qs: -2 is outside the allowed range)"},
       {"reversed q_band", edit("rho = 2500.0", "rho = 2500.0\nqp = 50\nqs = 20\nq_band = [10.0, 0.1]"),
        R"(medium\.q_band: \[10, 0\.1\] Hz: need 0 < f_min < f_max)"},
+      {"q_band over five decades", edit("rho = 2500.0", "rho = 2500.0\nqp = 50\nqs = 20\nq_band = [0.001, 100.0]"),
+       R"(medium\.q_band: \[0\.001, 100\] Hz spans 5\.00 decades; at most 4 are supported)"},
       {"q_band without Q", edit("rho = 2500.0", "rho = 2500.0\nq_band = [0.1, 10.0]"),
        R"(medium\.q_band: given without any qp/qs)"},
       {"unknown cpu_compute", kValid + "cpu_compute = \"half\"\n", R"(run\.cpu_compute: 'half': allowed values are auto, any)"},

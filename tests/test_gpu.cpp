@@ -74,6 +74,25 @@ TEST(Gpu, MixedWorkersMatchCpuOnly) {
   }
 }
 
+// An attenuating medium of two layers (issue 17): the memory variables' update, on CUDA threads
+// and in CPU rows, in the interior kernel and the PML one, rounds alike. Q in 3, 4 and 5 mechanisms.
+TEST(Gpu, AttenuatingCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.medium.layers = {{0, 4000, 2300, 2500, 40, 20}, {1200, 5000, 2900, 2700, 150, 80}};
+  for (auto [band, blocks] : {std::pair{std::array<double, 2>{1, 8}, 1}, std::pair{std::array<double, 2>{0.5, 10}, 2},
+                              std::pair{std::array<double, 2>{0.1, 10}, 3}}) {
+    c.medium.q_band = band;
+    c.medium.q_reference = 2;
+    c.run.nbx = c.run.nby = blocks;
+    const auto cpu = test::run(c, "", -1, 0);
+    const auto gpu = test::run(c, "", 0, -1);
+    expect_bitwise(cpu, gpu, "attenuating over [" + std::to_string(band[0]) + ", " + std::to_string(band[1]) +
+                                 "] Hz, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
+                                 ", CUDA vs CPU");
+  }
+}
+
 namespace {
 
 // A fault of 40 x 30 points across the four blocks' corner, rupture spreading from one end.

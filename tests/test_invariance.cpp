@@ -57,6 +57,26 @@ TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
     EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << sched << " differs from eager";
 }
 
+// The same for an attenuating medium of two layers with different Q (issue 17): the anelastic
+// memory variables do not depend on the layout or the scheduler either.
+TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Case c = small_case();
+  c.medium.layers = {{0, 4000, 2300, 2500, 60, 30}, {900, 5000, 2900, 2700, 200, 100}};
+  c.medium.q_band = {0.5, 10};
+  c.medium.q_reference = 2;
+  const auto reference = test::run(c);
+  ASSERT_GT(peak(reference), 0.0);
+  Case elastic = small_case();
+  elastic.medium.layers = {{0, 4000, 2300, 2500}, {900, 5000, 2900, 2700}};
+  EXPECT_FALSE(bitwise_equal(test::run(elastic), reference)) << "attenuation changed nothing";
+  for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{4, 4, "dmda"}, std::tuple{3, 1, "eager"}}) {
+    c.run.nbx = nbx;
+    c.run.nby = nby;
+    EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << nbx << "x" << nby << " under " << sched;
+  }
+}
+
 // Every CPU worker flushes subnormals to zero (and reads them as zero), as the CUDA kernels do:
 // both round alike, and no worker slows down on the subnormal tail of a wavefront.
 TEST(FloatMode, EveryCpuWorkerFlushesSubnormals) {

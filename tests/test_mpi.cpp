@@ -106,8 +106,9 @@ class Mpi : public ::testing::Test {
   }
 
   // Every sample of the run's seismograms has the bits of the one-process reference.
-  static void expect_bitwise_reference(const fs::path& out, const std::string& name, double seconds) {
-    const Seismograms ref = read_seismograms((dir_ / "reference.h5").string());
+  static void expect_bitwise_reference(const fs::path& out, const std::string& name, double seconds,
+                                       const std::string& reference = "reference.h5") {
+    const Seismograms ref = read_seismograms((dir_ / reference).string());
     const Seismograms got = read_seismograms(out.string());
     ASSERT_EQ(got.data.size(), ref.data.size());
     ASSERT_EQ(got.names, ref.names);
@@ -198,6 +199,35 @@ TEST_F(Mpi, CheckpointOnFourRanksRestartsOnAnyRanks) {
     ASSERT_EQ(r.code, 0) << name << ": " << r.output;
     EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
     expect_bitwise_reference(out, name, r.seconds);
+  }
+}
+
+// The same in an attenuating medium (issue 17): the anelastic memory variables travel with the
+// checkpoint from 4 ranks to rank 0's file and back to 2 ranks with another layout and to one
+// process, and the seismograms are the one-process run's, bit for bit.
+TEST_F(Mpi, AttenuatingRunOverRanksAndItsRestartsEqualOneProcess) {
+  std::string text = kCase;
+  const std::string rho = "rho = 2600.0\n";
+  text.replace(text.find(rho), rho.size(), rho + "qp = 40.0\nqs = 20.0\nq_band = [0.5, 10.0]\n");
+  const fs::path c = dir_ / "q.toml";
+  std::ofstream(c) << text;
+  const std::string run = ONDES_BINARY + std::string(" run ") + c.string();
+  Result r = shell(run + " --output " + (dir_ / "q_reference.h5").string(), dir_ / "q_reference.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const fs::path ck = dir_ / "q.checkpoint.h5";
+  r = shell(mpirun(4) + run + " --blocks 2x2 --checkpoint-every 40 --checkpoint " + ck.string() + " --output " +
+                (dir_ / "q_four.h5").string(),
+            dir_ / "q_four.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  expect_bitwise_reference(dir_ / "q_four.h5", "attenuating, 4 ranks with checkpoints", r.seconds, "q_reference.h5");
+  for (const auto& [ranks, blocks] : {std::pair{2, "3x1"}, std::pair{0, "1x1"}}) {
+    const std::string name = "q_restart_" + std::to_string(ranks) + "_" + blocks;
+    r = shell((ranks ? mpirun(ranks) : std::string()) + run + " --blocks " + blocks + " --restart " + ck.string() +
+                  " --output " + (dir_ / (name + ".h5")).string(),
+              dir_ / (name + ".log"));
+    ASSERT_EQ(r.code, 0) << name << ": " << r.output;
+    EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
+    expect_bitwise_reference(dir_ / (name + ".h5"), name, r.seconds, "q_reference.h5");
   }
 }
 

@@ -299,7 +299,7 @@ TEST(Attenuation, FittedMechanismsHoldConstantQOverTheBand) {
         worst = std::max(worst, std::abs(gmb_q(r, f) / q - 1));
         EXPECT_NEAR(quality_at(r, f), gmb_q(r, f), 1e-9 * q);
       }
-      EXPECT_LT(worst, 0.015) << "Q " << q << " over [" << f_min << ", " << f_max << "] Hz, "
+      EXPECT_LT(worst, 0.03) << "Q " << q << " over [" << f_min << ", " << f_max << "] Hz, "
                               << r.omega.size() << " mechanisms";
     }
   // Fewer mechanisms than that over two decades miss the 5% the issue asks for: the count matters.
