@@ -84,6 +84,8 @@ class Simulation {
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
   void place_compute(const Decomposition& d);  // run.cpu_compute: the workers each block's compute may use
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
+  void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one
+  static std::vector<int> cuda_devices();     // the CUDA devices StarPU drives, sorted
   static void on_peak(void* probe);
 };
 

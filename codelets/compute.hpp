@@ -82,8 +82,9 @@ ONDES_ROW inline void velocity_row(float* v, const float* s, const float* mat, i
     add_velocity(v, n, i, ArrayAt{mat, n, i, sy, sz}, velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
-// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer.
-// g: the gains of the row's plane.
+// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer, g the
+// gains of the row's plane. (Running add_stress_anelastic's steps one loop at a time over runs of
+// 64 cells, to stream fewer arrays at once, was slower: 21 against 28 M cell-updates/s on one core.)
 template <int Plane, int N>
 ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* g, const float* v, const float* mat,
                                  int64_t row, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
@@ -399,10 +400,7 @@ void launch_interior(const char* name, const Geometry& g, const PmlBox& b, const
   check_launch(name);
 }
 template <int B, bool S> struct VelocityCells { static constexpr auto fn = velocity_cells<B, S>; };
-template <int N>
-struct StressCellsOf {
-  template <int B, bool S> struct Kernel { static constexpr auto fn = stress_cells<B, S, N>; };
-};
+template <int B, bool S> struct StressCells { static constexpr auto fn = stress_cells<B, S, 0>; };
 
 }  // namespace
 
@@ -426,9 +424,18 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
       anelastic ? anelastic_view(anelastic, p.shape, q.mechanisms, q.classes) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
-    Geometry gn = g;  // the memory update needs more registers than three blocks of 512 leave
-    if (N) gn.min_blocks = std::min(g.min_blocks, 2);
-    launch_interior<StressCellsOf<N>::template Kernel>("stress_cells", gn, b, edges, stream, p, b, s, v, mat, a, g.kz);
+    if constexpr (N == 0) {
+      launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
+    } else if (!empty(b)) {
+      // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
+      // before any is stored, need the registers. H100, benchmark grid with nz = 128, 60 steps:
+      // 3 mechanisms 5.38 / 5.20 G cell-updates/s with 2 / 1 blocks; 4: 4.06 / 4.59; 6: 1.80 (spills
+      // doubled the DRAM bytes) / 3.61.
+      constexpr int kBlocks = N <= 3 ? 2 : 1;
+      auto k = any(edges) ? stress_cells<kBlocks, true, N> : stress_cells<kBlocks, false, N>;
+      k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(p, b, s, v, mat, a, g.kz, edges);
+      check_launch("stress_cells");
+    }
     if (pml_cells > 0) {
       auto k = any(edges) ? stress_pml_cells<true, N> : stress_pml_cells<false, N>;
       k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges);

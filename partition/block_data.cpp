@@ -80,8 +80,8 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.velocity) register_vector(&b.h_velocity, b.velocity, kVelocityComponents * n);
     if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
     if (b.material) register_vector(&b.h_material, b.material, kMaterialComponents * n);
-    if (b.pml) register_vector(&b.h_pml, b.pml, b.pml_bytes);
-    if (b.anelastic) register_vector(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
+    if (b.pml) register_bytes(&b.h_pml, b.pml, b.pml_bytes);
+    if (b.anelastic) register_bytes(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);
     register_if_any(&b.h_force, b.sources.force);
     register_if_any(&b.h_moment, b.sources.moment);

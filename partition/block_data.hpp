@@ -37,6 +37,7 @@ struct BlockData {
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
   unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
+  WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
 };

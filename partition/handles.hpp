@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -37,13 +39,36 @@ class HostFloats {
   size_t n_ = 0;
 };
 
+// A set of StarPU workers as the bitmap starpu_task::workerids takes (STARPU_TASK_WORKERIDS);
+// empty: any worker.
+struct WorkerSet {
+  std::vector<uint32_t> bits;
+  void add(int worker) {
+    if (bits.size() <= size_t(worker) / 32) bits.resize(worker / 32 + 1, 0);
+    bits[worker / 32] |= 1u << (worker % 32);
+  }
+  unsigned len() const { return static_cast<unsigned>(bits.size()); }
+  uint32_t* data() const { return bits.empty() ? nullptr : const_cast<uint32_t*>(bits.data()); }
+};
+
 // Zero-filled bytes from starpu_malloc; throws std::bad_alloc. Release with starpu_free.
 void* starpu_zeroed(size_t bytes);
 
-// A vector handle over `count` elements of main memory.
+// A vector handle over `count` elements of main memory. StarPU counts a vector's elements in 32
+// bits: more throws std::length_error (a larger count would wrap, and a GPU copy come out short).
 template <class T>
 void register_vector(starpu_data_handle_t* h, T* data, size_t count) {
+  if (count > UINT32_MAX)
+    throw std::length_error("a StarPU vector of " + std::to_string(count) + " elements (at most 2^32 - 1): use " +
+                            "smaller blocks (run.blocks)");
   starpu_vector_data_register(h, STARPU_MAIN_RAM, reinterpret_cast<uintptr_t>(data), count, sizeof(T));
+}
+// The same over a byte buffer, counted in 4-byte words where its size allows (4 GiB more).
+inline void register_bytes(starpu_data_handle_t* h, void* data, size_t bytes) {
+  if (bytes % 4 == 0)
+    register_vector(h, static_cast<uint32_t*>(data), bytes / 4);
+  else
+    register_vector(h, static_cast<char*>(data), bytes);
 }
 inline void register_vector(starpu_data_handle_t* h, const HostFloats& f) { register_vector(h, f.data(), f.size()); }
 // The same over a vector's elements, left null when it is empty.

@@ -27,7 +27,7 @@ struct StationGroup {
   std::vector<StationPoint> points;  // corner indices into the blocks' velocity arrays
   std::vector<int> station_ids;      // index into Case::stations
   int home = 0;                      // rank that records the traces
-  bool sampled = false;              // blocks on several ranks: corners travel as samples
+  bool sampled = false;              // blocks on several ranks or GPUs: corners travel as samples
   bool involved = false;             // this rank records the group or owns one of its blocks
   std::vector<float> traces;         // [station][3][steps], on the home rank
   std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
@@ -36,8 +36,10 @@ struct StationGroup {
   std::array<starpu_data_handle_t, kMaxStationBlocks> h_samples{};
 };
 
+// sample_across_blocks: a group of several blocks is sampled even on one rank (its blocks may live
+// on different GPUs, and a record task reading their whole velocity would copy them across).
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
-                                               int rank);
+                                               int rank, bool sample_across_blocks = false);
 void register_station_groups(std::vector<StationGroup>& groups);
 void release_station_groups(std::vector<StationGroup>& groups);
 

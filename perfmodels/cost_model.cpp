@@ -9,6 +9,7 @@
 
 #include "core/case_error.hpp"
 #include "partition/mapping.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
 
 namespace ondes {
@@ -78,10 +79,12 @@ T get(const toml::table& t, const std::string& path, const char* key, T fallback
 
 std::vector<BlockCost> block_costs(const Case& c, const Decomposition& d) {
   std::vector<BlockCost> out;
+  // An attenuating stress update reads and writes 6 memory variables per mechanism and cell.
+  const double per_cell = kBytesPerCell + 2 * 4.0 * kStressComponents * anelastic_shape(c).mechanisms;
   for (const BlockInfo& b : d.blocks) {
     BlockCost k;
     const int64_t cells = int64_t(b.shape.nx) * b.shape.ny * b.shape.nz;
-    k.bytes = kBytesPerCell * cells + kBytesPerPmlCell * pml_cells(c, b);
+    k.bytes = per_cell * cells + kBytesPerPmlCell * pml_cells(c, b);
     k.tasks = 2;  // compute_velocity, compute_stress (each saving its edges)
     for (int dir = 0; dir < kDirections; ++dir) {
       if (b.neighbour[dir] < 0) continue;

@@ -115,10 +115,12 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   }
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_CALLBACK_WITH_ARG_NFREE,
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_TASK_WORKERIDS,
+                                               b.workers.len(), b.workers.data(), STARPU_CALLBACK_WITH_ARG_NFREE,
                                                on_done, arg, 0)
                           : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, 0);
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_TASK_WORKERIDS,
+                                               b.workers.len(), b.workers.data(), 0);
   check_starpu(ret, velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;
 }

@@ -60,7 +60,8 @@ inline int submit_edges(BlockData& b, bool velocity, unsigned long long where) {
   }
   if (a.mask == 0) return 0;
   check_starpu(starpu_task_insert(&edges_task::codelet(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                  STARPU_EXECUTE_WHERE, where, 0),
+                                  STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
+                                  b.workers.data(), 0),
                "submitting save_edges");
   return 1;
 }

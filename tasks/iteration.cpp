@@ -24,7 +24,8 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
                                          plan.callback_arg);
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, sources(b), b.info.shape.cells(), t, plan.small_where);
+      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, sources(b), b.info.shape.cells(), t, plan.small_where,
+                             b.workers);
   for (BlockData& b : g.blocks)
     if (b.local && sources(b)) tasks += submit_edges(b, velocity, plan.small_where);
   const int kind = velocity ? kVelocityKind : kStressKind;
@@ -47,7 +48,7 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
     s.tasks += submit_station_group(g.blocks, group, plan.rank, n, plan.nsteps, plan.small_where);
   if (g.pgv)
     for (BlockData& b : g.blocks)
-      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where);
+      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
   if (due(plan.watchdog_every, n)) {
     for (BlockData& b : g.blocks)
       if (b.local) s.periodic += submit_watch(b, plan.small_where);

@@ -21,13 +21,13 @@ inline void receive(const Transfer& t) {
 // rank 0, stop votes): the memory is a StarPU handle for the time of the message only.
 inline void send_now(const void* data, size_t bytes, int to, int64_t tag, const char* what) {
   starpu_data_handle_t h = nullptr;
-  register_vector(&h, static_cast<char*>(const_cast<void*>(data)), bytes);
+  register_bytes(&h, const_cast<void*>(data), bytes);
   check_starpu(starpu_mpi_send(h, to, tag, MPI_COMM_WORLD), what);
   unregister(h);
 }
 inline void receive_now(void* data, size_t bytes, int from, int64_t tag, const char* what) {
   starpu_data_handle_t h = nullptr;
-  register_vector(&h, static_cast<char*>(data), bytes);
+  register_bytes(&h, data, bytes);
   MPI_Status status;
   check_starpu(starpu_mpi_recv(h, from, tag, MPI_COMM_WORLD, &status), what);
   unregister(h);

@@ -64,9 +64,10 @@ inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) 
 
 // Returns the tasks submitted (1).
 inline int submit_pgv(starpu_data_handle_t velocity, starpu_data_handle_t peaks, BlockShape s,
-                      unsigned long long where) {
+                      unsigned long long where, const WorkerSet& workers) {
   check_starpu(starpu_task_insert(&pgv_task::codelet(), STARPU_R, velocity, STARPU_RW, peaks, STARPU_VALUE, &s,
-                                  sizeof(s), STARPU_EXECUTE_WHERE, where, 0),
+                                  sizeof(s), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
+                                  workers.data(), 0),
                "submitting update_pgv");
   return 1;
 }

@@ -31,11 +31,12 @@ inline starpu_codelet& codelet() {
 
 // Returns the tasks submitted: 1, or 0 without points (null handle).
 inline int submit_source(starpu_data_handle_t field, starpu_data_handle_t points, int64_t cells, double t,
-                         unsigned long long where) {
+                         unsigned long long where, const WorkerSet& workers) {
   if (!points) return 0;
   SourceArgs a{cells, t};
   check_starpu(starpu_task_insert(&source_task::codelet(), STARPU_RW, field, STARPU_R, points, STARPU_VALUE, &a,
-                                  sizeof(a), STARPU_EXECUTE_WHERE, where, 0),
+                                  sizeof(a), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
+                                  workers.data(), 0),
                "submitting update_source");
   return 1;
 }

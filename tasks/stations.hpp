@@ -80,8 +80,12 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n,
     d[2 + s] = {g.sampled ? g.h_samples[s] : b.h_velocity, STARPU_R};
     a.cells[s] = g.sampled ? 0 : b.info.shape.cells();
   }
+  // Reading one block's velocity, the task runs on that block's GPU (a group across blocks on
+  // several GPUs is sampled: partition/stations).
+  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : WorkerSet{};
   check_starpu(starpu_task_insert(&record_task::codelet(), STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
-                                  sizeof(a), STARPU_EXECUTE_WHERE, where, 0),
+                                  sizeof(a), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
+                                  workers.data(), 0),
                "submitting record_seismograms");
   return 1;
 }
@@ -101,7 +105,7 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
         SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
         check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
                                         STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a), STARPU_EXECUTE_WHERE,
-                                        where, 0),
+                                        where, STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0),
                      "submitting sample_stations");
         ++tasks;
         if (g.home != rank) send(t);
