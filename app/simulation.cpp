@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
+#include <string>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -38,7 +40,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   const RankMap map = map_blocks(c.grid, d, Runtime::ranks(), parse_mapping(c.run.mapping));
   const int rank = Runtime::rank();
   blocks_ = build_blocks(c, d, map, rank);
-  stations_ = build_station_groups(c, d, steps, map, rank, cuda_devices().size() > 1);
+  stations_ = build_station_groups(c, d, steps, map, rank, gpu_affinity() && cuda_devices().size() > 1);
   register_handles(blocks_);
   place_compute(d);
   pin_to_gpus(d);
@@ -107,10 +109,16 @@ std::vector<int> Simulation::cuda_devices() {
 // too where it lets them compute), the blocks tiled over the GPUs as ranks tile them, so that a
 // block's fields stay on its GPU and only the halos cross. Left to the scheduler, dmda moved whole
 // blocks between the GPUs (H200 x2, a 1024x512x256 grid in 2x1 blocks: 10-26 GiB moved in 100
-// steps, both GPUs together as fast as one).
+// steps, both GPUs together as fast as one). Opt-in (ONDES_GPU_AFFINITY=tiles) until it has run on
+// a 2-GPU machine: its first run there hung, on a bitmap StarPU kept the address of after it died.
+bool Simulation::gpu_affinity() {
+  const char* e = std::getenv("ONDES_GPU_AFFINITY");
+  return e && std::string(e) == "tiles";
+}
+
 void Simulation::pin_to_gpus(const Decomposition& d) {
   const std::vector<int> devices = cuda_devices();
-  if (devices.size() < 2 || Runtime::ranks() > 1 || d.blocks.size() < devices.size()) return;
+  if (!gpu_affinity() || devices.size() < 2 || Runtime::ranks() > 1 || d.blocks.size() < devices.size()) return;
   RankMap gpu_of;
   try {
     gpu_of = map_blocks(case_.grid, d, static_cast<int>(devices.size()), Mapping::Tiles);

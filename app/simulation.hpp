@@ -86,6 +86,7 @@ class Simulation {
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one
   static std::vector<int> cuda_devices();     // the CUDA devices StarPU drives, sorted
+  static bool gpu_affinity();                 // ONDES_GPU_AFFINITY=tiles: pin_to_gpus is on
   static void on_peak(void* probe);
 };
 

@@ -82,7 +82,8 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n,
   }
   // Reading one block's velocity, the task runs on that block's GPU (a group across blocks on
   // several GPUs is sampled: partition/stations).
-  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : WorkerSet{};
+  static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
+  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : kAny;
   check_starpu(starpu_task_insert(&record_task::codelet(), STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
                                   sizeof(a), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
                                   workers.data(), 0),
