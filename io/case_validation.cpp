@@ -3,6 +3,7 @@
 
 #include "io/case_reader.hpp"
 #include "physics/medium.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/model3d.hpp"
 #include "physics/pml.hpp"
 #include "physics/source.hpp"
@@ -71,6 +72,18 @@ std::vector<std::string> validate_case(const Case& c) {
                                 "block needs at least {} cells in x and y (at most [{}, {}])",
                                 c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
                                 c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
+  // StarPU counts a handle's elements in 32 bits: a block's largest array (the stress, or the
+  // anelastic memory of an attenuating medium, in 4-byte words) must stay below 2^32 of them.
+  {
+    const int64_t bx = (c.grid.nx + c.run.nbx - 1) / c.run.nbx, by = (c.grid.ny + c.run.nby - 1) / c.run.nby;
+    const int64_t cells = (bx + 2 * kGhost) * (by + 2 * kGhost) * (int64_t(c.grid.nz) + 2 * kGhost);
+    const int64_t words = int64_t(kStressComponents) * std::max(1, anelastic_shape(c).mechanisms) * cells;
+    if (words > int64_t(UINT32_MAX))
+      throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: a block's largest array would hold {} values, more than "
+                                  "StarPU's 2^32 per handle; use at least {} times as many blocks",
+                                  c.path, c.run.nbx, c.run.nby, words,
+                                  static_cast<int64_t>(std::ceil(double(words) / double(UINT32_MAX)))));
+  }
   const double ppw = points_per_wavelength(c);
   if (ppw < 5)
     warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "

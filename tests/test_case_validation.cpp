@@ -121,6 +121,8 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
        R"(medium\.q_band: \[10, 0\.1\] Hz: need 0 < f_min < f_max)"},
       {"q_band over five decades", edit("rho = 2500.0", "rho = 2500.0\nqp = 50\nqs = 20\nq_band = [0.001, 100.0]"),
        R"(medium\.q_band: \[0\.001, 100\] Hz spans 5\.00 decades; at most 4 are supported)"},
+      {"block over 2^32 values", edit("nx = 40\nny = 40\nnz = 30", "nx = 3000\nny = 3000\nnz = 400"),
+       R"(run\.blocks = \[2, 2\]: a block's largest array would hold \d+ values, more than StarPU's 2\^32 per handle; use at least 2 times)"},
       {"q_band without Q", edit("rho = 2500.0", "rho = 2500.0\nq_band = [0.1, 10.0]"),
        R"(medium\.q_band: given without any qp/qs)"},
       {"unknown cpu_compute", kValid + "cpu_compute = \"half\"\n", R"(run\.cpu_compute: 'half': allowed values are auto, any)"},
