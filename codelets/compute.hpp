@@ -25,9 +25,14 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
 
 namespace ondes {
 // Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's mechanism count N
-// (3 to kMaxMechanisms: physics/attenuation.hpp's solver_mechanisms), or N = 0 for an elastic one.
+// (3 to kMaxMechanisms: physics/attenuation.hpp's mechanisms_for), or N = 0 for an elastic one.
+// Always inlined: called from a CPU sweep compiled in several clones (ONDES_SWEEP), it must be
+// part of each (a function of its own is compiled once, for the build's -march).
 template <class F>
-void with_mechanisms(int n, F&& f) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void with_mechanisms(int n, F&& f) {
   switch (n) {
     case 3: f(std::integral_constant<int, 3>{}); break;
     case 4: f(std::integral_constant<int, 4>{}); break;
