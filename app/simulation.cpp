@@ -118,23 +118,40 @@ bool Simulation::gpu_affinity() {
 
 void Simulation::pin_to_gpus(const Decomposition& d) {
   const std::vector<int> devices = cuda_devices();
-  if (!gpu_affinity() || devices.size() < 2 || Runtime::ranks() > 1 || d.blocks.size() < devices.size()) return;
-  RankMap gpu_of;
+  if (!gpu_affinity() || devices.size() < 2 || Runtime::ranks() > 1) return;
+  const int n = static_cast<int>(starpu_worker_get_count());
+  std::vector<std::vector<int>> groups(devices.size());
+  for (int w = 0; w < n; ++w)
+    if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
+      groups[std::find(devices.begin(), devices.end(), starpu_worker_get_devid(w)) - devices.begin()].push_back(w);
+  if (pin_blocks(d, groups) > 0)
+    spdlog::info("{} blocks tiled over {} GPUs, each block's tasks on its GPU", d.blocks.size(), devices.size());
+}
+
+int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector<int>>& groups) {
+  if (groups.size() < 2 || d.blocks.size() < groups.size()) return 0;
+  RankMap group_of;
   try {
-    gpu_of = map_blocks(case_.grid, d, static_cast<int>(devices.size()), Mapping::Tiles);
+    group_of = map_blocks(case_.grid, d, static_cast<int>(groups.size()), Mapping::Tiles);
   } catch (const std::invalid_argument&) {
-    gpu_of = map_blocks(case_.grid, d, static_cast<int>(devices.size()), Mapping::Cyclic);
+    group_of = map_blocks(case_.grid, d, static_cast<int>(groups.size()), Mapping::Cyclic);
   }
   const int n = static_cast<int>(starpu_worker_get_count());
+  int pinned = 0;
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
-    const int dev = devices[gpu_of.owner(b.info.id)];
-    for (int w = 0; w < n; ++w) {
-      const bool gpu = starpu_worker_get_type(w) == STARPU_CUDA_WORKER;
-      if (gpu ? starpu_worker_get_devid(w) == dev : (b.compute_where & STARPU_CPU) != 0) b.workers.add(w);
-    }
+    b.workers = WorkerSet{};
+    const std::vector<int>& group = groups[group_of.owner(b.info.id)];
+    for (int w : group) b.workers.add(w);
+    // Beside a GPU's workers, the CPU workers stay allowed where the block lets them compute.
+    const bool gpu = std::any_of(group.begin(), group.end(),
+                                 [](int w) { return starpu_worker_get_type(w) == STARPU_CUDA_WORKER; });
+    if (gpu && (b.compute_where & STARPU_CPU))
+      for (int w = 0; w < n; ++w)
+        if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) b.workers.add(w);
+    ++pinned;
   }
-  spdlog::info("{} blocks tiled over {} GPUs, each block's tasks on its GPU", d.blocks.size(), devices.size());
+  return pinned;
 }
 
 unsigned long long Simulation::small_where() const {

@@ -47,6 +47,12 @@ class Simulation {
   int iteration() const { return iteration_; }
   std::optional<WatchdogAlarm> alarm() const;
 
+  // Tiles the blocks over the worker groups (one per GPU, as ONDES_GPU_AFFINITY=tiles makes them;
+  // any workers in tests) and keeps each block's tasks on its group's workers (and on the CPU
+  // workers where it lets them compute); nothing with fewer than 2 groups or blocks. Before the
+  // first advance. Returns the blocks pinned.
+  int pin_blocks(const Decomposition& d, const std::vector<std::vector<int>>& groups);
+
   // Asks every Simulation to stop submitting at the next iteration (async-signal-safe).
   static void request_stop(int signal);
   static int stop_signal();  // the signal given to request_stop, 0 if none

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "helpers.hpp"
+#include "partition/decomposition.hpp"
 #include "tasks/float_mode.hpp"
 
 using namespace ondes;
@@ -75,6 +76,27 @@ TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
     c.run.nby = nby;
     EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << nbx << "x" << nby << " under " << sched;
   }
+}
+
+// Each block's tasks kept on one worker (Simulation::pin_blocks, what ONDES_GPU_AFFINITY=tiles does
+// with one group per GPU): the same seismograms, and the run ends (StarPU keeps the address of each
+// task's worker bitmap: a bitmap that dies before its task runs can leave the task unschedulable).
+TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  if (test::cuda_only()) GTEST_SKIP() << "pins to CPU workers";
+  Case c = small_case();
+  c.run.nbx = 2;
+  c.run.nby = 2;
+  const auto reference = test::run(c, "dmda", 2, 0);
+  std::vector<float> pinned;
+  {
+    Runtime rt("dmda", 2, 0);
+    Simulation sim(c, c.time.steps);
+    ASSERT_EQ(sim.pin_blocks(decompose(c.grid, 2, 2), {{0}, {1}}), 4);
+    sim.advance(c.time.steps);
+    pinned = sim.seismograms();
+  }
+  EXPECT_TRUE(bitwise_equal(pinned, reference));
 }
 
 // Every CPU worker flushes subnormals to zero (and reads them as zero), as the CUDA kernels do:
