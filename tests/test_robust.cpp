@@ -202,8 +202,9 @@ TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {
   std::stringstream ss;
   ss << in.rdbuf();
   std::string t = ss.str();
+  // 11 x 11 blocks: each under StarPU's 2^32 values per handle, which validation checks first.
   for (auto [from, to] : {std::pair{"nx = 48", "nx = 6000"}, std::pair{"ny = 48", "ny = 6000"},
-                          std::pair{"nz = 32", "nz = 2000"}})
+                          std::pair{"nz = 32", "nz = 2000"}, std::pair{"blocks = [1, 1]", "blocks = [11, 11]"}})
     t.replace(t.find(from), std::string(from).size(), to);
   std::ofstream(path("huge.toml")) << t;
   const Result r = cli("run " + path("huge.toml") + " --output " + path("huge.h5"), dir_ / "huge.log");
