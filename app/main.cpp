@@ -92,9 +92,12 @@ Case load(const std::string& path, const Overrides& o) {
 void print_attenuation(const Medium& m) {
   const double f0 = m.q_band[0], f1 = m.q_band[1];
   const int n = mechanisms_for(f0, f1);
-  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms ({} memory variables a cell), "
-             "velocities at {:.4g} Hz\n",
-             f0, f1, n, kStressComponents * n, m.q_reference);
+  // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
+  // elastic 120 (the time follows the bytes: bench/results/gpu_h100_attenuation.txt).
+  const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * n;
+  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms ({} memory variables a cell: "
+             "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
+             f0, f1, n, kStressComponents * n, bytes + extra, bytes, double(bytes + extra) / bytes, m.q_reference);
   std::vector<double> f;
   for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
   for (size_t l = 0; l < m.layers.size(); ++l)
