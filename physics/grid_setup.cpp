@@ -65,7 +65,6 @@ AnelasticShape anelastic_shape(const Case& c) {
 
 void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) {
   const AnelasticShape shape = anelastic_shape(c);
-  const int64_t n = s.cells();
   const int nm = shape.mechanisms;
   const AnelasticLayout layout = AnelasticLayout::of(s, nm, shape.classes);
   auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
