@@ -172,9 +172,8 @@ ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Dif
 // advanced by Crank-Nicolson, z_l' = decay_l z_l + dt_h Hooke(gain_l x moduli)(d), decay_l =
 // (1 - w_l dt/2) / (1 + w_l dt/2), gain_l = Y_l w_l dt / (1 + w_l dt/2) (the cell's Q class gives
 // the gains g, [mechanism][P, S]: AnelasticView::plane_gains), and the stress takes the mean of
-// the old and new memory. At the free surface the
-// anelastic part folds dz vz with the unrelaxed moduli, as the elastic part does. Every mechanism
-// in every cell: one per cell of each 2 x 2 x 2 cube (coarse-grained, 6 memory variables a cell
+// the old and new memory. At the free surface the anelastic part folds dz vz with the unrelaxed
+// moduli, as the elastic part does. Every mechanism in every cell: one per cell of each 2 x 2 x 2 cube (coarse-grained, 6 memory variables a cell
 // instead of 6 N) missed the exact solution by 25% at Q = 15 (tests/test_anelastic.cpp).
 template <int N, class M>
 ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const float* g, int64_t n, int64_t i,

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace ondes {
 
@@ -141,9 +142,13 @@ double quality_at(const Relaxation& r, double f) {
   return m.real() / m.imag();
 }
 
-const Relaxation& QFits::of(double q) {
+const QFits::Fit& QFits::fit(double q) {
   auto it = fits_.find(q);
-  if (it == fits_.end()) it = fits_.emplace(q, fit_constant_q(q, f_min_, f_max_, mechanisms_for(f_min_, f_max_))).first;
+  if (it == fits_.end()) {
+    Relaxation r = fit_constant_q(q, f_min_, f_max_, mechanisms_for(f_min_, f_max_));
+    const double u = unrelaxed_factor(r, f_ref_);
+    it = fits_.emplace(q, Fit{std::move(r), u}).first;
+  }
   return it->second;
 }
 

@@ -38,19 +38,24 @@ double quality_at(const Relaxation& r, double f);
 // velocity of modulus M_ref (the velocities a user gives are those at the reference frequency).
 double unrelaxed_factor(const Relaxation& r, double f_ref);
 
-// The solver's fits of the quality factors of a medium (solver_mechanisms over the band [f_min,
-// f_max], velocities at f_ref), one per Q value, made once.
+// The solver's fits of the quality factors of a medium (mechanisms_for the band [f_min, f_max],
+// velocities at f_ref), one per Q value, made once with its unrelaxed factor (fill_material asks
+// for it at every cell).
 class QFits {
  public:
   QFits(double f_min, double f_max, double f_ref) : f_min_(f_min), f_max_(f_max), f_ref_(f_ref) {}
-  int mechanisms() const { return mechanisms_for(f_min_, f_max_); }
-  const Relaxation& of(double q);
+  const Relaxation& of(double q) { return fit(q).relaxation; }
   // M_U / M_ref for a modulus of quality q (1 for q = 0: elastic).
-  double unrelaxed(double q) { return q > 0 ? unrelaxed_factor(of(q), f_ref_) : 1.0; }
+  double unrelaxed(double q) { return q > 0 ? fit(q).unrelaxed : 1.0; }
 
  private:
+  struct Fit {
+    Relaxation relaxation;
+    double unrelaxed;
+  };
+  const Fit& fit(double q);
   double f_min_, f_max_, f_ref_;
-  std::map<double, Relaxation> fits_;
+  std::map<double, Fit> fits_;
 };
 
 // The per-step coefficients of mechanism l of fit r in the solver (codelets/stencil.hpp's
@@ -60,6 +65,5 @@ struct StepCoefficients {
   double decay, gain;
 };
 StepCoefficients step_coefficients(const Relaxation& r, int l, double dt);
-
 
 }  // namespace ondes

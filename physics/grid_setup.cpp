@@ -64,19 +64,20 @@ AnelasticShape anelastic_shape(const Case& c) {
 }
 
 void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) {
-  const AnelasticShape shape = anelastic_shape(c);
-  const int nm = shape.mechanisms;
-  const AnelasticLayout layout = AnelasticLayout::of(s, nm, shape.classes);
+  const std::vector<std::pair<double, double>> classes = q_classes(c);
+  const int nm = mechanisms_for(c.medium.q_band[0], c.medium.q_band[1]);
+  const AnelasticLayout layout = AnelasticLayout::of(s, nm, static_cast<int>(classes.size()));
   auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
   auto* gains = reinterpret_cast<float*>(buffer + layout.gains_offset);
   auto* decay = reinterpret_cast<float*>(buffer + layout.decay_offset);
   QFits fits(c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
-  const std::vector<std::pair<double, double>> classes = q_classes(c);
+  auto gain = [&](double q, int l) {  // 0 for an elastic modulus
+    return q > 0 ? static_cast<float>(step_coefficients(fits.of(q), l, c.time.dt).gain) : 0.0f;
+  };
   for (size_t q = 0; q < classes.size(); ++q)
     for (int l = 0; l < nm; ++l) {
-      const auto [qp, qs] = classes[q];
-      gains[(q * nm + l) * 2] = qp > 0 ? static_cast<float>(step_coefficients(fits.of(qp), l, c.time.dt).gain) : 0.0f;
-      gains[(q * nm + l) * 2 + 1] = qs > 0 ? static_cast<float>(step_coefficients(fits.of(qs), l, c.time.dt).gain) : 0.0f;
+      gains[(q * nm + l) * 2] = gain(classes[q].first, l);
+      gains[(q * nm + l) * 2 + 1] = gain(classes[q].second, l);
     }
   const Relaxation& band = fits.of(1.0);  // the mechanisms' frequencies are the band's, whatever Q
   for (int l = 0; l < nm; ++l) decay[l] = static_cast<float>(step_coefficients(band, l, c.time.dt).decay);

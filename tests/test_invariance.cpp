@@ -82,7 +82,6 @@ TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
 // with one group per GPU): the same seismograms, and the run ends (StarPU keeps the address of each
 // task's worker bitmap: a bitmap that dies before its task runs can leave the task unschedulable).
 TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
-  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   if (test::cuda_only()) GTEST_SKIP() << "pins to CPU workers";
   Case c = small_case();
   c.run.nbx = 2;
