@@ -47,7 +47,7 @@ class Simulation {
   int iteration() const { return iteration_; }
   std::optional<WatchdogAlarm> alarm() const;
 
-  // Tiles the blocks over the worker groups (one per GPU, as ONDES_GPU_AFFINITY=tiles makes them;
+  // Tiles the blocks over the worker groups (one per GPU, as a multi-GPU process makes them;
   // any workers in tests) and keeps each block's tasks on its group's workers (and on the CPU
   // workers where it lets them compute); nothing with fewer than 2 groups or blocks. Before the
   // first advance. Returns the blocks pinned.
@@ -92,7 +92,7 @@ class Simulation {
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one
   static std::vector<int> cuda_devices();     // the CUDA devices StarPU drives, sorted
-  static bool gpu_affinity();                 // ONDES_GPU_AFFINITY=tiles: pin_to_gpus is on
+  static bool gpu_affinity();                 // unless ONDES_GPU_AFFINITY=off: pin_to_gpus is on
   static void on_peak(void* probe);
 };
 

@@ -78,7 +78,7 @@ TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
   }
 }
 
-// Each block's tasks kept on one worker (Simulation::pin_blocks, what ONDES_GPU_AFFINITY=tiles does
+// Each block's tasks kept on one worker (Simulation::pin_blocks, what a multi-GPU process does
 // with one group per GPU): the same seismograms, and the run ends (StarPU keeps the address of each
 // task's worker bitmap: a bitmap that dies before its task runs can leave the task unschedulable).
 TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
