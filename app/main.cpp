@@ -91,18 +91,23 @@ Case load(const std::string& path, const Overrides& o) {
 // Q(f) of the relaxation mechanisms fitted to each layer's qp and qs, at 7 frequencies over the band.
 void print_attenuation(const Medium& m) {
   const double f0 = m.q_band[0], f1 = m.q_band[1];
-  const int n = mechanisms_for(f0, f1);
+  const int sets = memory_sets(m);
   // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
   // elastic 120 (the time follows the bytes: bench/results/gpu_h100_attenuation.txt).
-  const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * n;
-  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} relaxation mechanisms ({} memory variables a cell: "
+  const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * sets;
+  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} ({} memory variables a cell: "
              "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
-             f0, f1, n, kStressComponents * n, bytes + extra, bytes, double(bytes + extra) / bytes, m.q_reference);
+             f0, f1,
+             m.q_coarse_grained ? fmt::format("{} relaxation mechanisms coarse-grained, one per cell of each 2x2x2 cube",
+                                              kCubeMechanisms)
+                                : fmt::format("{} relaxation mechanisms in every cell", sets),
+             kStressComponents * sets, bytes + extra, bytes, double(bytes + extra) / bytes, m.q_reference);
+  QFits fits = q_fits(m);
   std::vector<double> f;
   for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
   for (size_t l = 0; l < m.layers.size(); ++l)
     for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}}) {
-      const Relaxation r = fit_constant_q(q, f0, f1, n);
+      const Relaxation& r = fits.of(q);
       std::vector<double> fitted;
       double worst = 0;
       for (double x : f) {
@@ -112,6 +117,22 @@ void print_attenuation(const Medium& m) {
       fmt::print("  layer {}: {} {}: Q(f) at {:.4g} Hz = {:.4g}; worst {:.2f}%\n", l + 1, name, q, fmt::join(f, " "),
                  fmt::join(fitted, " "), 100 * worst);
     }
+}
+
+// Ondes3D's q0 damping: each layer's factor per step, and the Q it amounts to at f0 (the velocity
+// damped by gamma = -ln(factor) / dt, the amplitude decays as exp(-gamma t / 2) = exp(-pi f0 t / Q)
+// for Q = 2 q0).
+void print_damping(const Case& c) {
+  fmt::print("q0 damping (Ondes3D's approximation): velocity times exp(-pi f0 dt / q0) each step, f0 = {} Hz\n",
+             c.medium.q0_frequency);
+  for (size_t l = 0; l < c.medium.layers.size(); ++l) {
+    const double q0 = c.medium.layers[l].q0;
+    if (q0 > 0)
+      fmt::print("  layer {}: q0 {}: factor {:.8f} a step; amplitudes decay as Q = {} at {} Hz\n", l + 1, q0,
+                 std::exp(-M_PI * c.medium.q0_frequency * c.time.dt / q0), 2 * q0, c.medium.q0_frequency);
+    else
+      fmt::print("  layer {}: undamped\n", l + 1);
+  }
 }
 
 int check(const Case& c, int ranks) {
@@ -128,6 +149,7 @@ int check(const Case& c, int ranks) {
   fmt::print("boundaries: {}, PML {} cells\n", c.boundaries.free_surface ? "free surface on top" : "absorbing all round",
              c.boundaries.pml_width);
   if (c.medium.attenuating()) print_attenuation(c.medium);
+  if (c.medium.damped()) print_damping(c);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
   const MemoryNeeds need = memory_needs(c, m);
   fmt::print("blocks {} x {}: largest block {}, total {} (seismograms included)\n", c.run.nbx, c.run.nby,

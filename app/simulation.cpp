@@ -274,7 +274,7 @@ struct RemoteBlock {
       receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
     }
     if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {
-      anelastic.resize(AnelasticLayout::of(b.shape, q.mechanisms, q.classes).bytes);
+      anelastic.resize(AnelasticLayout::of(b.shape, q).bytes);
       receive_now(anelastic.data(), anelastic.size(), owner, checkpoint_tag(b.id, 3), what);
     }
   }

@@ -24,8 +24,9 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
 }  // namespace ondes::cuda
 
 namespace ondes {
-// Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's mechanism count N
-// (3 to kMaxMechanisms: physics/attenuation.hpp's mechanisms_for), or N = 0 for an elastic one.
+// Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's memory sets N (3 to
+// kMaxMechanisms: physics/attenuation.hpp's mechanisms_for; 1: coarse-grained), or N = 0 for an
+// elastic one.
 // Always inlined: called from a CPU sweep compiled in several clones (ONDES_SWEEP), it must be
 // part of each (a function of its own is compiled once, for the build's -march).
 template <class F>
@@ -34,6 +35,7 @@ __attribute__((always_inline))
 #endif
 inline void with_mechanisms(int n, F&& f) {
   switch (n) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
     case 3: f(std::integral_constant<int, 3>{}); break;
     case 4: f(std::integral_constant<int, 4>{}); break;
     case 5: f(std::integral_constant<int, 5>{}); break;
@@ -45,15 +47,15 @@ inline void with_mechanisms(int n, F&& f) {
 }
 static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
 
-// One cell's stress update: elastic (N = 0) or with N mechanisms.
-// g: the gains of the cell's plane (AnelasticView::plane_gains).
+// One cell's stress update: elastic (N = 0) or with N memory sets, r the cell's relaxation
+// (AnelasticView::relaxation).
 template <int N, class M>
-ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const float* g, int64_t n, int64_t q, const M& m,
-                            const Diffs& d, float scale, int plane) {
+ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t q,
+                            const M& m, const Diffs& d, float scale, int plane) {
   if constexpr (N == 0)
     add_stress(s, n, q, m, d, scale, plane);
   else
-    add_stress_anelastic<N>(s, a, g, n, q, m, d, scale, plane);
+    add_stress_anelastic<N>(s, a.memory, r, n, q, m, d, scale, plane);
 }
 }  // namespace ondes
 
@@ -87,27 +89,56 @@ ONDES_ROW inline void velocity_row(float* v, const float* s, const float* mat, i
     add_velocity(v, n, i, ArrayAt{mat, n, i, sy, sz}, velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
-// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer, g the
-// gains of the row's plane. (Running add_stress_anelastic's steps one loop at a time over runs of
-// 64 cells, to stream fewer arrays at once, was slower: 21 against 28 M cell-updates/s on one core.)
+// N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; the
+// row's cells are (x0 .. x0 + nx - 1, j, k), from padded index row. (Running
+// add_stress_anelastic's steps one loop at a time over runs of 64 cells, to stream fewer arrays at
+// once, was slower: 21 against 28 M cell-updates/s on one core.)
+// The relaxations of the cells of row (j, k) from x0 on, for N memory sets: the plane's, or
+// (coarse-grained, N = 1) the two cube cells the row's cells alternate between, loaded once and
+// selected per cell (gathered per cell, the row ran at a third of the speed its bytes allow).
+template <int N>
+struct RowRelaxation {
+  CellRelaxation even, odd;
+  float gp[2], gs[2], decay[2];
+  ONDES_ROW RowRelaxation(const AnelasticView& a, int x0, int j, int k) {
+    if constexpr (N == 0) return;
+    even = a.relaxation<N>(x0, j, k), odd = a.relaxation<N>(x0 + 1, j, k);
+    if constexpr (N == 1) {
+      gp[0] = even.gains[0], gp[1] = odd.gains[0], gs[0] = even.gains[1], gs[1] = odd.gains[1];
+      decay[0] = even.decay[0], decay[1] = odd.decay[0];
+    }
+  }
+  // Cell x0 + t's, coarse-grained in g and d.
+  ONDES_ROW CellRelaxation at(int t, float (&g)[2], float& d) const {
+    if constexpr (N != 1) return even;
+    const bool o = t & 1;
+    g[0] = o ? gp[1] : gp[0], g[1] = o ? gs[1] : gs[0], d = o ? decay[1] : decay[0];
+    return {g, &d};
+  }
+};
+
 template <int Plane, int N>
-ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* g, const float* v, const float* mat,
-                                 int64_t row, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
+ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* v, const float* mat, int64_t row,
+                                 int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
+  const RowRelaxation<N> relax(a, x0, j, k);
 #pragma GCC ivdep
-  for (int64_t i = row; i < row + nx; ++i)
-    stress_cell<N>(s, a, g, n, i, ArrayAt{mat, n, i, sy, sz}, stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale,
-                   Plane);
+  for (int t = 0; t < nx; ++t) {
+    const int64_t i = row + t;
+    float g[2], d;
+    stress_cell<N>(s, a, relax.at(t, g, d), n, i, ArrayAt{mat, n, i, sy, sz},
+                   stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale, Plane);
+  }
 }
 template <int N>
-ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* g, const float* v,
-                                    const float* mat, int64_t row, int nx, int64_t n, int64_t sy, int64_t sz,
+ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const float* mat,
+                                    int64_t row, int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz,
                                     float scale) {
   if (plane == kSurface)
-    stress_row<kSurface, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+    stress_row<kSurface, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else if (plane == kBelowSurface)
-    stress_row<kBelowSurface, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+    stress_row<kBelowSurface, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else
-    stress_row<kInterior, N>(s, a, g, v, mat, row, nx, n, sy, sz, scale);
+    stress_row<kInterior, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
 }
 
 // The cells of row (j, k) inside the PmlBox: [i0, i1), empty if the row lies outside it.
@@ -156,15 +187,19 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
       velocity_row(v, s, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      if (!pml) continue;
-      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
+      if (pml)
+        pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
 #pragma GCC ivdep
-        for (int t = 0; t < len; ++t) {
-          const int64_t c = row + i0 + t;
-          velocity_pml_cell(p, v, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, damped,
-                            velocity_diffs(ArrayAt{s, n, c, sy, sz}));
-        }
-      });
+          for (int t = 0; t < len; ++t) {
+            const int64_t c = row + i0 + t;
+            velocity_pml_cell(p, v, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, damped,
+                              velocity_diffs(ArrayAt{s, n, c, sy, sz}));
+          }
+        });
+      if (p.damping.layers) {
+#pragma GCC ivdep
+        for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(p.damping, v, n, i, k);
+      }
     }
 }
 
@@ -176,23 +211,24 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
-    const float* g = N ? a.plane_gains(k) : nullptr;
     for (int j = 0; j < sh.ny; ++j) {
       const int64_t row = sh.idx(0, j, k);
       // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
       const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-      if (i1 > i0) stress_row_of<N>(plane, s, a, g, v, mat, row + i0, i1 - i0, n, sy, sz, p.dt_h);
+      if (i1 > i0) stress_row_of<N>(plane, s, a, v, mat, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
       if (!pml) continue;
       pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
+        const RowRelaxation<N> relax(a, i0, j, k);
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
           const Diffs d = stress_diffs(ArrayAt{v, n, c, sy, sz}, plane);
+          float g[2], r;
           if constexpr (N == 0)
             stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped, d);
           else
-            anelastic_stress_pml_cell<N>(p, s, a, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane,
-                                         damped, d);
+            anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
+                                         c, i0 + t, j, k, plane, damped, d);
         }
       });
     }
@@ -204,8 +240,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
 
 ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                               int64_t count, char* anelastic, AnelasticShape q) {
-  const AnelasticView a =
-      anelastic ? anelastic_view(anelastic, p.shape, q.mechanisms, q.classes) : AnelasticView{};
+  const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
     stress_sweep_n<decltype(n)::value>(p, s, v, mat, pml, count, a);
   });
@@ -310,6 +345,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
                    const float* __restrict__ mat, int kz, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
+    if (p.damping.layers) damp_velocity(p.damping, v, sh.cells(), q, k);
     if (Save) save_cell_edges(sh, e, kVelocityComponents, v, q, i, j, k);
   });
 }
@@ -321,7 +357,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
                  const float* __restrict__ mat, AnelasticView a, int kz, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, N ? a.plane_gains(k) : nullptr, sh.cells(), q, array_at(mat, sh, q),
+    stress_cell<N>(s, a, N ? a.relaxation<N>(i, j, k) : CellRelaxation{}, sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (Save) save_cell_edges(sh, e, kStressComponents, s, q, i, j, k);
   });
@@ -360,6 +396,7 @@ __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
   velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
+  if (p.damping.layers) damp_velocity(p.damping, v, p.shape.cells(), c.q, c.k);
   if (Save) save_cell_edges(p.shape, e, kVelocityComponents, v, c.q, c.i, c.j, c.k);
 }
 
@@ -377,7 +414,8 @@ __global__ void __launch_bounds__(256, N ? 4 : 5) stress_pml_cells(StepParams p,
     add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
     stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
   } else {
-    anelastic_stress_pml_cell<N>(p, s, a, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+    anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k), m, pv, c.t, c.q, c.i, c.j, c.k,
+                                 plane, c.damped, d);
   }
   if (Save) save_cell_edges(p.shape, e, kStressComponents, s, c.q, c.i, c.j, c.k);
 }
@@ -425,8 +463,7 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  const AnelasticView a =
-      anelastic ? anelastic_view(anelastic, p.shape, q.mechanisms, q.classes) : AnelasticView{};
+  const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if constexpr (N == 0) {

@@ -159,6 +159,15 @@ ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, P
   put(SYZ, scale * m.myz * (d.d[7] + d.d[8]));
 }
 
+// Ondes3D's q0 (VelocityDamping): cell (.., k)'s velocity times its layer's factor, vx and vy at
+// depth k, vz at k + 1/2 (computeVeloAndSource.c: amp of the layer at k, amp2 of that at k + 1/2).
+ONDES_CELL void damp_velocity(const VelocityDamping& d, float* v, int64_t n, int64_t i, int k) {
+  const float a = d.at(float(k)), a2 = d.at(float(k) + 0.5f);
+  v[VX * n + i] *= a;
+  v[VY * n + i] *= a;
+  v[VZ * n + i] *= a2;
+}
+
 // sigma += scale * (Hooke's law applied to the differences); m is an accessor over the material.
 template <class M>
 ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Diffs& d, float scale, int plane) {
@@ -170,13 +179,14 @@ ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Dif
 //   d sigma/dt = M_U eps' - sum_l zeta_l,   d zeta_l/dt + w_l zeta_l = w_l Y_l M_U eps',
 // each modulus (lambda + 2 mu, mu) with its own Y_l (from Qp, Qs). The memory z_l = dt zeta_l is
 // advanced by Crank-Nicolson, z_l' = decay_l z_l + dt_h Hooke(gain_l x moduli)(d), decay_l =
-// (1 - w_l dt/2) / (1 + w_l dt/2), gain_l = Y_l w_l dt / (1 + w_l dt/2) (the cell's Q class gives
-// the gains g, [mechanism][P, S]: AnelasticView::plane_gains), and the stress takes the mean of
-// the old and new memory. At the free surface the anelastic part folds dz vz with the unrelaxed
-// moduli, as the elastic part does. Every mechanism in every cell: one per cell of each 2 x 2 x 2 cube (coarse-grained, 6 memory variables a cell
-// instead of 6 N) missed the exact solution by 25% at Q = 15 (tests/test_anelastic.cpp).
+// (1 - w_l dt/2) / (1 + w_l dt/2), gain_l = Y_l w_l dt / (1 + w_l dt/2) (the cell's Q class and
+// place give r: AnelasticView::relaxation), and the stress takes the mean of the old and new
+// memory. At the free surface the anelastic part folds dz vz with the unrelaxed moduli, as the
+// elastic part does. N memory sets: every mechanism in every cell, or (N = 1) coarse-grained, the
+// cell's one mechanism of its 2 x 2 x 2 cube with the weights of physics/attenuation.hpp's
+// fit_coarse_q (8 x the every-cell weights instead missed the exact solution by 25% at Q = 15).
 template <int N, class M>
-ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const float* g, int64_t n, int64_t i,
+ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxation& r, int64_t n, int64_t i,
                                      const M& m, const Diffs& d, float scale, int plane) {
   const Moduli u = elastic_moduli(m);
   const float mu = shear_modulus(m.template at<IMU, 0, 0, 0>());
@@ -195,17 +205,17 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const flo
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
     ONDES_UNROLL
-    for (int c = 0; c < kStressComponents; ++c) z0[l][c] = a.memory[(int64_t(l) * kStressComponents + c) * n + i];
+    for (int c = 0; c < kStressComponents; ++c) z0[l][c] = memory[(int64_t(l) * kStressComponents + c) * n + i];
   }
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
-    const float gp = g[2 * l], gs = g[2 * l + 1], decay = a.decay[l];
+    const float gp = r.gains[2 * l], gs = r.gains[2 * l + 1], decay = r.decay[l];
     ONDES_UNROLL
     for (int c = 0; c < kStressComponents; ++c) {
       if (plane == kSurface && c == SZZ) continue;
       const float z1 = decay * z0[l][c] + (gp * p_rate[c] + gs * s_rate[c]);
       rate[c] -= 0.5f * (z0[l][c] + z1);
-      a.memory[(int64_t(l) * kStressComponents + c) * n + i] = z1;
+      memory[(int64_t(l) * kStressComponents + c) * n + i] = z1;
     }
   }
   ONDES_UNROLL
@@ -308,14 +318,14 @@ ONDES_CELL void stress_pml_cell(const StepParams& sp, float* s, const M& m, cons
 // the strain rate the PML makes (driven by d alone, the layer reflected 5% of an S wave at Q = 10:
 // tests/test_anelastic.cpp).
 template <int N, class M, class Damped>
-ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticView& a, const M& m,
-                                          const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k, int plane,
-                                          const Damped& damped, Diffs d) {
+ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, float* memory, const CellRelaxation& r,
+                                          const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
+                                          int plane, const Damped& damped, Diffs d) {
   Diffs psi = d;
   pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
-  add_stress_anelastic<N>(s, a, a.plane_gains(k), sp.shape.cells(), cell, m, d, sp.dt_h, plane);
+  add_stress_anelastic<N>(s, memory, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane);
 }
 
 }  // namespace ondes

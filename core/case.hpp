@@ -33,6 +33,7 @@ struct Layer {
   double top = 0;  // depth of the layer top, metres
   double vp = 0, vs = 0, rho = 0;
   double qp = 0, qs = 0;  // quality factors, constant over Medium::q_band; 0: elastic
+  double q0 = 0;          // Ondes3D's simple damping (Medium::q0_frequency); 0: none
 };
 
 struct Model3D;
@@ -45,6 +46,15 @@ struct Medium {
   // over [q_band[0], q_band[1]] Hz, the velocities being those at q_reference Hz.
   std::array<double, 2> q_band{0, 0};
   double q_reference = 0;
+  bool q_coarse_grained = false;  // q_scheme = "coarse_grained" (physics/attenuation.hpp's QScheme)
+  // Ondes3D's `q0` (its "ANOTHER" method): after each velocity update the velocity is multiplied by
+  // exp(-pi f0 dt / q0) of its layer, f0 = q0_frequency (Hz); an approximation (README).
+  double q0_frequency = 0;
+  bool damped() const {
+    for (const Layer& l : layers)
+      if (l.q0 > 0) return true;
+    return false;
+  }
   bool attenuating() const {
     for (const Layer& l : layers)
       if (l.qp > 0 || l.qs > 0) return true;

@@ -121,42 +121,81 @@ ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, i
 }
 
 // A block's anelastic buffer (attenuating media; physics/attenuation.hpp, stencil.hpp's
-// add_stress_anelastic): the memory variables [mechanism][StressComponent][cells] (stress units),
-// then each z plane's Q class (int32, ghost planes included: an index into the case's distinct
-// (Qp, Qs) pairs; Q varies with depth only, and a class constant along a row keeps the CPU loop
+// add_stress_anelastic): the memory variables [set][StressComponent][cells] (stress units), then
+// each z plane's Q class (int32, ghost planes included: an index into the case's distinct (Qp, Qs)
+// pairs; Q varies with depth only, and a class constant along a row keeps the CPU loop
 // vectorised), then per class and mechanism the gains of the P and shear moduli, then each
-// mechanism's decay over a step.
+// mechanism's decay over a step. Every mechanism in every cell: one memory set per mechanism.
+// Coarse-grained (mechanisms = 1): one memory set, and kCubeCells mechanisms, cell (i, j, k)
+// relaxing with mechanism cube_cell(i, j, k) alone.
 // The counts travel with the task arguments (a GPU codelet could not read them from device memory).
 constexpr int kMaxMechanisms = 8;
+constexpr int kCubeCells = 8;  // of a 2 x 2 x 2 cube
+// The attenuation a compute_stress task applies: mechanisms 0 for an elastic medium, 1 for a
+// coarse-grained one; parity: bit 0 the block's first x index's parity, bit 1 its first y's (the
+// cube cells follow the global indices, so every layout relaxes a cell alike).
+struct AnelasticShape {
+  int mechanisms = 0, classes = 0, parity = 0;
+  ONDES_HD int gain_sets() const { return mechanisms == 1 ? kCubeCells : mechanisms; }
+};
 struct AnelasticLayout {
   int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
-  ONDES_HD static AnelasticLayout of(const BlockShape& s, int mechanisms, int classes) {
+  ONDES_HD static AnelasticLayout of(const BlockShape& s, const AnelasticShape& q) {
     AnelasticLayout l;
-    l.class_offset = 4 * int64_t(kStressComponents) * mechanisms * s.cells();
+    l.class_offset = 4 * int64_t(kStressComponents) * q.mechanisms * s.cells();
     l.gains_offset = l.class_offset + 4 * (int64_t(s.nz) + 2 * kGhost);
-    l.decay_offset = l.gains_offset + 4 * int64_t(2) * mechanisms * classes;
-    l.bytes = l.decay_offset + 4 * int64_t(mechanisms);
+    l.decay_offset = l.gains_offset + 4 * int64_t(2) * q.gain_sets() * q.classes;
+    l.bytes = l.decay_offset + 4 * int64_t(q.gain_sets());
     return l;
   }
+};
+// The gains (P, S) of a cell's mechanisms, [mechanism][P, S], and their decays.
+struct CellRelaxation {
+  const float* gains;
+  const float* decay;
 };
 struct AnelasticView {
   float* memory;
   const int32_t* cls;  // [plane], from k = -kGhost
   const float* gains;  // [class][mechanism][P, S]
   const float* decay;  // [mechanism]
-  int mechanisms;
-  // The gains of the cells of plane k.
-  ONDES_HD const float* plane_gains(int k) const { return gains + 2 * mechanisms * cls[k + kGhost]; }
+  int sets, parity;    // AnelasticShape::gain_sets(), parity
+  // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices).
+  ONDES_HD int cube_cell(int i, int j, int k) const {
+    return ((i + parity) & 1) | (((j + (parity >> 1)) & 1) << 1) | ((k & 1) << 2);
+  }
+  // The relaxation of cell (i, j, k) for N memory sets: its plane's N mechanisms, or, coarse-grained
+  // (N = 1), its cube cell's one.
+  template <int N>
+  ONDES_HD CellRelaxation relaxation(int i, int j, int k) const {
+    const float* g = gains + 2 * sets * cls[k + kGhost];
+    if constexpr (N == 1) {
+      const int l = cube_cell(i, j, k);
+      return {g + 2 * l, decay + l};
+    } else {
+      return {g, decay};
+    }
+  }
 };
-ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, int mechanisms, int classes) {
-  const AnelasticLayout l = AnelasticLayout::of(s, mechanisms, classes);
+ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, const AnelasticShape& q) {
+  const AnelasticLayout l = AnelasticLayout::of(s, q);
   return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
-          mechanisms};
+          q.gain_sets(), q.parity};
 }
-// The attenuation a compute_stress task applies: mechanisms 0 for an elastic medium.
-struct AnelasticShape {
-  int mechanisms = 0, classes = 0;
+// Ondes3D's simple attenuation (Medium::q0_frequency): after each velocity update a velocity at
+// depth z (in cells) is multiplied by the factor of the layer holding z: layer l from top[l] down.
+constexpr int kMaxDampedLayers = 16;
+struct VelocityDamping {
+  int layers = 0;  // 0: no damping
+  float top[kMaxDampedLayers] = {};     // cells, increasing, top[0] = 0
+  float factor[kMaxDampedLayers] = {};  // exp(-pi f0 dt / q0); 1 where q0 = 0
+  ONDES_HD float at(float depth) const {
+    float f = factor[0];
+    for (int l = 1; l < layers; ++l)
+      if (depth >= top[l]) f = factor[l];
+    return f;
+  }
 };
 // Parameters of a compute task, passed by value to the codelets.
 struct StepParams {
@@ -166,6 +205,7 @@ struct StepParams {
   float inv_h = 0;   // 1 / h
   int free_surface = 0;
   PmlBox pml;  // the block's cells outside the C-PML
+  VelocityDamping damping;
 };
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).

@@ -73,8 +73,14 @@ std::string physics_fingerprint(const Case& c) {
                               c.boundaries.pml_reflection, c.boundaries.pml_frequency);
   for (const Layer& l : c.medium.layers) f += fmt::format(" layer {} {} {} {};", l.top, l.vp, l.vs, l.rho);
   if (c.medium.attenuating()) {
-    f += fmt::format(" q band {} {} reference {}", c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
+    f += fmt::format(" q band {} {} reference {}{}", c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference,
+                     c.medium.q_coarse_grained ? " coarse-grained" : "");
     for (const Layer& l : c.medium.layers) f += fmt::format(" {}/{}", l.qp, l.qs);
+    f += ";";
+  }
+  if (c.medium.damped()) {
+    f += fmt::format(" q0 at {} Hz", c.medium.q0_frequency);
+    for (const Layer& l : c.medium.layers) f += fmt::format(" {}", l.q0);
     f += ";";
   }
   if (const Model3D* m = c.medium.model.get()) {

@@ -32,7 +32,7 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   size_t bytes = sizeof(float) * s.cells() * (kVelocityComponents + kStressComponents + kMaterialComponents);
   if (c.medium.attenuating()) {
     const AnelasticShape q = anelastic_shape(c);
-    bytes += AnelasticLayout::of(s, q.mechanisms, q.classes).bytes;
+    bytes += AnelasticLayout::of(s, q).bytes;
   }
   for (int d = 0; d < kDirections; ++d)
     if (b.neighbour[d] >= 0) bytes += sizeof(float) * boundary_floats(s, d, kVelocityComponents + kStressComponents);
@@ -62,7 +62,8 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     fill_material(c, b.info.x0, b.info.y0, s, b.material);
     if (c.medium.attenuating()) {
       b.anelastic_shape = anelastic_shape(c);
-      b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape.mechanisms, b.anelastic_shape.classes).bytes;
+      b.anelastic_shape.parity = (b.info.x0 & 1) | (b.info.y0 & 1) << 1;
+      b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape).bytes;
       b.anelastic = static_cast<char*>(starpu_zeroed(b.anelastic_bytes));
       fill_anelastic(c, b.info.x0, b.info.y0, s, b.anelastic);
     }

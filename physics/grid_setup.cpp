@@ -18,6 +18,15 @@ StepParams step_params(const Case& c) {
   p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
   p.inv_h = static_cast<float>(1.0 / c.grid.h);
   p.free_surface = c.boundaries.free_surface;
+  if (c.medium.damped()) {  // case validation keeps the layers within kMaxDampedLayers
+    VelocityDamping& d = p.damping;
+    d.layers = static_cast<int>(c.medium.layers.size());
+    for (int l = 0; l < d.layers; ++l) {
+      const Layer& layer = c.medium.layers[l];
+      d.top[l] = static_cast<float>(layer.top / c.grid.h);
+      d.factor[l] = layer.q0 > 0 ? static_cast<float>(std::exp(-M_PI * c.medium.q0_frequency * c.time.dt / layer.q0)) : 1.0f;
+    }
+  }
   return p;
 }
 
@@ -27,7 +36,7 @@ StepParams step_params(const Case& c) {
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m) {
   const int64_t n = s.cells();
   const Grid& g = c.grid;
-  QFits fits(c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
+  QFits fits = q_fits(c.medium);
   auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
   for (int k = -kGhost; k < s.nz + kGhost; ++k) {
     const double z = at(k, g.nz) * g.h;
@@ -36,11 +45,13 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
       for (int i = -kGhost; i < s.nx + kGhost; ++i) {
         const Layer l = c.medium.model ? properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h, z)
                                        : layer;
-        // Attenuating: the unrelaxed moduli, whose phase velocities at q_reference are vp and vs.
-        const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs);
+        // Attenuating: the unrelaxed moduli, whose phase velocities at q_reference are vp and vs
+        // (coarse-grained: the cube's, each cell's its own; the cube cells follow global indices).
+        const int cube = ((x0 + i) & 1) | ((y0 + j) & 1) << 1 | (k & 1) << 2;
+        const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs, cube);
         const int64_t q = s.idx(i, j, k);
         m[RHO * n + q] = static_cast<float>(l.rho);
-        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp) - 2 * mu);
+        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp, cube) - 2 * mu);
         m[IMU * n + q] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
       }
   }
@@ -60,17 +71,18 @@ std::vector<std::pair<double, double>> q_classes(const Case& c) {
 
 AnelasticShape anelastic_shape(const Case& c) {
   if (!c.medium.attenuating()) return {};
-  return {mechanisms_for(c.medium.q_band[0], c.medium.q_band[1]), static_cast<int>(q_classes(c).size())};
+  return {memory_sets(c.medium), static_cast<int>(q_classes(c).size())};
 }
 
 void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) {
   const std::vector<std::pair<double, double>> classes = q_classes(c);
-  const int nm = mechanisms_for(c.medium.q_band[0], c.medium.q_band[1]);
-  const AnelasticLayout layout = AnelasticLayout::of(s, nm, static_cast<int>(classes.size()));
+  const AnelasticShape shape{memory_sets(c.medium), static_cast<int>(classes.size())};
+  const int nm = shape.gain_sets();
+  const AnelasticLayout layout = AnelasticLayout::of(s, shape);
   auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
   auto* gains = reinterpret_cast<float*>(buffer + layout.gains_offset);
   auto* decay = reinterpret_cast<float*>(buffer + layout.decay_offset);
-  QFits fits(c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference);
+  QFits fits = q_fits(c.medium);
   auto gain = [&](double q, int l) {  // 0 for an elastic modulus
     return q > 0 ? static_cast<float>(step_coefficients(fits.of(q), l, c.time.dt).gain) : 0.0f;
   };

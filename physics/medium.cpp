@@ -51,10 +51,20 @@ Layer cell_properties(const Medium& m, double z, double h) {
   return out;
 }
 
+QFits q_fits(const Medium& m) {
+  return QFits(m.q_band[0], m.q_band[1], m.q_reference,
+               m.q_coarse_grained ? QScheme::CoarseGrained : QScheme::EveryCell);
+}
+
+int memory_sets(const Medium& m) {
+  if (!m.attenuating()) return 0;
+  return m.q_coarse_grained ? 1 : mechanisms_for(m.q_band[0], m.q_band[1]);
+}
+
 double vp_max(const Medium& m) {
   if (m.model) return m.model->vp_max;
   double v = 0;
-  QFits fits(m.q_band[0], m.q_band[1], m.q_reference);
+  QFits fits = q_fits(m);
   for (const Layer& l : m.layers) v = std::max(v, l.vp * std::sqrt(fits.unrelaxed(l.qp)));
   return v;
 }

@@ -1,5 +1,6 @@
 #pragma once
 #include "core/case.hpp"
+#include "physics/attenuation.hpp"
 
 namespace ondes {
 
@@ -20,6 +21,11 @@ Layer cell_properties(const Medium& m, double z, double h);
 // The fastest P velocity: in an attenuating medium, that of the unrelaxed modulus (the highest
 // frequencies'), which sets the stability limit.
 double vp_max(const Medium& m);
+
+// The medium's attenuation: the solver's fits of its quality factors (its q_band, q_reference and
+// scheme), and the memory sets a cell keeps (AnelasticShape::mechanisms; 0 when elastic).
+QFits q_fits(const Medium& m);
+int memory_sets(const Medium& m);
 double vs_min(const Medium& m);
 
 }  // namespace ondes

@@ -75,7 +75,9 @@ TEST(Gpu, MixedWorkersMatchCpuOnly) {
 }
 
 // An attenuating medium of two layers (issue 17): the memory variables' update, on CUDA threads
-// and in CPU rows, in the interior kernel and the PML one, rounds alike. Q in 3, 4 and 5 mechanisms.
+// and in CPU rows, in the interior kernel and the PML one, rounds alike. Q in 3, 4 and 5 mechanisms,
+// and coarse-grained (CPU rows select between two cube cells, CUDA threads index theirs; 3x3 blocks
+// start at odd x and y).
 TEST(Gpu, AttenuatingCudaMatchesCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
@@ -90,7 +92,24 @@ TEST(Gpu, AttenuatingCudaMatchesCpu) {
     expect_bitwise(cpu, gpu, "attenuating over [" + std::to_string(band[0]) + ", " + std::to_string(band[1]) +
                                  "] Hz, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
                                  ", CUDA vs CPU");
+  }  c.medium.q_coarse_grained = true;
+  for (int blocks : {1, 3}) {
+    c.run.nbx = c.run.nby = blocks;
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   "coarse-grained, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) + ", CUDA vs CPU");
   }
+}
+
+// Ondes3D's q0 damping of two layers: the velocity kernels (interior and PML) damp as the CPU rows.
+TEST(Gpu, DampedCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.medium.layers = {{0, 4000, 2300, 2500}, {1200, 5000, 2900, 2700}};
+  c.medium.layers[0].q0 = 15;
+  c.medium.layers[1].q0 = 50;
+  c.medium.q0_frequency = 2;
+  c.run.nbx = c.run.nby = 2;
+  expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "q0 damping, 2x2 blocks, CUDA vs CPU");
 }
 
 namespace {

@@ -60,17 +60,47 @@ TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
 
 // The same for an attenuating medium of two layers with different Q (issue 17): the anelastic
 // memory variables do not depend on the layout or the scheduler either.
+// Both schemes: every mechanism in every cell, and coarse-grained (whose cube cells follow the
+// global indices: blocks of 2x3 and 3x1 start at odd x and y).
 TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
-  Case c = small_case();
-  c.medium.layers = {{0, 4000, 2300, 2500, 60, 30}, {900, 5000, 2900, 2700, 200, 100}};
-  c.medium.q_band = {0.5, 10};
-  c.medium.q_reference = 2;
-  const auto reference = test::run(c);
-  ASSERT_GT(peak(reference), 0.0);
   Case elastic = small_case();
   elastic.medium.layers = {{0, 4000, 2300, 2500}, {900, 5000, 2900, 2700}};
-  EXPECT_FALSE(bitwise_equal(test::run(elastic), reference)) << "attenuation changed nothing";
+  const auto elastic_run = test::run(elastic);
+  std::vector<float> every_cell;
+  for (bool coarse : {false, true}) {
+    Case c = small_case();
+    c.medium.layers = {{0, 4000, 2300, 2500, 60, 30}, {900, 5000, 2900, 2700, 200, 100}};
+    c.medium.q_band = {0.5, 10};
+    c.medium.q_reference = 2;
+    c.medium.q_coarse_grained = coarse;
+    const auto reference = test::run(c);
+    ASSERT_GT(peak(reference), 0.0);
+    EXPECT_FALSE(bitwise_equal(elastic_run, reference)) << "attenuation changed nothing";
+    if (coarse) EXPECT_FALSE(bitwise_equal(every_cell, reference)) << "the scheme changed nothing";
+    every_cell = reference;
+    for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{4, 4, "dmda"}, std::tuple{3, 1, "eager"}}) {
+      c.run.nbx = nbx;
+      c.run.nby = nby;
+      EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference))
+          << nbx << "x" << nby << " under " << sched << (coarse ? ", coarse-grained" : "");
+    }
+  }
+}
+
+// Ondes3D's q0 damping in two layers (a factor per layer, vz at the half depth): the same for any
+// layout and scheduler, and different from the undamped run.
+TEST(Invariance, DampedMediumSameForAnyLayoutAndScheduler) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Case c = small_case();
+  c.medium.layers = {{0, 4000, 2300, 2500}, {900, 5000, 2900, 2700}};
+  const auto undamped = test::run(c);
+  c.medium.layers[0].q0 = 20;
+  c.medium.layers[1].q0 = 60;
+  c.medium.q0_frequency = 2;
+  const auto reference = test::run(c);
+  ASSERT_GT(peak(reference), 0.0);
+  EXPECT_FALSE(bitwise_equal(undamped, reference)) << "q0 changed nothing";
   for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{4, 4, "dmda"}, std::tuple{3, 1, "eager"}}) {
     c.run.nbx = nbx;
     c.run.nby = nby;

@@ -17,10 +17,12 @@ namespace ondes::viscoelastic {
 using cd = std::complex<double>;
 using Vec3 = std::array<double, 3>;
 
-// The moduli at angular frequency w: P-wave modulus lambda + 2 mu, and mu.
+// The moduli at angular frequency w: P-wave modulus lambda + 2 mu, and mu; the density, or a
+// complex one (a velocity damped as dv/dt = ... - gamma v is a density rho (1 - i gamma / w)).
 struct Rheology {
   std::function<cd(double)> p_modulus, mu;
   double rho = 0;
+  std::function<cd(double)> density = nullptr;  // if set, rho is not used
 };
 
 // Spectrum of the displacement u_n at offset x of a unit force along p with a unit spectrum.
@@ -28,17 +30,17 @@ inline cd stokes_spectrum(const Rheology& m, const Vec3& x, int n, int p, double
   const double r = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
   const double g[3] = {x[0] / r, x[1] / r, x[2] / r};
   const double dnp = n == p ? 1.0 : 0.0;
-  const cd mp = m.p_modulus(w), mu = m.mu(w);
-  const cd a = r / std::sqrt(mp / m.rho), b = r / std::sqrt(mu / m.rho);  // travel times, complex
+  const cd mp = m.p_modulus(w), mu = m.mu(w), rho = m.density ? m.density(w) : cd(m.rho);
+  const cd a = r / std::sqrt(mp / rho), b = r / std::sqrt(mu / rho);  // travel times, complex
   const cd iw(0.0, w);
   // Near field: the transform of the integral of tau s(t - tau) over [a, b], i.e. S(w) times
   // integral of tau e^{-i w tau}, whose primitive is e^{-i w tau} (1 + i w tau) / w^2 (an analytic
   // function of the limits, so it holds for complex ones); at w = 0, (b^2 - a^2) / 2.
   const cd near = w == 0.0 ? (b * b - a * a) / 2.0
                            : (std::exp(-iw * b) * (1.0 + iw * b) - std::exp(-iw * a) * (1.0 + iw * a)) / (w * w);
-  const double k = 1.0 / (4 * M_PI * m.rho);
-  return k * ((3 * g[n] * g[p] - dnp) / (r * r * r) * near + g[n] * g[p] / (mp / m.rho * r) * std::exp(-iw * a) -
-              (g[n] * g[p] - dnp) / (mu / m.rho * r) * std::exp(-iw * b));
+  const cd k = 1.0 / (4 * M_PI * rho);
+  return k * ((3 * g[n] * g[p] - dnp) / (r * r * r) * near + g[n] * g[p] / (mp / rho * r) * std::exp(-iw * a) -
+              (g[n] * g[p] - dnp) / (mu / rho * r) * std::exp(-iw * b));
 }
 
 // Discrete Fourier transforms of n samples (n a power of two), in place: sign -1 forward, +1 back

@@ -157,19 +157,20 @@ if [[ $parts == *" mpi-checkpoint "* ]]; then
 fi
 
 # Issue 17: the cost of attenuation. benchmark.toml elastic, then with qp 100, qs 50 over
-# [0.5, 5] Hz (3 mechanisms) and [0.1, 10] Hz (4): 1 GPU with one block, and the CPU workers alone
-# (16 blocks, lws, ATTENUATION_CPU_STEPS steps, default 20).
+# [0.5, 5] Hz (3 mechanisms), [0.1, 10] Hz (4) and [0.1, 10] Hz coarse-grained: 1 GPU with one
+# block, and the CPU workers alone (16 blocks, lws, ATTENUATION_CPU_STEPS steps, default 20).
 if [[ $parts == *" attenuation "* ]]; then
   section "cost of attenuation ($(basename "$case_file"))"
   qtable=$out/attenuation_table.txt
-  printf '%-40s %14s %14s\n' case "1 GPU 1x1" "CPUs 4x4" | tee "$qtable"
+  printf '%-52s %14s %14s\n' case "1 GPU 1x1" "CPUs 4x4" | tee "$qtable"
   rate() { sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1; }
-  for band in none "0.5 5" "0.1 10"; do
+  for band in none "0.5 5" "0.1 10" "0.1 10 coarse_grained"; do
     c=$case_file label="elastic"
     if [ "$band" != none ]; then
       set -- $band
-      c=/tmp/q_$1_$2.toml label="Q 100/50 over [$1, $2] Hz"
-      sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$1, $2]/" "$case_file" > "$c"
+      c=/tmp/q_$1_$2_${3:-every_cell}.toml label="Q 100/50 over [$1, $2] Hz${3:+, $3}"
+      sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$1, $2]\nq_scheme = \"${3:-every_cell}\"/" \
+        "$case_file" > "$c"
       "$bin/ondes3d" check "$c" 2>&1 | grep -E "attenuation|largest block" | tee -a "$log"
     fi
     STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_CALIBRATE=1 "$bin/ondes3d" run "$c" --steps 40 --blocks 1x1 --sched dmda \
@@ -178,7 +179,7 @@ if [[ $parts == *" attenuation "* ]]; then
       --output /tmp/run.h5 2>&1 | tee -a "$log" | rate)
     p=$(STARPU_NCUDA=0 "$bin/ondes3d" run "$c" --steps "${ATTENUATION_CPU_STEPS:-20}" --blocks 4x4 --sched lws \
       --output /tmp/run.h5 2>&1 | tee -a "$log" | rate)
-    printf '%-40s %14.4g %14.4g\n' "$label" "${g:-0}" "${p:-0}" | tee -a "$qtable"
+    printf '%-52s %14.4g %14.4g\n' "$label" "${g:-0}" "${p:-0}" | tee -a "$qtable"
     # The stress kernel's time and DRAM bytes (Nsight Compute, one launch after a few steps).
     if command -v ncu > /dev/null; then
       STARPU_NCPU=0 STARPU_NCUDA=1 ncu --kernel-name regex:"stress_cells" --launch-skip 6 --launch-count 1 \
