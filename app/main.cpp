@@ -31,6 +31,7 @@
 #include "perfmodels/cost_model.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/medium.hpp"
+#include "physics/model3d.hpp"
 #include "physics/stability.hpp"
 
 using namespace ondes;
@@ -105,18 +106,30 @@ void print_attenuation(const Medium& m) {
   QFits fits = q_fits(m);
   std::vector<double> f;
   for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
+  // Each layer's Qp and Qs; a 3D model's lowest (the hardest to fit), on the solver's rungs.
+  std::vector<std::pair<std::string, double>> qs;
   for (size_t l = 0; l < m.layers.size(); ++l)
-    for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}}) {
-      const Relaxation& r = fits.of(q);
-      std::vector<double> fitted;
-      double worst = 0;
-      for (double x : f) {
-        fitted.push_back(quality_at(r, x));
-        worst = std::max(worst, std::abs(fitted.back() / q - 1));
-      }
-      fmt::print("  layer {}: {} {}: Q(f) at {:.4g} Hz = {:.4g}; worst {:.2f}%\n", l + 1, name, q, fmt::join(f, " "),
-                 fmt::join(fitted, " "), 100 * worst);
+    for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}})
+      qs.emplace_back(fmt::format("layer {}: {}", l + 1, name), q);
+  if (m.model_q) {
+    qs.emplace_back("3D model, lowest Qp", level_q(q_level(m.model->qp_min)));
+    qs.emplace_back("3D model, lowest Qs", level_q(q_level(m.model->qs_min)));
+  }
+  for (const auto& [name, q] : qs) {
+    if (!(q > 0)) {
+      fmt::print("  {}: elastic\n", name);
+      continue;
     }
+    const Relaxation& r = fits.of(q);
+    std::vector<double> fitted;
+    double worst = 0;
+    for (double x : f) {
+      fitted.push_back(quality_at(r, x));
+      worst = std::max(worst, std::abs(fitted.back() / q - 1));
+    }
+    fmt::print("  {} {:.4g}: Q(f) at {:.4g} Hz = {:.4g}; worst {:.2f}%\n", name, q, fmt::join(f, " "),
+               fmt::join(fitted, " "), 100 * worst);
+  }
 }
 
 // Ondes3D's q0 damping: each layer's factor per step, and the Q it amounts to at f0 (the velocity

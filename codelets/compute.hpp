@@ -93,52 +93,59 @@ ONDES_ROW inline void velocity_row(float* v, const float* s, const float* mat, i
 // row's cells are (x0 .. x0 + nx - 1, j, k), from padded index row. (Running
 // add_stress_anelastic's steps one loop at a time over runs of 64 cells, to stream fewer arrays at
 // once, was slower: 21 against 28 M cell-updates/s on one core.)
-// The relaxations of the cells of row (j, k) from x0 on, for N memory sets: the plane's, or
-// (coarse-grained, N = 1) the two cube cells the row's cells alternate between, loaded once and
-// selected per cell (gathered per cell, the row ran at a third of the speed its bytes allow).
-template <int N>
+// The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium
+// the plane's, or (coarse-grained, N = 1) the two cube cells the row's cells alternate between,
+// loaded once and selected per cell (gathered per cell, the row ran at a third of the speed its
+// bytes allow); in a 3D model (PerCell) each cell's own, gathered. (PerCell is a template
+// parameter: tested at run time in the loop, it cost the layered rows their vectorisation.)
+template <int N, bool PerCell>
 struct RowRelaxation {
+  const AnelasticView& a;
+  int x0, j, k;
   CellRelaxation even, odd;
   float gp[2], gs[2], decay[2];
-  ONDES_ROW RowRelaxation(const AnelasticView& a, int x0, int j, int k) {
-    if constexpr (N == 0) return;
-    even = a.relaxation<N>(x0, j, k), odd = a.relaxation<N>(x0 + 1, j, k);
+  ONDES_ROW RowRelaxation(const AnelasticView& view, int x, int row_j, int row_k)
+      : a(view), x0(x), j(row_j), k(row_k) {
+    if constexpr (N == 0 || PerCell) return;
+    even = a.relaxation<N>(x0, j, k, 0), odd = a.relaxation<N>(x0 + 1, j, k, 0);
     if constexpr (N == 1) {
-      gp[0] = even.gains[0], gp[1] = odd.gains[0], gs[0] = even.gains[1], gs[1] = odd.gains[1];
+      gp[0] = even.p[0], gp[1] = odd.p[0], gs[0] = even.s[0], gs[1] = odd.s[0];
       decay[0] = even.decay[0], decay[1] = odd.decay[0];
     }
   }
-  // Cell x0 + t's, coarse-grained in g and d.
-  ONDES_ROW CellRelaxation at(int t, float (&g)[2], float& d) const {
+  // Cell x0 + t's (padded index q), coarse-grained in g and d.
+  ONDES_ROW CellRelaxation at(int t, int64_t q, float (&g)[2], float& d) const {
+    if constexpr (N == 0) return {};
+    if constexpr (PerCell) return a.relaxation<N>(x0 + t, j, k, q);
     if constexpr (N != 1) return even;
     const bool o = t & 1;
     g[0] = o ? gp[1] : gp[0], g[1] = o ? gs[1] : gs[0], d = o ? decay[1] : decay[0];
-    return {g, &d};
+    return {&g[0], &g[1], &d};
   }
 };
 
-template <int Plane, int N>
+template <int Plane, int N, bool PerCell>
 ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* v, const float* mat, int64_t row,
                                  int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
-  const RowRelaxation<N> relax(a, x0, j, k);
+  const RowRelaxation<N, PerCell> relax(a, x0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < nx; ++t) {
     const int64_t i = row + t;
     float g[2], d;
-    stress_cell<N>(s, a, relax.at(t, g, d), n, i, ArrayAt{mat, n, i, sy, sz},
+    stress_cell<N>(s, a, relax.at(t, i, g, d), n, i, ArrayAt{mat, n, i, sy, sz},
                    stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale, Plane);
   }
 }
-template <int N>
+template <int N, bool PerCell>
 ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const float* mat,
                                     int64_t row, int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz,
                                     float scale) {
   if (plane == kSurface)
-    stress_row<kSurface, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else if (plane == kBelowSurface)
-    stress_row<kBelowSurface, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else
-    stress_row<kInterior, N>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kInterior, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
 }
 
 // The cells of row (j, k) inside the PmlBox: [i0, i1), empty if the row lies outside it.
@@ -203,7 +210,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
     }
 }
 
-template <int N>
+template <int N, bool PerCell>
 ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                                      int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
@@ -215,10 +222,10 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       const int64_t row = sh.idx(0, j, k);
       // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
       const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-      if (i1 > i0) stress_row_of<N>(plane, s, a, v, mat, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
+      if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, mat, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
       if (!pml) continue;
       pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-        const RowRelaxation<N> relax(a, i0, j, k);
+        const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
@@ -227,7 +234,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
           if constexpr (N == 0)
             stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped, d);
           else
-            anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
+            anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
                                          c, i0 + t, j, k, plane, damped, d);
         }
       });
@@ -242,7 +249,10 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
                               int64_t count, char* anelastic, AnelasticShape q) {
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
-    stress_sweep_n<decltype(n)::value>(p, s, v, mat, pml, count, a);
+    if (a.per_cell)
+      stress_sweep_n<decltype(n)::value, true>(p, s, v, mat, pml, count, a);
+    else
+      stress_sweep_n<decltype(n)::value, false>(p, s, v, mat, pml, count, a);
   });
 }
 
@@ -357,7 +367,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
                  const float* __restrict__ mat, AnelasticView a, int kz, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, N ? a.relaxation<N>(i, j, k) : CellRelaxation{}, sh.cells(), q, array_at(mat, sh, q),
+    stress_cell<N>(s, a, N ? a.relaxation<N>(i, j, k, q) : CellRelaxation{}, sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (Save) save_cell_edges(sh, e, kStressComponents, s, q, i, j, k);
   });
@@ -414,7 +424,7 @@ __global__ void __launch_bounds__(256, N ? 4 : 5) stress_pml_cells(StepParams p,
     add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
     stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
   } else {
-    anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k), m, pv, c.t, c.q, c.i, c.j, c.k,
+    anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
                                  plane, c.damped, d);
   }
   if (Save) save_cell_edges(p.shape, e, kStressComponents, s, c.q, c.i, c.j, c.k);

@@ -209,7 +209,7 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
   }
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
-    const float gp = r.gains[2 * l], gs = r.gains[2 * l + 1], decay = r.decay[l];
+    const float gp = r.p[2 * l], gs = r.s[2 * l], decay = r.decay[l];
     ONDES_UNROLL
     for (int c = 0; c < kStressComponents; ++c) {
       if (plane == kSurface && c == SZZ) continue;

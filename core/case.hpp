@@ -42,8 +42,8 @@ struct Model3D;
 struct Medium {
   std::vector<Layer> layers;
   std::shared_ptr<const Model3D> model;
-  // Anelastic attenuation (issue 17; `check` fits it, the solver does not apply it yet): Q constant
-  // over [q_band[0], q_band[1]] Hz, the velocities being those at q_reference Hz.
+  // Anelastic attenuation (issue 17): Q constant over [q_band[0], q_band[1]] Hz, the velocities being
+  // those at q_reference Hz; per layer, or per sample of a 3D model (model_q).
   std::array<double, 2> q_band{0, 0};
   double q_reference = 0;
   bool q_coarse_grained = false;  // q_scheme = "coarse_grained" (physics/attenuation.hpp's QScheme)
@@ -55,7 +55,9 @@ struct Medium {
       if (l.q0 > 0) return true;
     return false;
   }
+  bool model_q = false;  // the 3D model carries /qp and /qs
   bool attenuating() const {
+    if (model_q) return true;
     for (const Layer& l : layers)
       if (l.qp > 0 || l.qs > 0) return true;
     return false;

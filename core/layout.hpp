@@ -122,10 +122,12 @@ ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, i
 
 // A block's anelastic buffer (attenuating media; physics/attenuation.hpp, stencil.hpp's
 // add_stress_anelastic): the memory variables [set][StressComponent][cells] (stress units), then
-// each z plane's Q class (int32, ghost planes included: an index into the case's distinct (Qp, Qs)
-// pairs; Q varies with depth only, and a class constant along a row keeps the CPU loop
-// vectorised), then per class and mechanism the gains of the P and shear moduli, then each
-// mechanism's decay over a step. Every mechanism in every cell: one memory set per mechanism.
+// the Q classes, then per class and mechanism the gains of the P and shear moduli, then each
+// mechanism's decay over a step. Layered media: a class per z plane (int32, ghost planes
+// included: an index into the case's distinct (Qp, Qs) pairs; a class constant along a row keeps
+// the CPU loop vectorised). 3D models (per_cell): a class per padded cell, Qp's rung of
+// physics/attenuation.hpp's ladder in the low 16 bits and Qs's in the high ones, the classes being
+// the rungs (a rung's P and S gains are the same: a gain depends on Q alone). Every mechanism in every cell: one memory set per mechanism.
 // Coarse-grained (mechanisms = 1): one memory set, and kCubeCells mechanisms, cell (i, j, k)
 // relaxing with mechanism cube_cell(i, j, k) alone.
 // The counts travel with the task arguments (a GPU codelet could not read them from device memory).
@@ -135,7 +137,7 @@ constexpr int kCubeCells = 8;  // of a 2 x 2 x 2 cube
 // coarse-grained one; parity: bit 0 the block's first x index's parity, bit 1 its first y's (the
 // cube cells follow the global indices, so every layout relaxes a cell alike).
 struct AnelasticShape {
-  int mechanisms = 0, classes = 0, parity = 0;
+  int mechanisms = 0, classes = 0, parity = 0, per_cell = 0;
   ONDES_HD int gain_sets() const { return mechanisms == 1 ? kCubeCells : mechanisms; }
 };
 struct AnelasticLayout {
@@ -143,37 +145,44 @@ struct AnelasticLayout {
   ONDES_HD static AnelasticLayout of(const BlockShape& s, const AnelasticShape& q) {
     AnelasticLayout l;
     l.class_offset = 4 * int64_t(kStressComponents) * q.mechanisms * s.cells();
-    l.gains_offset = l.class_offset + 4 * (int64_t(s.nz) + 2 * kGhost);
+    l.gains_offset = l.class_offset + 4 * (q.per_cell ? s.cells() : int64_t(s.nz) + 2 * kGhost);
     l.decay_offset = l.gains_offset + 4 * int64_t(2) * q.gain_sets() * q.classes;
     l.bytes = l.decay_offset + 4 * int64_t(q.gain_sets());
     return l;
   }
 };
-// The gains (P, S) of a cell's mechanisms, [mechanism][P, S], and their decays.
+// A cell's relaxation: mechanism l's gains p[2 l] (P modulus) and s[2 l] (shear), its decay[l].
 struct CellRelaxation {
-  const float* gains;
+  const float* p;
+  const float* s;
   const float* decay;
 };
 struct AnelasticView {
   float* memory;
-  const int32_t* cls;  // [plane], from k = -kGhost
+  const int32_t* cls;  // [plane] from k = -kGhost, or per_cell [padded cell]
   const float* gains;  // [class][mechanism][P, S]
   const float* decay;  // [mechanism]
-  int sets, parity;    // AnelasticShape::gain_sets(), parity
+  int sets, parity, per_cell;  // AnelasticShape::gain_sets(), parity, per_cell
   // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices).
   ONDES_HD int cube_cell(int i, int j, int k) const {
     return ((i + parity) & 1) | (((j + (parity >> 1)) & 1) << 1) | ((k & 1) << 2);
   }
-  // The relaxation of cell (i, j, k) for N memory sets: its plane's N mechanisms, or, coarse-grained
-  // (N = 1), its cube cell's one.
+  // The relaxation of cell (i, j, k), padded index q, for N memory sets: its class's N mechanisms,
+  // or, coarse-grained (N = 1), its cube cell's one.
   template <int N>
-  ONDES_HD CellRelaxation relaxation(int i, int j, int k) const {
-    const float* g = gains + 2 * sets * cls[k + kGhost];
+  ONDES_HD CellRelaxation relaxation(int i, int j, int k, int64_t q) const {
+    const float *p, *s;
+    if (per_cell) {
+      const int32_t c = cls[q];
+      p = gains + 2 * sets * (c & 0xffff), s = gains + 2 * sets * (c >> 16) + 1;
+    } else {
+      p = gains + 2 * sets * cls[k + kGhost], s = p + 1;
+    }
     if constexpr (N == 1) {
       const int l = cube_cell(i, j, k);
-      return {g + 2 * l, decay + l};
+      return {p + 2 * l, s + 2 * l, decay + l};
     } else {
-      return {g, decay};
+      return {p, s, decay};
     }
   }
 };
@@ -181,7 +190,7 @@ ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, 
   const AnelasticLayout l = AnelasticLayout::of(s, q);
   return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
-          q.gain_sets(), q.parity};
+          q.gain_sets(), q.parity, q.per_cell};
 }
 // Ondes3D's simple attenuation (Medium::q0_frequency): after each velocity update a velocity at
 // depth z (in cells) is multiplied by the factor of the layer holding z: layer l from top[l] down.

@@ -155,7 +155,9 @@ void read_q_scheme(Section& s, Medium& m) {
   if (!m.q_coarse_grained) return;
   constexpr double kLowestQ = 20;
   QFits fits = q_fits(m);
-  for (const Layer& l : m.layers)
+  std::vector<Layer> lowest = m.layers;  // a 3D model: its lowest Q, rounded as the solver does
+  if (m.model) lowest = {Layer{0, 0, 0, 0, level_q(q_level(m.model->qp_min)), level_q(q_level(m.model->qs_min))}};
+  for (const Layer& l : lowest)
     for (double q : {l.qp, l.qs}) {
       if (q > 0 && q < kLowestQ)
         s.fail(s.node("q_scheme"), "q_scheme",
@@ -202,8 +204,6 @@ Medium read_medium(Section s, const std::string& case_path) {
   if (s.has("model")) {
     for (const char* k : {"vp", "vs", "rho", "layers"})
       if (s.has(k)) s.fail(s.node(k), k, "give either model or vp/vs/rho / [[medium.layers]], not both");
-    for (const char* k : {"q_band", "q_reference", "q_scheme"})
-      if (s.has(k)) s.fail(s.node(k), k, "attenuation in a 3D model (datasets /qp, /qs) is not supported yet");
     if (s.has("q0_frequency"))
       s.fail(s.node("q0_frequency"), "q0_frequency", "q0 damping is per layer: not with a 3D model");
     const std::string file = resolve(s.string("model"), case_path);
@@ -212,6 +212,8 @@ Medium read_medium(Section s, const std::string& case_path) {
     } catch (const CaseError& e) {
       s.fail(s.node("model"), "model", e.what());
     }
+    m.model_q = m.model->attenuating();
+    read_q_band(s, m);
     s.reject_unknown();
     return m;
   }

@@ -61,6 +61,28 @@ std::vector<float> field(hid_t file, const std::string& path, const char* name, 
   return v;
 }
 
+// The optional /qp and /qs (both or neither, each >= 1 at every sample), kept as 1/Q.
+void read_quality(hid_t file, const std::string& path, const hsize_t (&dims)[3], Model3D& m) {
+  const bool has_qp = H5Lexists(file, "qp", H5P_DEFAULT) > 0, has_qs = H5Lexists(file, "qs", H5P_DEFAULT) > 0;
+  if (!has_qp && !has_qs) return;
+  if (has_qp != has_qs)
+    throw CaseError(fmt::format("{}: dataset '/{}' is missing (a model with attenuation needs both /qp and /qs)", path,
+                                has_qp ? "qs" : "qp"));
+  hsize_t qdims[3] = {dims[0], dims[1], dims[2]};
+  for (const auto& [name, out] : {std::pair{"qp", &m.inv_qp}, std::pair{"qs", &m.inv_qs}}) {
+    *out = field(file, path, name, qdims);
+    for (size_t q = 0; q < out->size(); ++q) {
+      const float v = (*out)[q];
+      if (!(v >= 1) || !std::isfinite(v))
+        throw CaseError(fmt::format("{}: at sample {} (z y x = {} {} {}), {} = {} is not a quality factor >= 1", path, q,
+                                    q / (dims[1] * dims[2]), (q / dims[2]) % dims[1], q % dims[2], name, v));
+      (*out)[q] = 1.0f / v;
+    }
+  }
+  m.qp_min = 1.0 / *std::max_element(m.inv_qp.begin(), m.inv_qp.end());
+  m.qs_min = 1.0 / *std::max_element(m.inv_qs.begin(), m.inv_qs.end());
+}
+
 }  // namespace
 
 std::shared_ptr<const Model3D> read_model(const std::string& path) {
@@ -88,6 +110,7 @@ std::shared_ptr<const Model3D> read_model(const std::string& path) {
                                   m->vp[q] / std::sqrt(2.0)));
   m->vp_max = *std::max_element(m->vp.begin(), m->vp.end());
   m->vs_min = *std::min_element(m->vs.begin(), m->vs.end());
+  read_quality(file, path, dims, *m);
   return m;
 }
 
@@ -102,7 +125,13 @@ void write_model(const std::string& path, const Model3D& m) {
     h5::check(H5Awrite(a, H5T_NATIVE_DOUBLE, v.data()), name);
   }
   const hsize_t dims[3] = {hsize_t(m.nz), hsize_t(m.ny), hsize_t(m.nx)};
-  for (const auto& [name, data] : {std::pair{"vp", &m.vp}, std::pair{"vs", &m.vs}, std::pair{"rho", &m.rho}}) {
+  std::vector<float> qp, qs;  // the files hold Q, the model 1/Q
+  for (const auto& [inv, out] : {std::pair{&m.inv_qp, &qp}, std::pair{&m.inv_qs, &qs}})
+    for (float v : *inv) out->push_back(1.0f / v);
+  for (const auto& [name, data] : {std::pair{"vp", &m.vp}, std::pair{"vs", &m.vs}, std::pair{"rho", &m.rho},
+                                   std::pair{"qp", static_cast<const std::vector<float>*>(&qp)},
+                                   std::pair{"qs", static_cast<const std::vector<float>*>(&qs)}}) {
+    if (data->empty()) continue;
     Id space{H5Screate_simple(3, dims, nullptr), H5Sclose};
     Id ds{H5Dcreate2(file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
     h5::check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data->data()), name);

@@ -192,8 +192,8 @@ Relaxation fit_cube(double q, double f_min, double f_max) {
   };
   std::vector<double> res = residuals(r);
   double lambda = 1e-3;
-  // Until Q is within 1e-4 (RMS) or the steps stop gaining.
-  for (int it = 0; it < 1000 && cost(res) > 1e-8 * double(res.size()); ++it) {
+  // Until Q is within 1e-3 (RMS) or the steps stop gaining.
+  for (int it = 0; it < 1000 && cost(res) > 1e-6 * double(res.size()); ++it) {
     // The Jacobian by central differences, then a damped Gauss-Newton step (the augmented
     // least-squares rows sqrt(lambda) x I), projected onto [0, kMaxY].
     std::vector<std::vector<double>> jac(f.size(), std::vector<double>(kCubeMechanisms));
@@ -239,6 +239,12 @@ Relaxation fit_coarse_q(double q, double f_min, double f_max) {
   if (it == made.end()) it = made.emplace(std::array<double, 3>{q, f_min, f_max}, fit_cube(q, f_min, f_max)).first;
   return it->second;
 }
+
+int q_level(double q) {
+  const long l = std::lround(std::log(std::max(q, 1.0)) / std::log(1.01));
+  return static_cast<int>(std::min<long>(l, kQLevels - 1));
+}
+double level_q(int level) { return std::pow(1.01, level); }
 
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme) {
   return scheme == QScheme::CoarseGrained ? fit_coarse_q(q, f_min, f_max)

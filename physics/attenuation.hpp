@@ -51,11 +51,17 @@ Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms);
 // Y_l so that it has Q(f) = q over the band (Levenberg-Marquardt from 8 x the every-cell fit);
 // relative_modulus of the result is that mean. Against the exact solution (tests/test_anelastic.cpp,
 // 8.6 points per S wavelength), the geometric mean did best: at Qs = 10 the harmonic one missed by
-// 8-13%, the geometric 7-11%; at Qs = 20 the geometric one by 1.7-2.8% over 2.1 km (42
+// 8-13%, the geometric 7-11%; at Qs = 20 the geometric one by 1.8-2.9% over 2.1 km (42
 // wavelengths of the band's top) and 2.7-5.9% over 4 km; the arithmetic one by 4.5-7.6% over 4 km.
 // Placing the mechanisms so that neighbours differ most (less anisotropy by a series-parallel
 // model) was worse: 4.6-6.4% over 4 km. Hence Medium's coarse-grained scheme is for Q >= 20.
 Relaxation fit_coarse_q(double q, double f_min, double f_max);
+
+// In a 3D model Q varies from cell to cell: each cell's Q is rounded to a rung of a geometric
+// ladder (ratio 1.01: within 0.5%) so that a block's gains are a table indexed by rung.
+constexpr int kQLevels = 1400;  // Q from 1 to 1.1e6
+int q_level(double q);          // the nearest rung, clamped
+double level_q(int level);
 
 // The solver's fit for a scheme (mechanisms_for the band in every cell, or the cube's eight).
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme);

@@ -71,12 +71,38 @@ std::vector<std::pair<double, double>> q_classes(const Case& c) {
 
 AnelasticShape anelastic_shape(const Case& c) {
   if (!c.medium.attenuating()) return {};
+  if (c.medium.model_q) return {memory_sets(c.medium), kQLevels, 0, 1};
   return {memory_sets(c.medium), static_cast<int>(q_classes(c).size())};
 }
 
-void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) {
-  const std::vector<std::pair<double, double>> classes = q_classes(c);
-  const AnelasticShape shape{memory_sets(c.medium), static_cast<int>(classes.size())};
+namespace {
+// A 3D model's classes: each padded cell's rungs of Qp and Qs (the cell's properties as
+// fill_material takes them), and the gains of every rung a cell uses (the others stay zero).
+template <class GainFn>
+void fill_cell_classes(const Case& c, int x0, int y0, const BlockShape& s, int nm, int32_t* cls, float* gains,
+                       GainFn&& gain) {
+  const Grid& g = c.grid;
+  auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
+  std::vector<bool> used(kQLevels, false);
+  for (int k = -kGhost; k < s.nz + kGhost; ++k)
+    for (int j = -kGhost; j < s.ny + kGhost; ++j)
+      for (int i = -kGhost; i < s.nx + kGhost; ++i) {
+        const Layer l = properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h, at(k, g.nz) * g.h);
+        const int lp = q_level(l.qp), ls = q_level(l.qs);
+        cls[s.idx(i, j, k)] = lp | ls << 16;
+        used[lp] = used[ls] = true;
+      }
+  for (int level = 0; level < kQLevels; ++level)
+    if (used[level])
+      for (int l = 0; l < nm; ++l) gains[(level * nm + l) * 2] = gains[(level * nm + l) * 2 + 1] = gain(level_q(level), l);
+}
+}  // namespace
+
+void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* buffer) {
+  const std::vector<std::pair<double, double>> classes =
+      c.medium.model_q ? std::vector<std::pair<double, double>>{} : q_classes(c);
+  const AnelasticShape shape = c.medium.model_q ? anelastic_shape(c)
+                                                : AnelasticShape{memory_sets(c.medium), static_cast<int>(classes.size())};
   const int nm = shape.gain_sets();
   const AnelasticLayout layout = AnelasticLayout::of(s, shape);
   auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
@@ -93,6 +119,10 @@ void fill_anelastic(const Case& c, int, int, const BlockShape& s, char* buffer) 
     }
   const Relaxation& band = fits.of(1.0);  // the mechanisms' frequencies are the band's, whatever Q
   for (int l = 0; l < nm; ++l) decay[l] = static_cast<float>(step_coefficients(band, l, c.time.dt).decay);
+  if (c.medium.model_q) {
+    fill_cell_classes(c, x0, y0, s, nm, cls, gains, gain);
+    return;
+  }
   for (int k = -kGhost; k < s.nz + kGhost; ++k) {
     const Layer layer = cell_properties(c.medium, std::min(std::max(k, 0), c.grid.nz - 1) * c.grid.h, c.grid.h);
     cls[k + kGhost] = static_cast<int32_t>(

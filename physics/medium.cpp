@@ -16,7 +16,10 @@ const Layer& layer_at(const Medium& m, double z) {
 }
 
 Layer properties_at(const Medium& m, double x, double y, double z) {
-  return m.model ? m.model->at(x, y, z) : layer_at(m, z);
+  if (!m.model) return layer_at(m, z);
+  Layer l = m.model->at(x, y, z);
+  if (m.model_q) l.qp = level_q(q_level(l.qp)), l.qs = level_q(q_level(l.qs));  // the solver's rungs
+  return l;
 }
 
 
@@ -62,10 +65,17 @@ int memory_sets(const Medium& m) {
 }
 
 double vp_max(const Medium& m) {
-  if (m.model) return m.model->vp_max;
-  double v = 0;
   QFits fits = q_fits(m);
-  for (const Layer& l : m.layers) v = std::max(v, l.vp * std::sqrt(fits.unrelaxed(l.qp)));
+  auto stiffest = [&](double q) {  // M_U / M_ref of the stiffest cell of quality q (coarse: of its cube)
+    double u = fits.unrelaxed(q);
+    if (m.q_coarse_grained && q > 0)
+      for (int l = 0; l < kCubeMechanisms; ++l) u = std::max(u, fits.unrelaxed(q, l));
+    return u;
+  };
+  // The lowest Q has the stiffest unrelaxed modulus.
+  if (m.model) return m.model->vp_max * (m.model_q ? std::sqrt(stiffest(level_q(q_level(m.model->qp_min)))) : 1.0);
+  double v = 0;
+  for (const Layer& l : m.layers) v = std::max(v, l.vp * std::sqrt(stiffest(l.qp)));
   return v;
 }
 

@@ -34,6 +34,10 @@ Layer Model3D::at(double x, double y, double z) const {
   l.vp = sample(vp);
   l.vs = sample(vs);
   l.rho = sample(rho);
+  if (attenuating()) {
+    l.qp = 1.0 / sample(inv_qp);
+    l.qs = 1.0 / sample(inv_qs);
+  }
   return l;
 }
 

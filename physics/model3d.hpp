@@ -15,7 +15,11 @@ struct Model3D {
   std::array<double, 3> origin{};    // metres, of sample (0, 0, 0)
   std::array<double, 3> spacing{};   // metres
   std::vector<float> vp, vs, rho;
+  // Quality factors (/qp, /qs, optional, both or neither), kept as 1/Q: interpolated so, as losses add.
+  std::vector<float> inv_qp, inv_qs;
   double vp_max = 0, vs_min = 0;     // over every sample
+  double qp_min = 0, qs_min = 0;     // over every sample (0 without Q)
+  bool attenuating() const { return !inv_qp.empty(); }
 
   int size(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
   double last(int axis) const { return origin[axis] + (size(axis) - 1) * spacing[axis]; }

@@ -4,8 +4,14 @@
 #include <string>
 #include <vector>
 
+#include <filesystem>
+#include <memory>
+#include <unistd.h>
+
 #include "app/simulation.hpp"
 #include "core/case.hpp"
+#include "io/model_reader.hpp"
+#include "physics/model3d.hpp"
 
 namespace ondes::test {
 
@@ -20,6 +26,32 @@ inline Case cube(int n, double h, double vp, double vs, double rho, double dt, i
   c.boundaries.pml_width = pml;
   c.medium.layers = {{0, vp, vs, rho}};
   return c;
+}
+
+// Replaces c's medium by a 3D model with its first layer's velocities and density and Q varying
+// along x, y and z (Qp 40-160, Qs 20-80 over a 5 x 4 x 3 sample grid spanning the case's grid),
+// written to HDF5 and read back as a case would; q_band [0.5, 10] Hz.
+inline void use_attenuating_model(Case& c) {
+  const Layer first = c.medium.layers.front();
+  Model3D m;
+  m.nx = 5, m.ny = 4, m.nz = 3;
+  m.spacing = {c.grid.nx * c.grid.h / 4, c.grid.ny * c.grid.h / 3, c.grid.nz * c.grid.h / 2};
+  for (int k = 0; k < m.nz; ++k)
+    for (int j = 0; j < m.ny; ++j)
+      for (int i = 0; i < m.nx; ++i) {
+        m.vp.push_back(float(first.vp)), m.vs.push_back(float(first.vs)), m.rho.push_back(float(first.rho));
+        const double qs = 20 + 15 * i + 10 * j * (k + 1);
+        m.inv_qp.push_back(float(1 / (2 * qs))), m.inv_qs.push_back(float(1 / qs));
+      }
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("ondes_test_" + std::to_string(getpid()) + "_q_model.h5")).string();
+  write_model(path, m);
+  c.medium.model = read_model(path);
+  std::filesystem::remove(path);
+  c.medium.layers.clear();
+  c.medium.model_q = true;
+  c.medium.q_band = {0.5, 10};
+  c.medium.q_reference = 2;
 }
 
 inline TimeFunction gaussian(double f0, double t0) { return {StfKind::Gaussian, f0, t0, 0}; }

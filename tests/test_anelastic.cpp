@@ -8,13 +8,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <unistd.h>
 
 #include "analytic.hpp"
 #include "helpers.hpp"
 #include "io/case_reader.hpp"
+#include "io/model_reader.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/medium.hpp"
+#include "physics/model3d.hpp"
 #include "physics/stability.hpp"
 #include "physics/stf.hpp"
 #include "viscoelastic.hpp"
@@ -31,7 +35,7 @@ const std::array<double, 6> kMoment{1e15, -0.5e15, 0.3e15, 0.7e15, -0.2e15, 0.4e
 
 // A test: the medium's scheme and quality factors, the grid (cells), the source (cells from the
 // grid's origin) and the stations (metres from the source, off every axis), the steps.
-enum class Body { Elastic, EveryCell, CoarseGrained, Damped };
+enum class Body { Elastic, EveryCell, CoarseGrained, Damped, Model };
 struct Setup {
   Body body;
   double qp, qs;
@@ -63,6 +67,29 @@ Setup damped() {
   return t;
 }
 
+// The every-cell full space given as a 3D model (HDF5, /qp and /qs at every sample): the path a
+// model's Q takes (per-cell classes, Q rounded to the solver's rungs).
+Setup model() {
+  Setup t = every_cell();
+  t.body = Body::Model;
+  return t;
+}
+std::shared_ptr<const Model3D> uniform_model(const Setup& t) {
+  Model3D m;
+  m.nx = m.ny = m.nz = 2;
+  m.spacing = {t.nx * kH, t.ny * kH, t.nz * kH};
+  for (int q = 0; q < 8; ++q) {
+    m.vp.push_back(kVp), m.vs.push_back(kVs), m.rho.push_back(kRho);
+    m.inv_qp.push_back(float(1 / t.qp)), m.inv_qs.push_back(float(1 / t.qs));
+  }
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("ondes_anelastic_" + std::to_string(getpid()) + "_model.h5")).string();
+  write_model(path, m);
+  auto read = read_model(path);
+  std::filesystem::remove(path);
+  return read;
+}
+
 Case full_space(const Setup& t, Body body) {
   Case c = test::cube(t.nx, kH, kVp, kVs, kRho, kDt, t.steps, kPml, false);
   c.grid.ny = t.ny;
@@ -72,6 +99,12 @@ Case full_space(const Setup& t, Body body) {
   if (body == Body::Damped) {
     c.medium.layers[0].q0 = kQ0;
     c.medium.q0_frequency = kQ0Frequency;
+  } else if (body == Body::Model) {
+    c.medium.layers.clear();
+    c.medium.model = uniform_model(t);
+    c.medium.model_q = true;
+    c.medium.q_band = {kBand[0], kBand[1]};
+    c.medium.q_reference = kReference;
   } else if (body != Body::Elastic) {
     c.medium.layers[0].qp = t.qp;
     c.medium.layers[0].qs = t.qs;
@@ -106,8 +139,11 @@ viscoelastic::Rheology rheology(const Setup& t, Body body) {
             [gamma](double w) { return w == 0 ? viscoelastic::cd(kRho) : kRho * viscoelastic::cd(1.0, -gamma / w); }};
   }
   QFits fits = q_fits(full_space(t, body).medium);
-  const Relaxation p = fits.of(t.qp), s = fits.of(t.qs);
-  const double mp_u = mp * fits.unrelaxed(t.qp), mu_u = mu * fits.unrelaxed(t.qs);
+  // A model's Q on the solver's rungs.
+  const double qp = body == Body::Model ? level_q(q_level(t.qp)) : t.qp;
+  const double qs = body == Body::Model ? level_q(q_level(t.qs)) : t.qs;
+  const Relaxation p = fits.of(qp), s = fits.of(qs);
+  const double mp_u = mp * fits.unrelaxed(qp), mu_u = mu * fits.unrelaxed(qs);
   return {[p, mp_u](double w) { return mp_u * relative_modulus(p, w / (2 * M_PI)); },
           [s, mu_u](double w) { return mu_u * relative_modulus(s, w / (2 * M_PI)); }, kRho};
 }
@@ -173,4 +209,10 @@ TEST(Anelastic, CoarseGrainedPointSourceMatchesTheExactViscoelasticSolution) {
 TEST(Anelastic, Q0DampingMatchesTheDampedWaveEquation) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   expect_exact(damped(), 0.7);
+}
+
+// Qp = 20, Qs = 10 given as a 3D model's /qp and /qs: the same physics through per-cell classes.
+TEST(Anelastic, ModelQualityFactorsMatchTheExactViscoelasticSolution) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  expect_exact(model(), 0.7);
 }

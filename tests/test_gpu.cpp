@@ -100,6 +100,20 @@ TEST(Gpu, AttenuatingCudaMatchesCpu) {
   }
 }
 
+// Q from a 3D model (a class per cell), every-cell and coarse-grained: the CUDA threads read their
+// cell's class as the CPU rows gather theirs.
+TEST(Gpu, AttenuatingModelCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  for (bool coarse : {false, true}) {
+    Case c = gpu_case();
+    test::use_attenuating_model(c);
+    c.medium.q_coarse_grained = coarse;
+    c.run.nbx = c.run.nby = 2;
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   std::string("Q from a 3D model") + (coarse ? ", coarse-grained" : "") + ", 2x2 blocks, CUDA vs CPU");
+  }
+}
+
 // Ondes3D's q0 damping of two layers: the velocity kernels (interior and PML) damp as the CPU rows.
 TEST(Gpu, DampedCudaMatchesCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";

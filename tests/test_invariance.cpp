@@ -88,6 +88,25 @@ TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
   }
 }
 
+// Q varying in x, y and z from a 3D model (a class per cell): the same for any layout and scheduler,
+// every-cell and coarse-grained.
+TEST(Invariance, AttenuatingModelSameForAnyLayoutAndScheduler) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  for (bool coarse : {false, true}) {
+    Case c = small_case();
+    test::use_attenuating_model(c);
+    c.medium.q_coarse_grained = coarse;
+    const auto reference = test::run(c);
+    ASSERT_GT(peak(reference), 0.0);
+    for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{3, 1, "eager"}}) {
+      c.run.nbx = nbx;
+      c.run.nby = nby;
+      EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference))
+          << nbx << "x" << nby << " under " << sched << (coarse ? ", coarse-grained" : "");
+    }
+  }
+}
+
 // Ondes3D's q0 damping in two layers (a factor per layer, vz at the half depth): the same for any
 // layout and scheduler, and different from the undamped run.
 TEST(Invariance, DampedMediumSameForAnyLayoutAndScheduler) {

@@ -85,6 +85,49 @@ TEST(Model3D, MismatchesAreRefusedWithFileAndDataset) {
   std::filesystem::remove(path);
 }
 
+// Q in a model: /qp and /qs both or neither, each >= 1, interpolated as 1/Q; a case with a model's
+// Q needs q_band, and q_band needs a model's Q.
+TEST(Model3D, QualityFactorsAreReadCheckedAndNeedTheirBand) {
+  const std::string dir = temp_path("q");
+  std::filesystem::create_directories(dir);
+  Model3D m = linear_model(100);
+  for (size_t q = 0; q < m.vp.size(); ++q) m.inv_qp.push_back(q % 2 ? 1.0f / 50 : 1.0f / 100), m.inv_qs.push_back(1.0f / 40);
+  write_model(dir + "/model.h5", m);
+  const auto read = read_model(dir + "/model.h5");
+  ASSERT_TRUE(read->attenuating());
+  EXPECT_NEAR(read->qp_min, 50, 1e-3);
+  const Layer mid = read->at(-50, -50, 0);  // half-way between samples 0 (Qp 100) and 1 (Qp 50)
+  EXPECT_NEAR(mid.qp, 1 / (0.5 / 100 + 0.5 / 50), 1e-3);
+  EXPECT_NEAR(mid.qs, 40, 1e-3);
+  const std::string text =
+      "[grid]\nnx = 30\nny = 30\nnz = 30\nh = 10.0\n[time]\ndt = 0.0005\nsteps = 10\n"
+      "[medium]\nmodel = \"model.h5\"\nq_band = [0.5, 10.0]\n"
+      "[[sources]]\ntype = \"force\"\nposition = [150.0, 150.0, 150.0]\nforce = [1.0, 0.0, 0.0]\n"
+      "stf = { type = \"ricker\", f0 = 10.0 }\n";
+  const Case ok = parse_case(text, dir + "/case.toml");
+  EXPECT_TRUE(ok.medium.attenuating());
+  auto refused = [&](const std::string& t, const std::string& pattern) {
+    try {
+      parse_case(t, dir + "/case.toml");
+      ADD_FAILURE() << "accepted: " << pattern;
+    } catch (const CaseError& e) {
+      EXPECT_TRUE(std::regex_search(e.what(), std::regex(pattern))) << e.what();
+    }
+  };
+  refused(std::regex_replace(text, std::regex("q_band = .*\n"), ""), R"(medium\.q_band: missing)");
+  m.inv_qs.clear();
+  write_model(dir + "/model.h5", m);
+  refused(text, R"(model\.h5: dataset '/qs' is missing \(a model with attenuation needs both /qp and /qs\))");
+  m.inv_qs.assign(m.inv_qp.size(), 1.0f / 40);
+  m.inv_qs[5] = 2.0f;  // Q = 0.5
+  write_model(dir + "/model.h5", m);
+  refused(text, R"(at sample 5 .*qs = 0\.5 is not a quality factor >= 1)");
+  m.inv_qp.clear(), m.inv_qs.clear();
+  write_model(dir + "/model.h5", m);
+  refused(text, R"(medium\.q_band: given without any qp/qs)");
+  std::filesystem::remove_all(dir);
+}
+
 // The case refers to the model by a path relative to itself; a model that does not cover the grid
 // is refused, naming the axis and both extents.
 TEST(Model3D, CaseRefusesAModelThatDoesNotCoverTheGrid) {

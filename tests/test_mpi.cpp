@@ -206,28 +206,33 @@ TEST_F(Mpi, CheckpointOnFourRanksRestartsOnAnyRanks) {
 // checkpoint from 4 ranks to rank 0's file and back to 2 ranks with another layout and to one
 // process, and the seismograms are the one-process run's, bit for bit.
 TEST_F(Mpi, AttenuatingRunOverRanksAndItsRestartsEqualOneProcess) {
-  std::string text = kCase;
-  const std::string rho = "rho = 2600.0\n";
-  text.replace(text.find(rho), rho.size(), rho + "qp = 40.0\nqs = 20.0\nq_band = [0.5, 10.0]\n");
-  const fs::path c = dir_ / "q.toml";
-  std::ofstream(c) << text;
-  const std::string run = ONDES_BINARY + std::string(" run ") + c.string();
-  Result r = shell(run + " --output " + (dir_ / "q_reference.h5").string(), dir_ / "q_reference.log");
-  ASSERT_EQ(r.code, 0) << r.output;
-  const fs::path ck = dir_ / "q.checkpoint.h5";
-  r = shell(mpirun(4) + run + " --blocks 2x2 --checkpoint-every 40 --checkpoint " + ck.string() + " --output " +
-                (dir_ / "q_four.h5").string(),
-            dir_ / "q_four.log");
-  ASSERT_EQ(r.code, 0) << r.output;
-  expect_bitwise_reference(dir_ / "q_four.h5", "attenuating, 4 ranks with checkpoints", r.seconds, "q_reference.h5");
-  for (const auto& [ranks, blocks] : {std::pair{2, "3x1"}, std::pair{0, "1x1"}}) {
-    const std::string name = "q_restart_" + std::to_string(ranks) + "_" + blocks;
-    r = shell((ranks ? mpirun(ranks) : std::string()) + run + " --blocks " + blocks + " --restart " + ck.string() +
-                  " --output " + (dir_ / (name + ".h5")).string(),
-              dir_ / (name + ".log"));
-    ASSERT_EQ(r.code, 0) << name << ": " << r.output;
-    EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
-    expect_bitwise_reference(dir_ / (name + ".h5"), name, r.seconds, "q_reference.h5");
+  for (const std::string scheme : {"every_cell", "coarse_grained"}) {  // coarse: cube cells by global index
+    std::string text = kCase;
+    const std::string rho = "rho = 2600.0\n";
+    text.replace(text.find(rho), rho.size(),
+                 rho + "qp = 40.0\nqs = 20.0\nq_band = [0.5, 10.0]\nq_scheme = \"" + scheme + "\"\n");
+    const std::string q = "q_" + scheme;
+    const fs::path c = dir_ / (q + ".toml");
+    std::ofstream(c) << text;
+    const std::string run = ONDES_BINARY + std::string(" run ") + c.string();
+    Result r = shell(run + " --output " + (dir_ / (q + "_reference.h5")).string(), dir_ / (q + "_reference.log"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    const fs::path ck = dir_ / (q + ".checkpoint.h5");
+    r = shell(mpirun(4) + run + " --blocks 2x2 --checkpoint-every 40 --checkpoint " + ck.string() + " --output " +
+                  (dir_ / (q + "_four.h5")).string(),
+              dir_ / (q + "_four.log"));
+    ASSERT_EQ(r.code, 0) << r.output;
+    expect_bitwise_reference(dir_ / (q + "_four.h5"), scheme + ", 4 ranks with checkpoints", r.seconds,
+                             q + "_reference.h5");
+    for (const auto& [ranks, blocks] : {std::pair{2, "3x1"}, std::pair{0, "1x1"}}) {
+      const std::string name = q + "_restart_" + std::to_string(ranks) + "_" + blocks;
+      r = shell((ranks ? mpirun(ranks) : std::string()) + run + " --blocks " + blocks + " --restart " + ck.string() +
+                    " --output " + (dir_ / (name + ".h5")).string(),
+                dir_ / (name + ".log"));
+      ASSERT_EQ(r.code, 0) << name << ": " << r.output;
+      EXPECT_NE(r.output.find("restarted from"), std::string::npos) << r.output;
+      expect_bitwise_reference(dir_ / (name + ".h5"), name, r.seconds, q + "_reference.h5");
+    }
   }
 }
 

@@ -16,6 +16,8 @@ mkdir -p "$out"
 export LD_LIBRARY_PATH=$here/lib:${LD_LIBRARY_PATH:-}
 export STARPU_HOME=${STARPU_HOME:-/tmp/ondes-starpu-home} STARPU_SILENT=1
 bin=$here/bin
+# tools/build_gpu.sh ships the programs gzipped (the device tool's 64 MiB limit): unpack them once.
+for f in "$bin"/*.gz; do if [ -e "$f" ]; then gunzip -f "$f"; fi; done
 case_file=$here/inputs/benchmark.toml
 log=$out/gpu_check.log
 table=$out/gpu_table.txt
