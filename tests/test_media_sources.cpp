@@ -85,6 +85,15 @@ TEST(Model3D, MismatchesAreRefusedWithFileAndDataset) {
   std::filesystem::remove(path);
 }
 
+// A 30^3 case on model.h5 beside it, with more [medium] lines.
+std::string model_case(const std::string& medium) {
+  return "[grid]\nnx = 30\nny = 30\nnz = 30\nh = 10.0\n[time]\ndt = 0.0005\nsteps = 10\n"
+         "[medium]\nmodel = \"model.h5\"\n" +
+         medium +
+         "[[sources]]\ntype = \"force\"\nposition = [150.0, 150.0, 150.0]\nforce = [1.0, 0.0, 0.0]\n"
+         "stf = { type = \"ricker\", f0 = 10.0 }\n";
+}
+
 // Q in a model: /qp and /qs both or neither, each >= 1, interpolated as 1/Q; a case with a model's
 // Q needs q_band, and q_band needs a model's Q.
 TEST(Model3D, QualityFactorsAreReadCheckedAndNeedTheirBand) {
@@ -99,11 +108,7 @@ TEST(Model3D, QualityFactorsAreReadCheckedAndNeedTheirBand) {
   const Layer mid = read->at(-50, -50, 0);  // half-way between samples 0 (Qp 100) and 1 (Qp 50)
   EXPECT_NEAR(mid.qp, 1 / (0.5 / 100 + 0.5 / 50), 1e-3);
   EXPECT_NEAR(mid.qs, 40, 1e-3);
-  const std::string text =
-      "[grid]\nnx = 30\nny = 30\nnz = 30\nh = 10.0\n[time]\ndt = 0.0005\nsteps = 10\n"
-      "[medium]\nmodel = \"model.h5\"\nq_band = [0.5, 10.0]\n"
-      "[[sources]]\ntype = \"force\"\nposition = [150.0, 150.0, 150.0]\nforce = [1.0, 0.0, 0.0]\n"
-      "stf = { type = \"ricker\", f0 = 10.0 }\n";
+  const std::string text = model_case("q_band = [0.5, 10.0]\n");
   const Case ok = parse_case(text, dir + "/case.toml");
   EXPECT_TRUE(ok.medium.attenuating());
   auto refused = [&](const std::string& t, const std::string& pattern) {
@@ -135,11 +140,7 @@ TEST(Model3D, CaseRefusesAModelThatDoesNotCoverTheGrid) {
   std::filesystem::create_directories(dir);
   Model3D m = linear_model(100);  // x from -100 to 500 m
   write_model(dir + "/model.h5", m);
-  const std::string text =
-      "[grid]\nnx = 30\nny = 30\nnz = 30\nh = 10.0\n[time]\ndt = 0.0005\nsteps = 10\n"
-      "[medium]\nmodel = \"model.h5\"\n"
-      "[[sources]]\ntype = \"force\"\nposition = [150.0, 150.0, 150.0]\nforce = [1.0, 0.0, 0.0]\n"
-      "stf = { type = \"ricker\", f0 = 10.0 }\n";
+  const std::string text = model_case("");
   const Case ok = parse_case(text, dir + "/case.toml");
   ASSERT_TRUE(ok.medium.model);
   EXPECT_NO_THROW(validate_case(ok));
