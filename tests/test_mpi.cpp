@@ -18,8 +18,10 @@
 
 #include "h5read.hpp"
 #include "io/compare.hpp"
+#include "io/model_reader.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
+#include "physics/model3d.hpp"
 #include "shell.hpp"
 
 namespace fs = std::filesystem;
@@ -206,11 +208,24 @@ TEST_F(Mpi, CheckpointOnFourRanksRestartsOnAnyRanks) {
 // checkpoint from 4 ranks to rank 0's file and back to 2 ranks with another layout and to one
 // process, and the seismograms are the one-process run's, bit for bit.
 TEST_F(Mpi, AttenuatingRunOverRanksAndItsRestartsEqualOneProcess) {
-  for (const std::string scheme : {"every_cell", "coarse_grained"}) {  // coarse: cube cells by global index
+  // Coarse-grained: cube cells by global index; model: Q from a 3D model's /qp, /qs (a class per cell).
+  for (const std::string scheme : {"every_cell", "coarse_grained", "model"}) {
     std::string text = kCase;
-    const std::string rho = "rho = 2600.0\n";
-    text.replace(text.find(rho), rho.size(),
-                 rho + "qp = 40.0\nqs = 20.0\nq_band = [0.5, 10.0]\nq_scheme = \"" + scheme + "\"\n");
+    const std::string medium = "vp = 4000.0\nvs = 2310.0\nrho = 2600.0\n";
+    if (scheme == "model") {
+      Model3D m;
+      m.nx = 3, m.ny = 3, m.nz = 2;
+      m.spacing = {2000, 2000, 2400};
+      for (int q = 0; q < 18; ++q) {
+        m.vp.push_back(4000), m.vs.push_back(2310), m.rho.push_back(2600);
+        m.inv_qp.push_back(1.0f / float(40 + 10 * q)), m.inv_qs.push_back(1.0f / float(20 + 5 * q));
+      }
+      write_model((dir_ / "q_model.h5").string(), m);
+      text.replace(text.find(medium), medium.size(), "model = \"q_model.h5\"\nq_band = [0.5, 10.0]\n");
+    } else {
+      text.replace(text.find(medium), medium.size(),
+                   medium + "qp = 40.0\nqs = 20.0\nq_band = [0.5, 10.0]\nq_scheme = \"" + scheme + "\"\n");
+    }
     const std::string q = "q_" + scheme;
     const fs::path c = dir_ / (q + ".toml");
     std::ofstream(c) << text;
