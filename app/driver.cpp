@@ -254,6 +254,10 @@ void write_results(const Case& c, const RunControl& rc, std::vector<float>& seis
     write_sac(sac_dir(c), c, seismograms, c.time.steps);
     spdlog::info("SAC files in {}/", sac_dir(c));
   }
+  if (c.exports.ondes3d_text) {
+    write_ondes3d_text(ondes3d_text_dir(c), c, seismograms, c.time.steps);
+    spdlog::info("Ondes3D station files (obs<N>.dat) in {}/", ondes3d_text_dir(c));
+  }
   log_profile(m.profile);
   if (!rc.trace.empty()) profile::write_trace(rc.trace);
   if (!rc.summary.empty()) write_summary_csv(rc.summary, c, m);

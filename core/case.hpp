@@ -102,6 +102,7 @@ struct Station {
 struct ExportOptions {
   bool asdf = false;  // <stem>.asdf.h5: ASDF 1.0.3 with StationXML and QuakeML
   bool sac = false;   // <stem>_sac/NET.STA..CHA.sac, one file per component
+  bool ondes3d_text = false;  // <stem>_obs/obs<N>.dat: Ondes3D's station text files (step vx vy vz)
   std::string network = "XX";  // FDSN network code (XX: synthetic)
   double latitude = 0, longitude = 0;  // degrees, of the grid point x = y = 0
   std::string origin_time = "2000-01-01T00:00:00Z";

@@ -260,6 +260,7 @@ void read_output(Section o, Case& c) {
   ExportOptions& e = c.exports;
   e.asdf = o.boolean_or("asdf", e.asdf);
   e.sac = o.boolean_or("sac", e.sac);
+  e.ondes3d_text = o.boolean_or("ondes3d_text", e.ondes3d_text);
   e.network = o.string_or("network", e.network);
   if (!std::regex_match(e.network, std::regex("^[A-Z0-9]{1,2}$")))
     o.fail(o.node("network"), "network", "'" + e.network + "' is not an FDSN network code (1-2 capitals or digits)");

@@ -188,6 +188,24 @@ std::string asdf_path(const Case& c) {
   return std::filesystem::path(c.output).replace_extension().string() + ".asdf.h5";
 }
 std::string sac_dir(const Case& c) { return std::filesystem::path(c.output).replace_extension().string() + "_sac"; }
+std::string ondes3d_text_dir(const Case& c) {
+  return std::filesystem::path(c.output).replace_extension().string() + "_obs";
+}
+
+void write_ondes3d_text(const std::string& dir, const Case& c, const std::vector<float>& seis, int steps) {
+  write_through(dir, [&](const std::string& tmp) {
+    std::filesystem::create_directory(tmp);
+    for (size_t s = 0; s < c.stations.size(); ++s) {
+      const std::string path = fmt::format("{}/obs{}.dat", tmp, s + 1);
+      std::FILE* f = std::fopen(path.c_str(), "w");
+      if (!f) throw std::runtime_error(fmt::format("{}: cannot create", path));
+      for (int t = 0; t < steps; ++t)
+        std::fprintf(f, "%d %15e %15e %15e \n", t + 1, double(seis[(s * 3 + 0) * steps + t]),
+                     double(seis[(s * 3 + 1) * steps + t]), double(seis[(s * 3 + 2) * steps + t]));
+      if (std::fclose(f) != 0) throw std::runtime_error(fmt::format("{}: write failed", path));
+    }
+  });
+}
 
 void write_asdf(const std::string& path, const Case& c, const std::vector<float>& seis, int steps) {
   write_through(path, [&](const std::string& tmp) {

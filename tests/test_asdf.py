@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """ASDF and SAC exports, read back with pyasdf and ObsPy (the tools seismologists use): every trace
 equals the run's HDF5 seismogram (N = vx, E = vy, Z = -vz), with the station's coordinates, the
-sampling and the start time the case implies, and the event's QuakeML matches the source.
+sampling and the start time the case implies, and the event's QuakeML matches the source. And
+Ondes3D's station text files (obs<N>.dat: step vx vy vz) hold the same samples.
 
 Runs the coarse LOH.1 case (inputs/loh1/loh1_h200.toml) once with ASDF and SAC on, the grid placed
 at a non-trivial latitude/longitude and origin time. Run by ctest:
@@ -39,7 +40,7 @@ class Exports(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory()
         with open(os.path.join(SOURCE, "inputs/loh1/loh1_h200.toml")) as f:
             text = f.read()
-        text = re.sub(r'\[output\][^\[]*', '[output]\nfile = "run.h5"\nasdf = true\nsac = true\n'
+        text = re.sub(r'\[output\][^\[]*', '[output]\nfile = "run.h5"\nasdf = true\nsac = true\nondes3d_text = true\n'
                       f'network = "LH"\norigin = [{LAT0}, {LON0}]\norigin_time = "{ORIGIN}"\n\n', text)
         cls.case = os.path.join(cls.tmp.name, "case.toml")
         with open(cls.case, "w") as f:
@@ -112,6 +113,16 @@ class Exports(unittest.TestCase):
         self.assertAlmostEqual(ev.magnitudes[0].mag, 2.0 / 3.0 * (18 - 9.1), places=6)
         tr = self.ds.waveforms[f"LH.{self.names[0]}"].synthetic[0]
         self.assertEqual(str(tr.stats.asdf.event_ids[0]), str(ev.resource_id))
+
+    def test_ondes3d_text_files(self):
+        files = sorted(os.listdir(os.path.join(self.tmp.name, "run_obs")))
+        self.assertEqual(files, sorted(f"obs{s + 1}.dat" for s in range(len(self.names))))
+        for s in range(len(self.names)):
+            rows = np.loadtxt(os.path.join(self.tmp.name, "run_obs", f"obs{s + 1}.dat"))
+            self.assertEqual(rows.shape, (self.v.shape[2], 4))
+            np.testing.assert_array_equal(rows[:, 0], np.arange(1, self.v.shape[2] + 1))
+            for c in range(3):  # %15e: 7 significant digits
+                np.testing.assert_allclose(rows[:, 1 + c], self.v[s, c], rtol=6e-7, atol=0)
 
     def test_sac_files(self):
         for s, name in enumerate(self.names):
