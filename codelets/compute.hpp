@@ -203,9 +203,10 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
                               velocity_diffs(ArrayAt{s, n, c, sy, sz}));
           }
         });
-      if (p.damping.layers) {
+      if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
+        const VelocityDamping::Plane f = p.damping.plane(k);
 #pragma GCC ivdep
-        for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(p.damping, v, n, i, k);
+        for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(f, v, n, i);
       }
     }
 }
@@ -355,7 +356,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
                    const float* __restrict__ mat, int kz, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
-    if (p.damping.layers) damp_velocity(p.damping, v, sh.cells(), q, k);
+    if (p.damping.layers) damp_velocity(p.damping.plane(k), v, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kVelocityComponents, v, q, i, j, k);
   });
 }
@@ -406,7 +407,7 @@ __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
   velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
-  if (p.damping.layers) damp_velocity(p.damping, v, p.shape.cells(), c.q, c.k);
+  if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityComponents, v, c.q, c.i, c.j, c.k);
 }
 

@@ -159,13 +159,13 @@ ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, P
   put(SYZ, scale * m.myz * (d.d[7] + d.d[8]));
 }
 
-// Ondes3D's q0 (VelocityDamping): cell (.., k)'s velocity times its layer's factor, vx and vy at
-// depth k, vz at k + 1/2 (computeVeloAndSource.c: amp of the layer at k, amp2 of that at k + 1/2).
-ONDES_CELL void damp_velocity(const VelocityDamping& d, float* v, int64_t n, int64_t i, int k) {
-  const float a = d.at(float(k)), a2 = d.at(float(k) + 0.5f);
-  v[VX * n + i] *= a;
-  v[VY * n + i] *= a;
-  v[VZ * n + i] *= a2;
+// Ondes3D's q0 (VelocityDamping): a velocity times its layer's factor, f = the factors of the
+// cell's plane, vx and vy at depth k, vz at k + 1/2 (computeVeloAndSource.c: amp of the layer at k,
+// amp2 of that at k + 1/2).
+ONDES_CELL void damp_velocity(const VelocityDamping::Plane& f, float* v, int64_t n, int64_t i) {
+  v[VX * n + i] *= f.xy;
+  v[VY * n + i] *= f.xy;
+  v[VZ * n + i] *= f.z;
 }
 
 // sigma += scale * (Hooke's law applied to the differences); m is an accessor over the material.

@@ -127,9 +127,9 @@ ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, i
 // included: an index into the case's distinct (Qp, Qs) pairs; a class constant along a row keeps
 // the CPU loop vectorised). 3D models (per_cell): a class per padded cell, Qp's rung of
 // physics/attenuation.hpp's ladder in the low 16 bits and Qs's in the high ones, the classes being
-// the rungs (a rung's P and S gains are the same: a gain depends on Q alone). Every mechanism in every cell: one memory set per mechanism.
-// Coarse-grained (mechanisms = 1): one memory set, and kCubeCells mechanisms, cell (i, j, k)
-// relaxing with mechanism cube_cell(i, j, k) alone.
+// the rungs (a rung's P and S gains are the same: a gain depends on Q alone). Every mechanism in
+// every cell: one memory set per mechanism. Coarse-grained (mechanisms = 1): one memory set, and
+// kCubeCells mechanisms, cell (i, j, k) relaxing with mechanism cube_cell(i, j, k) alone.
 // The counts travel with the task arguments (a GPU codelet could not read them from device memory).
 constexpr int kMaxMechanisms = 8;
 constexpr int kCubeCells = 8;  // of a 2 x 2 x 2 cube
@@ -205,6 +205,11 @@ struct VelocityDamping {
       if (depth >= top[l]) f = factor[l];
     return f;
   }
+  // The factors of plane k's velocities: vx and vy at depth k, vz at k + 1/2.
+  struct Plane {
+    float xy, z;
+  };
+  ONDES_HD Plane plane(int k) const { return {at(float(k)), at(float(k) + 0.5f)}; }
 };
 // Parameters of a compute task, passed by value to the codelets.
 struct StepParams {

@@ -190,13 +190,13 @@ void read_q_band(Section& s, Medium& m) {
   if (!(m.q_band[0] > 0) || !(m.q_band[1] > m.q_band[0]))
     s.fail(s.node("q_band"), "q_band",
            fmt::format("[{}, {}] Hz: need 0 < f_min < f_max", m.q_band[0], m.q_band[1]));
-  if (s.string_or("q_scheme", "") != "coarse_grained" && mechanisms_for(m.q_band[0], m.q_band[1]) > kMaxMechanisms)
+  m.q_reference = s.number_or("q_reference", std::sqrt(m.q_band[0] * m.q_band[1]), 0, kHuge, true);
+  read_q_scheme(s, m);
+  if (!m.q_coarse_grained && mechanisms_for(m.q_band[0], m.q_band[1]) > kMaxMechanisms)
     s.fail(s.node("q_band"), "q_band",
            fmt::format("[{}, {}] Hz spans {:.2f} decades; at most 4 are supported ({} relaxation mechanisms, each "
                        "6 memory variables in every cell)",
                        m.q_band[0], m.q_band[1], std::log10(m.q_band[1] / m.q_band[0]), kMaxMechanisms));
-  m.q_reference = s.number_or("q_reference", std::sqrt(m.q_band[0] * m.q_band[1]), 0, kHuge, true);
-  read_q_scheme(s, m);
 }
 
 Medium read_medium(Section s, const std::string& case_path) {

@@ -85,7 +85,7 @@ std::string physics_fingerprint(const Case& c) {
   }
   if (const Model3D* m = c.medium.model.get()) {
     uint64_t hash = 1469598103934665603ull;  // FNV-1a over the samples: a changed model is another case
-    for (const auto* a : {&m->vp, &m->vs, &m->rho})
+    for (const auto* a : {&m->vp, &m->vs, &m->rho, &m->inv_qp, &m->inv_qs})  // no Q: empty, as before
       for (const unsigned char* p = reinterpret_cast<const unsigned char*>(a->data()), *e = p + a->size() * sizeof(float);
            p != e; ++p)
         hash = (hash ^ *p) * 1099511628211ull;

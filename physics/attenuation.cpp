@@ -138,7 +138,6 @@ Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms) 
   return fit_over(q, f_min, f_max, log_spaced(f_min / kBeyond, f_max * kBeyond, mechanisms));
 }
 
-// A cube cell's modulus over M_U.
 namespace {
 // Coarse-grained, cube cell l's modulus over the cube's M_U.
 std::complex<double> cell_modulus(const Relaxation& r, double f, int l) {
@@ -249,10 +248,6 @@ double level_q(int level) { return std::pow(1.01, level); }
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme) {
   return scheme == QScheme::CoarseGrained ? fit_coarse_q(q, f_min, f_max)
                                           : fit_constant_q(q, f_min, f_max, mechanisms_for(f_min, f_max));
-}
-
-int scheme_mechanisms(double f_min, double f_max, QScheme scheme) {
-  return scheme == QScheme::CoarseGrained ? kCubeMechanisms : mechanisms_for(f_min, f_max);
 }
 
 double quality_at(const Relaxation& r, double f) {

@@ -66,9 +66,6 @@ double level_q(int level);
 // The solver's fit for a scheme (mechanisms_for the band in every cell, or the cube's eight).
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme);
 
-// The mechanisms a scheme sets up: fit_q's count of relaxation frequencies.
-int scheme_mechanisms(double f_min, double f_max, QScheme scheme);
-
 // M(w) / M_U of the fitted body at frequency f (Hz).
 std::complex<double> relative_modulus(const Relaxation& r, double f);
 
