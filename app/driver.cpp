@@ -38,7 +38,7 @@ std::string default_checkpoint_path(const Case& c) {
 }
 
 MemoryNeeds memory_needs(const Case& c, const RankMap& map) {
-  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const Decomposition d = decompose(c);
   std::vector<double> per_rank(map.ranks, 0.0);
   MemoryNeeds m;
   for (const BlockInfo& b : d.blocks) {
@@ -121,8 +121,10 @@ void log_profile(const RunProfile& p) {
 }
 
 void log_start(const Case& c, const Runtime& rt) {
-  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
-               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby, rt.scheduler(), rt.cpu_workers(),
+  spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}{}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
+               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby,
+               c.run.edge_strip ? fmt::format(" with edge strips of {} cells", c.run.edge_strip) : "", rt.scheduler(),
+               rt.cpu_workers(),
                rt.cuda_workers(),
                Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
                                       : "");
@@ -217,8 +219,9 @@ RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, con
   m.program_version = ONDES_VERSION;
   m.starpu_version = starpu_version();
   m.scheduler = rt.scheduler();
-  m.nbx = c.run.nbx;
-  m.nby = c.run.nby;
+  const Decomposition d = decompose(c);  // with edge strips, more blocks than run.blocks
+  m.nbx = d.nbx;
+  m.nby = d.nby;
   m.cpu_workers = rt.cpu_workers();
   m.cuda_workers = rt.cuda_workers();
   m.steps = c.time.steps;
@@ -285,7 +288,7 @@ int report(const Case& c, const RunMetadata& m, const Simulation& sim, const War
 int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   const bool root = Runtime::rank() == 0;
   const bool one_process = Runtime::ranks() == 1;
-  const RankMap map = map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), Runtime::ranks(),
+  const RankMap map = map_blocks(c.grid, decompose(c), Runtime::ranks(),
                                  parse_mapping(c.run.mapping));
   check_gpu_memory(c, memory_needs(c, map));
   log_start(c, rt);

@@ -46,11 +46,12 @@ struct Overrides {
   std::string small_tasks;
   std::string cpu_compute;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
+  int edge_strip = -1;
 };
 
 RankMap plan_ranks(const Case& c, int ranks) {
   try {
-    return map_blocks(c.grid, decompose(c.grid, c.run.nbx, c.run.nby), ranks, parse_mapping(c.run.mapping));
+    return map_blocks(c.grid, decompose(c), ranks, parse_mapping(c.run.mapping));
   } catch (const std::invalid_argument& e) {
     throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
   }
@@ -68,6 +69,7 @@ Case load(const std::string& path, const Overrides& o) {
     if (c.run.nbx < 1 || c.run.nby < 1)
       throw CaseError(fmt::format("--blocks {}: both counts must be at least 1", o.blocks));
   }
+  if (o.edge_strip >= 0) c.run.edge_strip = o.edge_strip;
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
   if (!o.output.empty()) c.output = o.output;
@@ -149,7 +151,7 @@ void print_damping(const Case& c) {
 }
 
 int check(const Case& c, int ranks) {
-  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const Decomposition d = decompose(c);
   const RankMap m = plan_ranks(c, ranks);
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
   fmt::print("case {}\n", c.path);
@@ -165,7 +167,10 @@ int check(const Case& c, int ranks) {
   if (c.medium.damped()) print_damping(c);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
   const MemoryNeeds need = memory_needs(c, m);
-  fmt::print("blocks {} x {}: largest block {}, total {} (seismograms included)\n", c.run.nbx, c.run.nby,
+  fmt::print("blocks {} x {}{}: largest block {}, total {} (seismograms included)\n", d.nbx, d.nby,
+             c.run.edge_strip ? fmt::format(" ({} x {} with edge strips of {} cells)", c.run.nbx, c.run.nby,
+                                            c.run.edge_strip)
+                              : "",
              human_bytes(need.largest_block), human_bytes(need.total));
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
@@ -287,6 +292,7 @@ void add_run(CLI::App& app, Options& opt) {
   CLI::App* run_cmd = app.add_subcommand("run", "run a case and write its seismograms to HDF5");
   run_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
+  run_cmd->add_option("--edge-strip", o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
   run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(integer_in(1, kMaxSteps));
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
@@ -319,6 +325,7 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
+  check_cmd->add_option("--edge-strip", opt.o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
   check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(integer_in(1, kMaxSteps));
   check_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
@@ -346,6 +353,7 @@ void add_lab(CLI::App& app, Options& opt) {
   predict_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   predict_cmd->add_option("--machine", opt.machine, "machine model from ondes3d calibrate")->required()->check(CLI::ExistingFile);
   predict_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
+  predict_cmd->add_option("--edge-strip", opt.o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
   predict_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   predict_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers per rank (default: the calibration's)")

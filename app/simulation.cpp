@@ -36,7 +36,7 @@ struct PausedWorkers {
 
 Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   PausedWorkers paused;
-  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const Decomposition d = decompose(c);
   const RankMap map = map_blocks(c.grid, d, Runtime::ranks(), parse_mapping(c.run.mapping));
   const int rank = Runtime::rank();
   blocks_ = build_blocks(c, d, map, rank);
@@ -45,6 +45,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   place_compute(d);
   pin_to_gpus(d);
   register_station_groups(stations_);
+  mark_frontiers(map);
   halo_ = build_halo(blocks_, map, rank);
   for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
   if (c.snapshots.every > 0)
@@ -137,6 +138,7 @@ int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector
   } catch (const std::invalid_argument&) {
     group_of = map_blocks(case_.grid, d, static_cast<int>(groups.size()), Mapping::Cyclic);
   }
+  mark_frontiers(group_of);
   const int n = static_cast<int>(starpu_worker_get_count());
   int pinned = 0;
   for (BlockData& b : blocks_) {
@@ -153,6 +155,12 @@ int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector
     ++pinned;
   }
   return pinned;
+}
+
+void Simulation::mark_frontiers(const RankMap& owner) {
+  for (BlockData& b : blocks_)
+    for (int nb : b.info.neighbour)
+      if (b.local && nb >= 0 && owner.owner(nb) != owner.owner(b.info.id)) b.priority = 1;
 }
 
 unsigned long long Simulation::small_where() const {

@@ -88,6 +88,8 @@ class Simulation {
   int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
+  // Frontier blocks (a neighbour with another owner: rank or GPU) compute at a higher priority.
+  void mark_frontiers(const RankMap& owner);
   void place_compute(const Decomposition& d);  // run.cpu_compute: the workers each block's compute may use
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one

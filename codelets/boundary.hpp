@@ -9,13 +9,13 @@
 namespace ondes {
 
 // Element r (row-major in the plane: jj = r / ni) of plane k, component c of a box copy: between
-// the block's array and the buffer, in either direction. One per-element source for the CUDA
-// kernels, which launch a thread per element of a plane and the planes and components as grid
-// dimensions (no 64-bit divisions per element).
-ONDES_HD inline void copy_box_element(const BlockShape& sh, const Box& b, int c, int k, int r, float* field,
+// field component fc of the block's array and the buffer, in either direction. One per-element
+// source for the CUDA kernels, which launch a thread per element of a plane and the planes and
+// components as grid dimensions (no 64-bit divisions per element).
+ONDES_HD inline void copy_box_element(const BlockShape& sh, const Box& b, int c, int fc, int k, int r, float* field,
                                       float* buffer, bool to_buffer) {
   const int jj = r / b.ni, ii = r - jj * b.ni;
-  float& f = field[c * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k)];
+  float& f = field[fc * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k)];
   float& x = buffer[buffer_index(b, sh.nz, c, k, jj, ii)];
   if (to_buffer)
     x = f;
@@ -28,23 +28,24 @@ ONDES_HD inline int64_t box_floats(const BlockShape& sh, int ncomp, const Box& b
 }  // namespace ondes
 
 namespace ondes::cpu {
-void save_box(const BlockShape& shape, int ncomp, const Box& b, const float* field, float* buffer);
-void load_box(const BlockShape& shape, int ncomp, const Box& b, const float* buffer, float* field);
+// The halo of field kind `kind` towards dir: edge_box(dir) into the buffer, or the buffer into ghost_box(dir).
+void save_box(const BlockShape& shape, int kind, int dir, const float* field, float* buffer);
+void load_box(const BlockShape& shape, int kind, int dir, const float* buffer, float* field);
 }  // namespace ondes::cpu
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 namespace {
 
-// Box b's rows, every component, in buffer order: row(field offset, buffer offset) of each x row
-// (b.ni floats at both).
+// Box b's rows, every halo component towards dir, in buffer order: row(field offset, buffer
+// offset) of each x row (b.ni floats at both).
 template <class RowFn>
-void for_box_rows(const BlockShape& sh, int ncomp, const Box& b, RowFn&& row) {
+void for_box_rows(const BlockShape& sh, int kind, int dir, const Box& b, RowFn&& row) {
   const int64_t n = sh.cells(), sy = sh.sy();
   int64_t q = 0;
-  for (int c = 0; c < ncomp; ++c)
+  for (int c = 0; c < kHaloComponents; ++c)
     for (int k = 0; k < sh.nz; ++k) {
-      int64_t f = c * n + sh.idx(b.i0, b.j0, k);
+      int64_t f = halo_component(kind, dir, c) * n + sh.idx(b.i0, b.j0, k);
       for (int jj = 0; jj < b.nj; ++jj, f += sy, q += b.ni) row(f, q);
     }
 }
@@ -53,25 +54,26 @@ void for_box_rows(const BlockShape& sh, int ncomp, const Box& b, RowFn&& row) {
 // two moves of known length, where a loop of run-time length per row cost more than the copy
 // (the halo copies took 28% of a 4x8 run of a 180^3 grid on one core, 18% after).
 template <bool ToBuffer>
-void copy_box(const BlockShape& sh, int ncomp, const Box& b, const float* from, float* to) {
+void copy_box(const BlockShape& sh, int kind, int dir, const float* from, float* to) {
+  const Box b = ToBuffer ? edge_box(sh, dir) : ghost_box(sh, dir);
   auto copy = [&](int64_t f, int64_t q, auto width) {
     const int64_t src = ToBuffer ? f : q, dst = ToBuffer ? q : f;
     for (int ii = 0; ii < width; ++ii) to[dst + ii] = from[src + ii];
   };
   if (b.ni == kGhost)
-    for_box_rows(sh, ncomp, b, [&](int64_t f, int64_t q) { copy(f, q, std::integral_constant<int, kGhost>{}); });
+    for_box_rows(sh, kind, dir, b, [&](int64_t f, int64_t q) { copy(f, q, std::integral_constant<int, kGhost>{}); });
   else
-    for_box_rows(sh, ncomp, b, [&](int64_t f, int64_t q) { copy(f, q, b.ni); });
+    for_box_rows(sh, kind, dir, b, [&](int64_t f, int64_t q) { copy(f, q, b.ni); });
 }
 
 }  // namespace
 
-void save_box(const BlockShape& sh, int ncomp, const Box& b, const float* field, float* buffer) {
-  copy_box<true>(sh, ncomp, b, field, buffer);
+void save_box(const BlockShape& sh, int kind, int dir, const float* field, float* buffer) {
+  copy_box<true>(sh, kind, dir, field, buffer);
 }
 
-void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer, float* field) {
-  copy_box<false>(sh, ncomp, b, buffer, field);
+void load_box(const BlockShape& sh, int kind, int dir, const float* buffer, float* field) {
+  copy_box<false>(sh, kind, dir, buffer, field);
 }
 
 }  // namespace ondes::cpu
@@ -81,10 +83,10 @@ void load_box(const BlockShape& sh, int ncomp, const Box& b, const float* buffer
 namespace ondes::cuda {
 
 // The CUDA copies (codelets/edges.hpp) launch a thread per element of a plane of the boxes (x),
-// the planes (y) and the components (z).
+// the planes (y) and the halo components (z).
 constexpr int kBoxThreads = 128;
-inline dim3 box_grid(const BlockShape& sh, int ncomp, int plane_elements) {
-  return dim3(unsigned(blocks_for(plane_elements, kBoxThreads)), unsigned(sh.nz), unsigned(ncomp));
+inline dim3 box_grid(const BlockShape& sh, int plane_elements) {
+  return dim3(unsigned(blocks_for(plane_elements, kBoxThreads)), unsigned(sh.nz), unsigned(kHaloComponents));
 }
 
 }  // namespace ondes::cuda

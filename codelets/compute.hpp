@@ -260,13 +260,13 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
 void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count,
                       const BoundaryBuffers& edges) {
   velocity_sweep(p, v, s, mat, pml, count);
-  save_edges(p.shape, kVelocityComponents, v, edges);
+  save_edges(p.shape, kVelocityKind, v, edges);
 }
 
 void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges) {
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
-  save_edges(p.shape, kStressComponents, s, edges);
+  save_edges(p.shape, kStressKind, s, edges);
 }
 
 }  // namespace ondes::cpu
@@ -357,7 +357,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
   for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
     if (p.damping.layers) damp_velocity(p.damping.plane(k), v, sh.cells(), q);
-    if (Save) save_cell_edges(sh, e, kVelocityComponents, v, q, i, j, k);
+    if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, i, j, k);
   });
 }
 
@@ -370,7 +370,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
     const int plane = z_plane(k, p.free_surface);
     stress_cell<N>(s, a, N ? a.relaxation<N>(i, j, k, q) : CellRelaxation{}, sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
-    if (Save) save_cell_edges(sh, e, kStressComponents, s, q, i, j, k);
+    if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
   });
 }
 
@@ -408,7 +408,7 @@ __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float
   add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
   velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
   if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
-  if (Save) save_cell_edges(p.shape, e, kVelocityComponents, v, c.q, c.i, c.j, c.k);
+  if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
 template <bool Save, int N>
@@ -428,7 +428,7 @@ __global__ void __launch_bounds__(256, N ? 4 : 5) stress_pml_cells(StepParams p,
     anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
                                  plane, c.damped, d);
   }
-  if (Save) save_cell_edges(p.shape, e, kStressComponents, s, c.q, c.i, c.j, c.k);
+  if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
 }
 
 constexpr int kTx = 32, kTy = 16;

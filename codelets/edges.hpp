@@ -1,7 +1,7 @@
 // A block's halo, every direction of one field kind at once (one call and, on a GPU, one launch,
-// where a copy per direction took four): save_edges copies edge_box(dir) of every component into
-// the block's boundary buffer towards dir; load_ghosts copies the neighbours' buffers into
-// ghost_box(dir).
+// where a copy per direction took four): save_edges copies edge_box(dir) of the halo components
+// (core/layout.hpp: halo_component) into the block's boundary buffer towards dir; load_ghosts
+// copies the neighbours' buffers into ghost_box(dir).
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/kernel_support.hpp"
@@ -16,26 +16,26 @@ struct BoundaryBuffers {
 }  // namespace ondes
 
 namespace ondes::cpu {
-void save_edges(const BlockShape& shape, int ncomp, const float* field, const BoundaryBuffers& b);
-void load_ghosts(const BlockShape& shape, int ncomp, const BoundaryBuffers& b, float* field);
+void save_edges(const BlockShape& shape, int kind, const float* field, const BoundaryBuffers& b);
+void load_ghosts(const BlockShape& shape, int kind, const BoundaryBuffers& b, float* field);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void save_edges(const BlockShape& shape, int ncomp, const float* field, const BoundaryBuffers& b, cudaStream_t stream);
-void load_ghosts(const BlockShape& shape, int ncomp, const BoundaryBuffers& b, float* field, cudaStream_t stream);
+void save_edges(const BlockShape& shape, int kind, const float* field, const BoundaryBuffers& b, cudaStream_t stream);
+void load_ghosts(const BlockShape& shape, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 
-void save_edges(const BlockShape& sh, int ncomp, const float* field, const BoundaryBuffers& b) {
+void save_edges(const BlockShape& sh, int kind, const float* field, const BoundaryBuffers& b) {
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.at[dir]) save_box(sh, ncomp, edge_box(sh, dir), field, b.at[dir]);
+    if (b.at[dir]) save_box(sh, kind, dir, field, b.at[dir]);
 }
 
-void load_ghosts(const BlockShape& sh, int ncomp, const BoundaryBuffers& b, float* field) {
+void load_ghosts(const BlockShape& sh, int kind, const BoundaryBuffers& b, float* field) {
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.at[dir]) load_box(sh, ncomp, ghost_box(sh, dir), b.at[dir], field);
+    if (b.at[dir]) load_box(sh, kind, dir, b.at[dir], field);
 }
 
 }  // namespace ondes::cpu
@@ -48,7 +48,7 @@ namespace ondes::cuda {
 // buffers whose edge box holds it: the compute kernels save the edges as they write them, where a
 // copy kernel afterwards read them back (the x edges are two floats per row: a 32-byte sector for
 // 8 bytes). A corner cell is in two boxes.
-__device__ inline void save_cell_edges(const BlockShape& sh, const BoundaryBuffers& e, int ncomp, const float* f,
+__device__ inline void save_cell_edges(const BlockShape& sh, const BoundaryBuffers& e, int kind, const float* f,
                                        int64_t q, int i, int j, int k) {
   if (i >= kGhost && i < sh.nx - kGhost && j >= kGhost && j < sh.ny - kGhost) return;
   for (int dir = 0; dir < kDirections; ++dir) {
@@ -56,7 +56,8 @@ __device__ inline void save_cell_edges(const BlockShape& sh, const BoundaryBuffe
     const Box b = edge_box(sh, dir);
     const int ii = i - b.i0, jj = j - b.j0;
     if (ii < 0 || ii >= b.ni || jj < 0 || jj >= b.nj) continue;
-    for (int c = 0; c < ncomp; ++c) e.at[dir][buffer_index(b, sh.nz, c, k, jj, ii)] = f[c * sh.cells() + q];
+    for (int c = 0; c < kHaloComponents; ++c)
+      e.at[dir][buffer_index(b, sh.nz, c, k, jj, ii)] = f[halo_component(kind, dir, c) * sh.cells() + q];
   }
 }
 inline bool any(const BoundaryBuffers& e) {
@@ -72,15 +73,16 @@ __device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {
 }
 
 // A thread per element of a plane of all the boxes (x: direction after direction, at most four),
-// the planes (y) and the components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts.
+// the planes (y) and the halo components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts.
 template <bool Edges>
-__global__ void halo_kernel(BlockShape sh, float* field, BoundaryBuffers b) {
+__global__ void halo_kernel(BlockShape sh, int kind, float* field, BoundaryBuffers b) {
   int r = blockIdx.x * kBoxThreads + threadIdx.x;
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!b.at[dir]) continue;
     const Box box = halo_box(sh, dir, Edges);
     if (r < box.ni * box.nj) {
-      copy_box_element(sh, box, blockIdx.z, blockIdx.y, r, field, b.at[dir], Edges);
+      copy_box_element(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y, r, field, b.at[dir],
+                       Edges);
       return;
     }
     r -= box.ni * box.nj;
@@ -97,17 +99,17 @@ int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
 
 }  // namespace
 
-void save_edges(const BlockShape& sh, int ncomp, const float* field, const BoundaryBuffers& b, cudaStream_t stream) {
+void save_edges(const BlockShape& sh, int kind, const float* field, const BoundaryBuffers& b, cudaStream_t stream) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<true><<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, const_cast<float*>(field), b);
+  halo_kernel<true><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, const_cast<float*>(field), b);
   check_launch("halo_kernel (edges)");
 }
 
-void load_ghosts(const BlockShape& sh, int ncomp, const BoundaryBuffers& b, float* field, cudaStream_t stream) {
+void load_ghosts(const BlockShape& sh, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<false><<<box_grid(sh, ncomp, n), kBoxThreads, 0, stream>>>(sh, field, b);
+  halo_kernel<false><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, field, b);
   check_launch("halo_kernel (ghosts)");
 }
 

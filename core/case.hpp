@@ -124,6 +124,8 @@ struct SnapshotOptions {
 
 struct RunOptions {
   int nbx = 1, nby = 1;
+  // Cells of the block each side of every cut between blocks (0: none): partition/decomposition.hpp.
+  int edge_strip = 0;
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
   std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
   // Where the small tasks (boundary saves, sources, recording, sampling, watchdog) may run: "auto"

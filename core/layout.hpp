@@ -87,7 +87,19 @@ ONDES_HD inline int64_t buffer_index(const Box& b, int nz, int c, int k, int jj,
   return ((static_cast<int64_t>(c) * nz + k) * b.nj + jj) * b.ni + ii;
 }
 
-inline int64_t boundary_floats(const BlockShape& s, int dir, int ncomp) {
+// A field kind's halo: the components a neighbour's stencils read across a face (stencil.hpp's
+// velocity_diffs and stress_diffs). All three of the velocity; of the six stresses only the three
+// differentiated along the face's normal (x faces: sxx, sxy, sxz; y faces: syy, sxy, syz): the other
+// three ghosts are never read, and a stress halo is half the size of the whole field's.
+enum FieldKind : int { kVelocityKind = 0, kStressKind = 1 };
+constexpr int kHaloComponents = 3;
+// The field component of the halo's component c towards dir.
+ONDES_HD inline int halo_component(int kind, int dir, int c) {
+  if (kind == kVelocityKind) return c;
+  return dir == XM || dir == XP ? (c == 0 ? SXX : c + 2) : 2 * c + 1;
+}
+
+inline int64_t boundary_floats(const BlockShape& s, int dir, int ncomp = kHaloComponents) {
   const Box b = edge_box(s, dir);
   return static_cast<int64_t>(ncomp) * b.ni * b.nj * s.nz;
 }

@@ -330,6 +330,7 @@ void read_run(Section r, Case& c) {
     c.run.nbx = static_cast<int>(b[0]);
     c.run.nby = static_cast<int>(b[1]);
   }
+  c.run.edge_strip = r.integer_or("edge_strip", c.run.edge_strip, 0, 1000000);
   c.run.scheduler = r.string_or("scheduler", "");
   c.run.mapping = r.string_or("mapping", c.run.mapping);
   c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);

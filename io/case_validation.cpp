@@ -1,6 +1,8 @@
 // The physical checks of a parsed case (declared in io/case_reader.hpp).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "io/case_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/grid_setup.hpp"
@@ -72,6 +74,26 @@ std::vector<std::string> validate_case(const Case& c) {
                                 "block needs at least {} cells in x and y (at most [{}, {}])",
                                 c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
                                 c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
+  // Edge strips (partition/decomposition.hpp) are blocks too: the strip and what it leaves of each
+  // block must keep kMinBlock cells.
+  if (c.run.edge_strip > 0) {
+    const int w = c.run.edge_strip;
+    auto narrowest = [w](int n, int parts) {
+      int least = parts > 1 ? w : n;
+      for (int p = 0; p < parts; ++p) {
+        const int width = int(int64_t(n) * (p + 1) / parts - int64_t(n) * p / parts);
+        least = std::min(least, width - w * ((p > 0) + (p < parts - 1)));
+      }
+      return least;
+    };
+    const int least = std::min(narrowest(c.grid.nx, c.run.nbx), narrowest(c.grid.ny, c.run.nby));
+    if (least < kMinBlock)
+      throw CaseError(fmt::format("{}: run.edge_strip = {} with run.blocks = [{}, {}] on the {} x {} grid leaves a block "
+                                  "{} cells wide; every block and every strip needs at least {} cells: use a strip "
+                                  "of {} cells or more, narrow enough to leave {} in each block, or fewer blocks",
+                                  c.path, w, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, std::max(least, 0),
+                                  kMinBlock, kMinBlock, kMinBlock));
+  }
   // StarPU counts a handle's elements in 32 bits: a block's largest array (the stress, or the
   // anelastic memory of an attenuating medium, in 4-byte words) must stay below 2^32 of them.
   {

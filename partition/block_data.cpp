@@ -21,8 +21,8 @@ void alloc_pml(const Case& c, BlockData& b) {
 }
 
 void alloc_boundary(BlockData& b, int dir) {
-  b.velocity_out[dir] = HostFloats(boundary_floats(b.info.shape, dir, kVelocityComponents));
-  b.stress_out[dir] = HostFloats(boundary_floats(b.info.shape, dir, kStressComponents));
+  b.velocity_out[dir] = HostFloats(boundary_floats(b.info.shape, dir));
+  b.stress_out[dir] = HostFloats(boundary_floats(b.info.shape, dir));
 }
 
 }  // namespace
@@ -35,7 +35,7 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
     bytes += AnelasticLayout::of(s, q).bytes;
   }
   for (int d = 0; d < kDirections; ++d)
-    if (b.neighbour[d] >= 0) bytes += sizeof(float) * boundary_floats(s, d, kVelocityComponents + kStressComponents);
+    if (b.neighbour[d] >= 0) bytes += sizeof(float) * 2 * boundary_floats(s, d);
   const int64_t pml = PmlRegion::of(c).cells_in(b.x0, s.nx, b.y0, s.ny, s.nz);
   if (pml) bytes += PmlLayout::of(s, pml).bytes;
   return bytes;

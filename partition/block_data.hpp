@@ -37,6 +37,9 @@ struct BlockData {
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
   unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
+  // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),
+  // whose edges others wait for, under the policies that sort by priority (dmdas, prio).
+  int priority = 0;
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};

@@ -6,19 +6,34 @@ namespace {
 int split(int n, int parts, int p) { return static_cast<int>(static_cast<long>(n) * p / parts); }
 }  // namespace
 
-Decomposition decompose(const Grid& g, int nbx, int nby) {
+std::vector<int> block_bounds(int n, int parts, int edge_strip) {
+  std::vector<int> b{0};
+  for (int p = 1; p < parts; ++p) {
+    const int cut = split(n, parts, p);
+    if (edge_strip > 0) b.push_back(cut - edge_strip);
+    b.push_back(cut);
+    if (edge_strip > 0) b.push_back(cut + edge_strip);
+  }
+  b.push_back(n);
+  return b;
+}
+
+Decomposition decompose(const Case& c) { return decompose(c.grid, c.run.nbx, c.run.nby, c.run.edge_strip); }
+
+Decomposition decompose(const Grid& g, int nbx_cuts, int nby_cuts, int edge_strip) {
+  const std::vector<int> xs = block_bounds(g.nx, nbx_cuts, edge_strip), ys = block_bounds(g.ny, nby_cuts, edge_strip);
   Decomposition d;
-  d.nbx = nbx;
-  d.nby = nby;
+  const int nbx = d.nbx = static_cast<int>(xs.size()) - 1;
+  const int nby = d.nby = static_cast<int>(ys.size()) - 1;
   for (int by = 0; by < nby; ++by)
     for (int bx = 0; bx < nbx; ++bx) {
       BlockInfo b;
       b.id = by * nbx + bx;
       b.bx = bx;
       b.by = by;
-      b.x0 = split(g.nx, nbx, bx);
-      b.y0 = split(g.ny, nby, by);
-      b.shape = {split(g.nx, nbx, bx + 1) - b.x0, split(g.ny, nby, by + 1) - b.y0, g.nz};
+      b.x0 = xs[bx];
+      b.y0 = ys[by];
+      b.shape = {xs[bx + 1] - b.x0, ys[by + 1] - b.y0, g.nz};
       b.neighbour[XM] = bx > 0 ? b.id - 1 : -1;
       b.neighbour[XP] = bx < nbx - 1 ? b.id + 1 : -1;
       b.neighbour[YM] = by > 0 ? b.id - nbx : -1;

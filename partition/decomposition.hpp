@@ -1,5 +1,7 @@
 // The XY block decomposition: nbx x nby blocks, each with the full z column; block sizes differ by
-// at most one cell.
+// at most one cell. With an edge strip of w cells, every cut between two blocks also gets a block w
+// cells wide on each side of it (run.edge_strip): the cells a neighbour on another rank or GPU
+// waits for are then a task of their own, computed and sent while the rest of the block computes.
 #pragma once
 #include <array>
 #include <vector>
@@ -25,6 +27,11 @@ struct Decomposition {
   std::vector<BlockInfo> blocks;
 };
 
-Decomposition decompose(const Grid& g, int nbx, int nby);
+Decomposition decompose(const Grid& g, int nbx, int nby, int edge_strip = 0);
+// The case's own: its grid, run.blocks and run.edge_strip.
+Decomposition decompose(const Case& c);
+
+// The first index of each block along an axis of n cells cut into `parts` (with edge strips), then n.
+std::vector<int> block_bounds(int n, int parts, int edge_strip);
 
 }  // namespace ondes

@@ -43,7 +43,6 @@ struct Transfer {
   size_t bytes = 0;
 };
 
-enum FieldKind : int { kVelocityKind = 0, kStressKind = 1 };
 
 struct Halo {
   std::array<std::vector<Transfer>, 2> send, recv;  // by FieldKind

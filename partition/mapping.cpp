@@ -75,7 +75,7 @@ std::vector<long long> bytes_sent_per_iteration(const Decomposition& d, const Ra
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.neighbour[dir];
       if (nb >= 0 && m.owner(nb) != m.owner(b.id))
-        bytes[m.owner(b.id)] += sizeof(float) * boundary_floats(b.shape, dir, kVelocityComponents + kStressComponents);
+        bytes[m.owner(b.id)] += sizeof(float) * 2 * boundary_floats(b.shape, dir);
     }
   return bytes;
 }

@@ -29,12 +29,13 @@ struct RankMap {
 RankMap map_blocks(const Grid& g, const Decomposition& d, int ranks, Mapping kind);
 
 // Cells of block faces between different ranks (each face counted once), for the communication
-// volume a mapping implies: per iteration each such face sends 2 layers x (3 + 6) floats per cell
+// volume a mapping implies: per iteration each such face sends 2 layers x (3 + 3) floats per cell
 // of face each way.
 long long cut_face_cells(const Decomposition& d, const RankMap& m);
 
 // Bytes each rank sends per iteration under the mapping: for every block face between two ranks,
-// each side sends its 2 edge layers of velocity (3 floats) and of stress (6 floats).
+// each side sends its 2 edge layers of velocity (3 floats) and of stress (the 3 a neighbour reads:
+// core/layout.hpp halo_component).
 std::vector<long long> bytes_sent_per_iteration(const Decomposition& d, const RankMap& m);
 
 }  // namespace ondes

@@ -16,7 +16,7 @@ namespace ondes {
 namespace {
 
 constexpr double kBytesPerCell = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), kBytesPerPmlCell = 160;
-constexpr double kBoundaryFloats = kVelocityComponents + kStressComponents;
+constexpr double kBoundaryFloats = 2 * kHaloComponents;  // velocity and stress halos
 
 int64_t pml_cells(const Case& c, const BlockInfo& b) {
   return PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
@@ -109,7 +109,7 @@ std::vector<bool> cpu_may_compute(const Case& c, const Decomposition& d, const s
 }
 
 Prediction predict(const Case& c, const WorkerConfig& cfg, const MachineModel& m) {
-  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const Decomposition d = decompose(c);
   const RankMap map = map_blocks(c.grid, d, cfg.ranks, parse_mapping(c.run.mapping));
   const std::vector<BlockCost> cost = block_costs(c, d);
   const std::vector<long long> mpi_bytes = bytes_sent_per_iteration(d, map);
@@ -162,7 +162,7 @@ Prediction predict(const Case& c, const WorkerConfig& cfg, const MachineModel& m
 }
 
 Load busiest_worker(const Case& c, int workers) {
-  const Decomposition d = decompose(c.grid, c.run.nbx, c.run.nby);
+  const Decomposition d = decompose(c);
   const std::vector<BlockCost> cost = block_costs(c, d);
   // Placement by bytes alone: any positive bandwidth and zero overhead give the same order.
   MachineModel unit;

@@ -37,7 +37,7 @@ void entry(void* buffers[], void* cl_arg) {
   BoundaryBuffers in{};
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
-  if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressComponents : kVelocityComponents, in, other);
+  if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressKind : kVelocityKind, in, other);
   float* field = vector_data<float>(buffers[0]);
   const float* mat = vector_data<float>(buffers[2]);
   BoundaryBuffers out{};
@@ -115,12 +115,13 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   }
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_TASK_WORKERIDS,
-                                               b.workers.len(), b.workers.data(), STARPU_CALLBACK_WITH_ARG_NFREE,
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
+                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                               STARPU_CALLBACK_WITH_ARG_NFREE,
                                                on_done, arg, 0)
                           : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_TASK_WORKERIDS,
-                                               b.workers.len(), b.workers.data(), 0);
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
+                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0);
   check_starpu(ret, velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;
 }

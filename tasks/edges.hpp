@@ -11,7 +11,7 @@ namespace ondes {
 
 struct EdgesArgs {
   BlockShape shape;
-  int ncomp = 0;
+  int kind = 0;  // FieldKind
   int mask = 0;  // directions with a neighbour
 };
 
@@ -23,18 +23,18 @@ void entry(void* buffers[], void* cl_arg) {
   BoundaryBuffers out{};
   for (int dir = 0, next = 1; dir < kDirections; ++dir)
     if (a.mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
-  ONDES_RUN(B, save_edges, a.shape, a.ncomp, vector_data<float>(buffers[0]), out);
+  ONDES_RUN(B, save_edges, a.shape, a.kind, vector_data<float>(buffers[0]), out);
 }
 
 inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<EdgesArgs>(task->cl_arg);
-  return footprint_of({a.shape.nx, a.shape.ny, a.shape.nz, a.ncomp, a.mask});
+  return footprint_of({a.shape.nx, a.shape.ny, a.shape.nz, a.kind, a.mask});
 }
 inline size_t size(starpu_task* task, unsigned) {
   const auto a = task_args<EdgesArgs>(task->cl_arg);
   int64_t n = 0;
   for (int dir = 0; dir < kDirections; ++dir)
-    if (a.mask & (1 << dir)) n += box_floats(a.shape, a.ncomp, edge_box(a.shape, dir));
+    if (a.mask & (1 << dir)) n += box_floats(a.shape, kHaloComponents, edge_box(a.shape, dir));
   return static_cast<size_t>(n);
 }
 
@@ -52,7 +52,7 @@ inline int submit_edges(BlockData& b, bool velocity, unsigned long long where) {
   starpu_data_descr d[1 + kDirections];
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_R};
-  EdgesArgs a{b.info.shape, velocity ? kVelocityComponents : kStressComponents, 0};
+  EdgesArgs a{b.info.shape, velocity ? kVelocityKind : kStressKind, 0};
   for (int dir = 0; dir < kDirections; ++dir) {
     if (b.info.neighbour[dir] < 0) continue;
     d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};

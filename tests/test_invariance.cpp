@@ -47,6 +47,22 @@ TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
   }
 }
 
+// Edge strips (run.edge_strip) are blocks of their own, computed at a higher priority where a
+// neighbour has another owner; dmdas sorts by priority. Still the same seismograms, and the strips are
+// there: 2 x 3 blocks with 5-cell strips make 4 x 7.
+TEST(Invariance, SameSeismogramsWithEdgeStrips) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Case c = small_case();
+  const auto reference = test::run(c);
+  c.run.nbx = 2, c.run.nby = 3, c.run.edge_strip = 5;
+  const Decomposition d = decompose(c);
+  ASSERT_EQ(d.nbx, 4);
+  ASSERT_EQ(d.nby, 7);
+  EXPECT_EQ(d.blocks[1].shape.nx, 5) << "the strip left of the cut at x = 20";
+  EXPECT_EQ(d.blocks[1].x0, 15);
+  EXPECT_TRUE(bitwise_equal(test::run(c, "dmdas"), reference)) << "2x3 blocks with edge strips differ from 1x1";
+}
+
 TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();

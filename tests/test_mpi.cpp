@@ -97,11 +97,13 @@ class Mpi : public ::testing::Test {
   static void TearDownTestSuite() { fs::remove_all(dir_); }
 
   // Runs the case on `ranks` ranks and compares every sample's bits with the reference.
-  void expect_same_as_one_process(int ranks, const std::string& blocks, const std::string& mapping) {
-    const std::string name = fmt_name(ranks, blocks, mapping);
+  void expect_same_as_one_process(int ranks, const std::string& blocks, const std::string& mapping,
+                                  int edge_strip = 0) {
+    const std::string name = fmt_name(ranks, blocks, mapping) + (edge_strip ? "_strip" : "");
     const fs::path out = dir_ / (name + ".h5");
     const Result r = shell(mpirun(ranks) + ONDES_BINARY + " run " + (dir_ / "case.toml").string() + " --blocks " +
-                               blocks + " --mapping " + mapping + " --output " + out.string(),
+                               blocks + " --mapping " + mapping + " --edge-strip " + std::to_string(edge_strip) +
+                               " --output " + out.string(),
                            dir_ / (name + ".log"));
     ASSERT_EQ(r.code, 0) << r.output;
     expect_bitwise_reference(out, name, r.seconds);
@@ -147,6 +149,21 @@ TEST(Mapping, TilesAreContiguousAndCutTheFewestFaces) {
   for (const BlockInfo& b : d.blocks) EXPECT_EQ(m.owner(b.id), b.bx) << "block " << b.id;
 }
 
+// Edge strips are blocks of their own, tiled with the block they were cut from: the rank
+// boundaries stay where they were and only the strips next to them are frontier blocks.
+TEST(Mapping, EdgeStripsStayWithTheirBlocksRank) {
+  const Grid g{64, 32, 8, 100.0};
+  const Decomposition d = decompose(g, 2, 1, 6);
+  ASSERT_EQ(d.nbx, 4);
+  const int x0[] = {0, 26, 32, 38}, owner[] = {0, 0, 1, 1};
+  const RankMap m = map_blocks(g, d, 2, Mapping::Tiles);
+  for (const BlockInfo& b : d.blocks) {
+    EXPECT_EQ(b.x0, x0[b.bx]) << "block " << b.id;
+    EXPECT_EQ(m.owner(b.id), owner[b.bx]) << "block " << b.id;
+  }
+  EXPECT_EQ(cut_face_cells(d, m), 32LL * 8);
+}
+
 TEST(Mapping, CyclicSpreadsNeighboursOverRanks) {
   const Grid g{32, 32, 8, 100.0};
   const Decomposition d = decompose(g, 4, 4);
@@ -174,6 +191,7 @@ TEST_F(Mpi, OneRankMatchesOneProcess) { expect_same_as_one_process(1, "2x2", "ti
 TEST_F(Mpi, TwoRanksMatchOneProcess) {
   expect_same_as_one_process(2, "2x2", "tiles");
   expect_same_as_one_process(2, "3x1", "tiles");
+  expect_same_as_one_process(2, "1x2", "tiles", 4);  // edge strips: frontier strips at priority 1
 }
 TEST_F(Mpi, FourRanksMatchOneProcess) {
   expect_same_as_one_process(4, "2x2", "tiles");

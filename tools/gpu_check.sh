@@ -95,14 +95,19 @@ if [[ $parts == *" scaling "* ]]; then
   ngpu=$(gpus)
   stable=$out/scaling_table.txt
   printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
-  # srun CASE RANKS GPUS_PER_RANK BLOCKS: a calibration run, then the measured one; prints the rate.
+  # srun CASE RANKS GPUS_PER_RANK LAYOUT: a calibration run, then the measured one; prints the rate.
+  # LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge strips of STRIP cells (run.edge_strip), the
+  # policy (default dmda; dmdas sorts by the frontier blocks' priority).
   srun() {
-    local c=$1 np=$2 g=$3 b=$4 launch=()
+    local c=$1 np=$2 g=$3 b=${4%%@*} sched=dmda strip=0 launch=()
+    [[ $4 == *@* ]] && sched=${4#*@}
+    [[ $b == *+* ]] && strip=${b#*+} && b=${b%%+*}
     [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
     STARPU_NCPU=0 STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
-      --sched dmda --output /tmp/cal.h5 >> "$log" 2>&1
-    STARPU_NCPU=0 STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" --sched dmda \
-      --output /tmp/run.h5 2>&1 | tee -a "$log" | sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
+      --edge-strip "$strip" --sched "$sched" --output /tmp/cal.h5 >> "$log" 2>&1
+    STARPU_NCPU=0 STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
+      --edge-strip "$strip" --sched "$sched" --output /tmp/run.h5 2>&1 | tee -a "$log" |
+      sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
   }
   # best LABEL CASE RANKS GPUS_PER_RANK REFERENCE LAYOUTS...: the best layout's row.
   best() {
@@ -125,17 +130,18 @@ if [[ $parts == *" scaling "* ]]; then
   printf '# 1-GPU reference (best of 1x1, 2x2, 4x4): %.4g; 4x4 / 1x1 is the granularity figure\n' "$one" | tee -a "$stable"
   for g in ${SCALING_GPUS:-$(seq "$ngpu" -1 2)}; do
     [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
-    best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${g}x1" "4x4" "$((2 * g))x2" > /dev/null
-    best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${g}x1" "4x4" > /dev/null
+    # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas.
+    local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" ${SCALING_LAYOUTS:-})
+    best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${local_layouts[@]}" "$((2 * g))x2" > /dev/null
+    best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${local_layouts[@]}" > /dev/null
     weak=/tmp/weak_$g.toml
-    sed "s/^nx = .*/nx = $((512 * g))/" "$case_file" > "$weak"
+    sed "s/^ny = .*/ny = $((512 * g))/" "$case_file" > "$weak"
     for mode in process ranks; do
-      if [ $mode = process ]; then r=$(srun "$weak" 1 "$g" "${g}x1"); else r=$(srun "$weak" "$g" 1 "${g}x1"); fi
-      r=${r:-0}
-      printf '%-44s %6s %6s %14.4g %9s\n' "weak, ${g}x grid, $g GPUs ($mode), ${g}x1" "$g" \
-        "$([ $mode = process ] && echo 1 || echo "$g")" "$r" \
-        "$(awk -v a="$r" -v r="$one" -v g="$g" 'BEGIN{ if (r > 0) printf "%.0f%% eff", 100 * a / (g * r); else print "-" }')" |
-        tee -a "$stable"
+      np=$g per=1
+      [ $mode = process ] && np=1 per=$g
+      ref=$(awk -v r="$one" -v g="$g" 'BEGIN{ print g * r }')
+      best "weak, ${g}x grid (y), $g GPUs ($mode)" "$weak" "$np" "$per" "$ref" "1x${g}" "1x${g}+16@dmdas" "1x${g}+16" \
+        > /dev/null
     done
   done
   cat "$stable" >> "$log"
