@@ -61,6 +61,8 @@ int main(int argc, char** argv) try {
   char* pml = to_device(b.pml, b.pml_bytes);
   SourcePoint* force = to_device(b.sources.force.data(), b.sources.force.size());
   SourcePoint* moment = to_device(b.sources.moment.data(), b.sources.moment.size());
+  double* force_samples = to_device(b.sources.force_samples.data(), b.sources.force_samples.size());
+  double* moment_samples = to_device(b.sources.moment_samples.data(), b.sources.moment_samples.size());
   std::vector<StationPoint*> st;
   std::vector<float*> traces;
   for (StationGroup& g : groups) {
@@ -78,9 +80,9 @@ int main(int argc, char** argv) try {
   auto step = [&](int it) {
     const double t = it * c.time.dt;
     cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, stream);
-    cuda::apply_sources(v, n, force, b.sources.force.size(), t, stream);
+    cuda::apply_sources(v, n, force, b.sources.force.size(), force_samples, t, stream);
     cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, stream);
-    cuda::apply_sources(s, n, moment, b.sources.moment.size(), t + 0.5 * c.time.dt, stream);
+    cuda::apply_sources(s, n, moment, b.sources.moment.size(), moment_samples, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
   };

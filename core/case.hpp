@@ -69,6 +69,9 @@ struct TimeFunction {
   double f0 = 0;        // Hz (Gaussian, Ricker)
   double t0 = 0;        // s, delay of the centre (Gaussian, Ricker) or of the onset (Triangle, SmoothRamp)
   double duration = 0;  // s: Triangle's duration, SmoothRamp's rise time T
+  // Sampled: samples[i] at t0 + i step, linearly interpolated, scaled to unit area (trapezoids).
+  double step = 0;
+  std::vector<double> samples;
 };
 
 enum class SourceKind { Force, Moment };

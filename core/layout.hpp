@@ -235,9 +235,12 @@ struct StepParams {
 };
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).
+// Sampled time functions (StfKind::Sampled): f0 the sampling rate, duration the sample count, and
+// its samples from sample0 on in the block's samples of that field kind.
 struct SourcePoint {
   double coef, f0, t0, duration;
   int64_t idx;
+  int64_t sample0;
   int32_t comp;
   StfKind stf;
 };

@@ -4,6 +4,7 @@
 
 namespace ondes {
 
-enum class StfKind : int32_t { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3 };
+// Sampled: a series of samples at a fixed step, linearly interpolated (Ondes3D's moment-rate histories).
+enum class StfKind : int32_t { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3, Sampled = 4 };
 
 }  // namespace ondes

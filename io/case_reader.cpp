@@ -43,8 +43,22 @@ TimeFunction read_stf(Section s) {
     f.kind = StfKind::SmoothRamp;
     f.duration = s.number("rise_time", 0, kHuge, true);
     f.t0 = s.number_or("t0", 0, 0, kHuge);
+  } else if (type == "sampled") {
+    f.kind = StfKind::Sampled;
+    f.step = s.number("step", 0, kHuge, true);
+    f.t0 = s.number_or("t0", 0, -kHuge, kHuge);
+    const toml::node* n = s.node("samples");
+    const toml::array* a = n ? n->as_array() : nullptr;
+    if (!a || a->size() < 2) s.fail(n, "samples", "must be an array of at least 2 numbers (the time function at t0, t0 + step, ...)");
+    for (const auto& e : *a) {
+      const std::optional<double> v = e.value<double>();
+      if (!v || !std::isfinite(*v)) s.fail(n, "samples", "must hold finite numbers only");
+      f.samples.push_back(*v);
+    }
+    if (!normalise_samples(f))
+      s.fail(n, "samples", "have zero area: the time function must carry a moment (force) to scale");
   } else {
-    s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle, smooth_ramp");
+    s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle, smooth_ramp, sampled");
   }
   s.reject_unknown();
   return f;

@@ -67,6 +67,15 @@ int memory_components(const Case& c) { return kStressComponents * anelastic_shap
 
 }  // namespace
 
+// FNV-1a over an array's bytes, from hash.
+constexpr uint64_t kFnvBasis = 1469598103934665603ull;
+template <class T>
+uint64_t fnv1a(const std::vector<T>& a, uint64_t hash = kFnvBasis) {
+  const unsigned char* p = reinterpret_cast<const unsigned char*>(a.data());
+  for (const unsigned char* e = p + a.size() * sizeof(T); p != e; ++p) hash = (hash ^ *p) * 1099511628211ull;
+  return hash;
+}
+
 std::string physics_fingerprint(const Case& c) {
   std::string f = fmt::format("grid {} {} {} {}; dt {}; free_surface {} pml {} {} {};", c.grid.nx, c.grid.ny,
                               c.grid.nz, c.grid.h, c.time.dt, c.boundaries.free_surface, c.boundaries.pml_width,
@@ -84,18 +93,18 @@ std::string physics_fingerprint(const Case& c) {
     f += ";";
   }
   if (const Model3D* m = c.medium.model.get()) {
-    uint64_t hash = 1469598103934665603ull;  // FNV-1a over the samples: a changed model is another case
-    for (const auto* a : {&m->vp, &m->vs, &m->rho, &m->inv_qp, &m->inv_qs})  // no Q: empty, as before
-      for (const unsigned char* p = reinterpret_cast<const unsigned char*>(a->data()), *e = p + a->size() * sizeof(float);
-           p != e; ++p)
-        hash = (hash ^ *p) * 1099511628211ull;
+    uint64_t hash = kFnvBasis;  // over the samples: a changed model is another case
+    for (const auto* a : {&m->vp, &m->vs, &m->rho, &m->inv_qp, &m->inv_qs}) hash = fnv1a(*a, hash);  // no Q: empty
     f += fmt::format(" model {}x{}x{} [{}] [{}] {:016x};", m->nx, m->ny, m->nz, fmt::join(m->origin, " "),
                      fmt::join(m->spacing, " "), hash);
   }
-  for (const Source& s : c.sources)
+  for (const Source& s : c.sources) {
     f += fmt::format(" source {} [{}] [{}] [{}] stf {} {} {} {};", s.kind == SourceKind::Force ? "force" : "moment",
                      fmt::join(s.position, " "), fmt::join(s.force, " "), fmt::join(s.moment, " "),
                      static_cast<int>(s.stf.kind), s.stf.f0, s.stf.t0, s.stf.duration);
+    if (s.stf.kind == StfKind::Sampled)  // a hash: a finite fault may have millions of samples
+      f += fmt::format(" samples {} {} {:016x};", s.stf.step, s.stf.samples.size(), fnv1a(s.stf.samples));
+  }
   for (const Station& s : c.stations) f += fmt::format(" station {} [{}];", s.name, fmt::join(s.position, " "));
   return f;
 }

@@ -86,6 +86,9 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);
     register_if_any(&b.h_force, b.sources.force);
     register_if_any(&b.h_moment, b.sources.moment);
+    if (b.h_force) register_vector(&b.h_force_samples, b.sources.force_samples.data(), b.sources.force_samples.size());
+    if (b.h_moment)
+      register_vector(&b.h_moment_samples, b.sources.moment_samples.data(), b.sources.moment_samples.size());
     for (int dir = 0; dir < kDirections; ++dir)
       if (!b.velocity_out[dir].empty()) {
         register_vector(&b.h_velocity_out[dir], b.velocity_out[dir]);
@@ -111,7 +114,7 @@ std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
     for (starpu_data_handle_t* h :
-         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force, &b.h_moment, &b.h_peak})
+         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force, &b.h_moment, &b.h_force_samples, &b.h_moment_samples, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       unregister(b.h_velocity_out[dir]);

@@ -35,6 +35,7 @@ struct BlockData {
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
   starpu_data_handle_t h_anelastic = nullptr;
   starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
+  starpu_data_handle_t h_force_samples = nullptr, h_moment_samples = nullptr;  // sampled time functions'
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
   unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
   // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),

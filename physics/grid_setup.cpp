@@ -199,6 +199,7 @@ BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, c
   for (const Source& src : c.sources) {
     const bool force = src.kind == SourceKind::Force;
     const int ncomp = force ? 3 : 6;
+    int64_t sample0 = -1;  // where this source's samples start in the block's, once a point needs them
     for (int comp = 0; comp < ncomp; ++comp) {
       const double amp = force ? src.force[comp] : src.moment[comp];
       if (amp == 0) continue;
@@ -212,6 +213,16 @@ BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, c
         p.f0 = src.stf.f0;
         p.t0 = src.stf.t0;
         p.duration = src.stf.duration;
+        if (src.stf.kind == StfKind::Sampled) {
+          std::vector<double>& samples = force ? out.force_samples : out.moment_samples;
+          if (sample0 < 0) {
+            sample0 = static_cast<int64_t>(samples.size());
+            samples.insert(samples.end(), src.stf.samples.begin(), src.stf.samples.end());
+          }
+          p.f0 = 1.0 / src.stf.step;
+          p.duration = static_cast<double>(src.stf.samples.size());
+          p.sample0 = sample0;
+        }
         if (force) {
           p.coef = c.time.dt * buoyancy_at(material, s.cells(), p.idx, comp == VX ? 1 : comp == VY ? s.sy() : s.sz()) * amp *
                    wp.w / vol;

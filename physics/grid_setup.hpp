@@ -36,8 +36,11 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
 
 // The points through which the case's sources act on the block: forces on the velocity
 // (`material` gives the buoyancy), moment tensors on the stress; sorted by source_target.
+// A block's source points by field kind, and the samples of their sampled time functions (never
+// empty: a task reads them whether any point is sampled or not).
 struct BlockSources {
   std::vector<SourcePoint> force, moment;
+  std::vector<double> force_samples{0.0}, moment_samples{0.0};
 };
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material);
 

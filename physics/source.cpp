@@ -1,5 +1,6 @@
 #include "physics/source.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ondes {
@@ -19,8 +20,27 @@ std::array<double, 6> double_couple(double strike, double dip, double rake, doub
   return {mxx, myy, mzz, mxy, mxz, myz};
 }
 
+bool normalise_samples(TimeFunction& f) {
+  double area = 0;
+  for (size_t i = 1; i < f.samples.size(); ++i) area += 0.5 * (f.samples[i - 1] + f.samples[i]) * f.step;
+  if (!(std::isfinite(area) && area != 0)) return false;
+  for (double& x : f.samples) x /= area;
+  return true;
+}
+
+namespace {
+// A sampled function of unit area: its largest |sample| is about the inverse of its duration.
+double sampled_peak(const TimeFunction& f) {
+  double peak = 0;
+  for (double x : f.samples) peak = std::max(peak, std::abs(x));
+  return peak;
+}
+}  // namespace
+
 double stf_max_frequency(const TimeFunction& f) {
   switch (f.kind) {
+    // 1.2 x peak / area: a Gaussian gives 2.1 f0, a triangle 2.4 / duration.
+    case StfKind::Sampled: return std::min(1.2 * sampled_peak(f), 0.5 / f.step);
     case StfKind::Gaussian: return 2.0 * f.f0;   // spectrum exp(-(f/f0)^2): 2% left at 2 f0
     case StfKind::Ricker: return 2.5 * f.f0;     // standard rule of thumb
     case StfKind::Triangle: return 4.0 / f.duration;
@@ -33,6 +53,7 @@ double stf_dominant_frequency(const TimeFunction& f) {
   switch (f.kind) {
     case StfKind::Triangle: return 1.0 / f.duration;
     case StfKind::SmoothRamp: return 1.0 / (2.0 * M_PI * f.duration);  // corner frequency
+    case StfKind::Sampled: return 0.35 * sampled_peak(f);  // a Gaussian's 0.62 f0
     default: return f.f0;
   }
 }

@@ -3,14 +3,27 @@
 // final moment, a force's amplitude its impulse in N s); the Ricker wavelet has unit peak.
 #pragma once
 #include <cmath>
+#include <cstdint>
 
 #include "core/host_device.hpp"
 #include "core/stf_kind.hpp"
 
 namespace ondes {
 
-ONDES_HD inline double stf_value(StfKind kind, double f0, double t0, double duration, double t) {
+// Sampled: samples[0 .. duration - 1] at times t0 + i / f0 (f0 the sampling rate), linearly
+// interpolated, zero outside.
+ONDES_HD inline double stf_value(StfKind kind, double f0, double t0, double duration, double t,
+                                 const double* samples = nullptr) {
   const double pi = 3.14159265358979323846;
+  if (kind == StfKind::Sampled) {
+    const double u = (t - t0) * f0;
+    const double last = duration - 1;
+    if (!(u >= 0.0) || u > last) return 0.0;
+    const int64_t i = static_cast<int64_t>(u);
+    if (double(i) >= last) return samples[i];
+    const double w = u - double(i);
+    return samples[i] * (1.0 - w) + samples[i + 1] * w;
+  }
   if (kind == StfKind::Triangle) {
     const double u = (t - t0) / duration;  // 0..1 over the support
     if (u <= 0.0 || u >= 1.0) return 0.0;

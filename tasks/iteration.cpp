@@ -24,8 +24,9 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
                                          plan.callback_arg);
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, sources(b), b.info.shape.cells(), t, plan.small_where,
-                             b.workers);
+      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, sources(b),
+                             velocity ? b.h_force_samples : b.h_moment_samples, b.info.shape.cells(), t,
+                             plan.small_where, b.workers);
   for (BlockData& b : g.blocks)
     if (b.local && sources(b)) tasks += submit_edges(b, velocity, plan.small_where);
   const int kind = velocity ? kVelocityKind : kStressKind;

@@ -70,6 +70,19 @@ TEST(CaseValidation, ValidCaseLoads) {
   EXPECT_NEAR(c.sources[0].stf.t0, 1.2 / 2.0, 1e-12);  // default delay
 }
 
+// A sampled time function: the samples are scaled to unit area (trapezoids), so m0 stays the moment.
+TEST(CaseValidation, SampledTimeFunctionIsScaledToUnitArea) {
+  Case c = parse_case(edit("{ type = \"ricker\", f0 = 2.0 }",
+                           "{ type = \"sampled\", step = 0.05, t0 = 0.1, samples = [0.0, 2.0, 4.0, 2.0, 0.0] }"),
+                      "case.toml");
+  EXPECT_NO_THROW(validate_case(c));
+  const TimeFunction& f = c.sources[0].stf;
+  ASSERT_EQ(f.kind, StfKind::Sampled);
+  EXPECT_DOUBLE_EQ(f.t0, 0.1);
+  ASSERT_EQ(f.samples.size(), 5u);
+  EXPECT_DOUBLE_EQ(f.samples[2], 4.0 / (0.05 * 8.0));  // area 0.05 x (1 + 3 + 3 + 1) = 0.4
+}
+
 // Non-ASCII text is fine where TOML allows it (strings, comments, after an ASCII line-ending
 // backslash), even though the guard against toml++'s bug refuses it elsewhere.
 TEST(CaseValidation, NonAsciiInStringsAndCommentsIsAccepted) {
@@ -97,6 +110,12 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
       {"vs too high", edit("vs = 2300.0", "vs = 2900.0"), R"(medium\.vs: vs = 2900 must be below vp/sqrt\(2\))"},
       {"too many blocks", edit("blocks = [2, 2]", "blocks = [20, 2]"),
        R"(run\.blocks = \[20, 2\] does not divide the 40 x 40 grid sensibly)"},
+      {"one sample", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"sampled\", step = 0.01, samples = [1.0] }"),
+       R"(sources\[0\]\.stf\.samples: must be an array of at least 2 numbers)"},
+      {"samples of zero area", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"sampled\", step = 0.01, samples = [1.0, -1.0] }"),
+       R"(stf\.samples: have zero area)"},
+      {"no sample step", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"sampled\", samples = [0.0, 1.0, 0.0] }"),
+       R"(stf\.step: missing)"},
       {"edge strip wider than a block allows", edit("blocks = [2, 2]", "blocks = [2, 2]\nedge_strip = 17"),
        R"(run\.edge_strip = 17 with run\.blocks = \[2, 2\] on the 40 x 40 grid leaves a block 3 cells wide)"},
       {"edge strip narrower than a block may be", edit("blocks = [2, 2]", "blocks = [2, 2]\nedge_strip = 2"),

@@ -14,6 +14,7 @@
 
 #include "h5read.hpp"
 #include "helpers.hpp"
+#include "physics/source.hpp"
 
 namespace fs = std::filesystem;
 using namespace ondes;
@@ -124,6 +125,24 @@ TEST(Gpu, DampedCudaMatchesCpu) {
   c.medium.q0_frequency = 2;
   c.run.nbx = c.run.nby = 2;
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "q0 damping, 2x2 blocks, CUDA vs CPU");
+}
+
+// Sampled time functions (Ondes3D's moment-rate histories) on a force and a moment tensor, with
+// samples of their own: the CUDA source kernel interpolates them as the CPU loop does.
+TEST(Gpu, SampledSourcesCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  for (size_t i = 0; i < c.sources.size(); ++i) {
+    TimeFunction& f = c.sources[i].stf;
+    f = TimeFunction{};
+    f.kind = StfKind::Sampled;
+    f.step = 0.013 + 0.004 * i;
+    f.t0 = 0.05 * i;
+    for (int k = 0; k < 60; ++k) f.samples.push_back(k < 30 ? k * (1.0 + i) : (60 - k) * 2.0);
+    ASSERT_TRUE(normalise_samples(f));
+  }
+  c.run.nbx = c.run.nby = 2;
+  expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "sampled time functions, 2x2 blocks, CUDA vs CPU");
 }
 
 namespace {
