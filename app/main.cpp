@@ -7,6 +7,7 @@
 //   ondes3d compare A.h5 B.h5 [--tolerance REL]
 //   ondes3d calibrate CASE.toml --output MACHINE.toml [--steps N] [--ncpu N]
 //   ondes3d predict CASE.toml --machine MACHINE.toml [--blocks NXxNY] [--ncpu N] [--ncuda N] [--ranks R] [--csv]
+//   ondes3d convert CASE.prm --output CASE.toml   (an Ondes3D parameter file as a TOML case)
 //   ondes3d info
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -17,6 +18,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <optional>
 #include <regex>
 
@@ -26,6 +29,7 @@
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
 #include "io/compare.hpp"
+#include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
 #include "perfmodels/cost_model.hpp"
@@ -281,6 +285,7 @@ struct Options {
   std::string compare_a, compare_b;
   double tolerance = 0;
   std::string machine;
+  std::string convert_output;
   int calib_steps = 20;
   WorkerConfig workers{-1, 0, 1};
   bool csv = false;
@@ -340,6 +345,38 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
       ->check(number_at_least(0));
 }
 
+void add_convert(CLI::App& app, Options& opt) {
+  CLI::App* convert_cmd =
+      app.add_subcommand("convert", "write an Ondes3D parameter file (either dialect) as the equivalent TOML case");
+  convert_cmd->add_option("prm", opt.case_path, "Ondes3D parameter file")->required()->check(CLI::ExistingFile);
+  convert_cmd->add_option("-o,--output", opt.convert_output, "TOML case to write")->required();
+}
+
+// The TOML case of an Ondes3D parameter file, validated; written only when complete.
+int convert(const std::string& prm, const std::string& toml_path) {
+  std::ifstream in(prm);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (prm_dialect(text.str()) == PrmDialect::None)
+    throw CaseError(fmt::format("{}: not an Ondes3D parameter file (neither <tmax>...</tmax> tags nor a TIME_STEPS = "
+                                "line); a TOML case needs no conversion",
+                                prm));
+  std::vector<Provenance> where;
+  const Case c = read_ondes3d_prm(prm, text.str(), &where);
+  for (const std::string& w : validate_case(c)) spdlog::warn("{}", w);
+  const std::string toml = ondes3d_to_toml(c, where, toml_path);
+  const std::string tmp = toml_path + ".partial";
+  {
+    std::ofstream out(tmp);
+    out << toml;
+    if (!out.flush()) throw CaseError(fmt::format("{}: cannot write", toml_path));
+  }
+  std::filesystem::rename(tmp, toml_path);
+  spdlog::info("{}: {} x {} x {} cells, {} layer(s), {} source point(s), {} station(s) -> {}", prm, c.grid.nx,
+               c.grid.ny, c.grid.nz, c.medium.layers.size(), c.sources.size(), c.stations.size(), toml_path);
+  return 0;
+}
+
 void add_lab(CLI::App& app, Options& opt) {
   CLI::App* calibrate_cmd = app.add_subcommand(
       "calibrate", "measure this machine's figures for the analytic cost model (CPU, then CUDA workers alone)");
@@ -379,6 +416,7 @@ int dispatch(const CLI::App& app, Options& opt) {
     return 0;
   }
   if (app.got_subcommand("compare")) return compare(opt.compare_a, opt.compare_b, opt.tolerance);
+  if (app.got_subcommand("convert")) return convert(opt.case_path, opt.convert_output);
   const Case c = load(opt.case_path, opt.o);
   if (app.got_subcommand("calibrate")) {
     write_machine(opt.machine, calibrate_machine(c, opt.calib_steps, opt.workers.ncpu));
@@ -402,6 +440,7 @@ int main(int argc, char** argv) {
   add_run(app, opt);
   add_check_and_compare(app, opt);
   add_lab(app, opt);
+  add_convert(app, opt);
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
   try {
     app.parse(argc, argv);

@@ -90,7 +90,9 @@ struct Source {
 struct Fault {
   std::string file;  // as resolved against the case file's folder
   std::string text;  // its full text, stored with the results as the case's is
-  StfKind stf = StfKind::SmoothRamp;
+  StfKind stf = StfKind::SmoothRamp;  // Sampled: Ondes3D's files (format = "ondes3d")
+  std::string history;                // Ondes3D's moment-rate history file
+  std::array<double, 3> offset{};     // Ondes3D's (x, y, z) go to (offset + (y, x, -z))
   size_t first = 0, count = 0;  // its points in Case::sources
 };
 

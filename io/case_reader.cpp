@@ -15,6 +15,8 @@
 
 #include "core/layout.hpp"
 #include "io/fault_reader.hpp"
+#include "io/ondes3d_prm.hpp"
+#include "io/ondes3d_sources.hpp"
 #include "io/toml_guard.hpp"
 #include "io/toml_section.hpp"
 #include "io/model_reader.hpp"
@@ -99,19 +101,38 @@ std::string resolve(const std::string& file, const std::string& case_path) {
   return slash == std::string::npos ? file : case_path.substr(0, slash + 1) + file;
 }
 
-Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Source>& sources) {
+// [[faults]]: a file of point sources in columns (io/fault_reader.hpp), or (format = "ondes3d")
+// Ondes3D's position and history files (io/ondes3d_sources.hpp).
+Fault read_fault_entry(Section s, const std::string& case_path, const Medium& medium, std::vector<Source>& sources) {
   Fault f;
   f.file = resolve(s.string("file"), case_path);
-  const std::string stf = s.string_or("stf", "smooth_ramp");
-  if (stf == "smooth_ramp") f.stf = StfKind::SmoothRamp;
-  else if (stf == "triangle") f.stf = StfKind::Triangle;
-  else s.fail(s.node("stf"), "stf", "'" + stf + "' is not one of smooth_ramp, triangle");
-  s.reject_unknown();
+  const std::string format = s.string_or("format", "columns");
   std::vector<Source> points;
-  try {
-    points = read_fault(f.file, f.stf, &f.text);
-  } catch (const CaseError& e) {
-    s.fail(s.node("file"), "file", e.what());
+  if (format == "ondes3d") {
+    f.stf = StfKind::Sampled;
+    Ondes3dSourceFiles files{f.file, resolve(s.string("history"), case_path), {0, 0, 0}};
+    if (s.has("offset")) files.offset = s.vector<3>("offset");
+    f.history = files.history;
+    f.offset = files.offset;
+    s.reject_unknown();
+    try {
+      points = read_ondes3d_sources(files, medium, &f.text);
+    } catch (const CaseError& e) {
+      s.fail(s.node("file"), "file", e.what());
+    }
+  } else if (format == "columns") {
+    const std::string stf = s.string_or("stf", "smooth_ramp");
+    if (stf == "smooth_ramp") f.stf = StfKind::SmoothRamp;
+    else if (stf == "triangle") f.stf = StfKind::Triangle;
+    else s.fail(s.node("stf"), "stf", "'" + stf + "' is not one of smooth_ramp, triangle");
+    s.reject_unknown();
+    try {
+      points = read_fault(f.file, f.stf, &f.text);
+    } catch (const CaseError& e) {
+      s.fail(s.node("file"), "file", e.what());
+    }
+  } else {
+    s.fail(s.node("format"), "format", "'" + format + "' is not one of columns, ondes3d");
   }
   f.first = sources.size();
   f.count = points.size();
@@ -399,7 +420,7 @@ Case parse_case(const std::string& text, const std::string& path) {
 
   c.medium = read_medium(top.table("medium"), path);
   for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
-  for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.sources));
+  for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.medium, c.sources));
   if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] or [[faults]] is required");
   std::set<std::string> names;
   for (auto& s : top.tables("stations")) {
@@ -424,6 +445,7 @@ Case read_case(const std::string& path) {
   if (!in) throw CaseError(fmt::format("{}: cannot open the case file", path));
   std::stringstream ss;
   ss << in.rdbuf();
+  if (prm_dialect(ss.str()) != PrmDialect::None) return read_ondes3d_prm(path, ss.str());
   return parse_case(ss.str(), path);
 }
 

@@ -2,8 +2,13 @@
 // Stokes solution, over the window before any wave reflected by the boundaries could arrive.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "analytic.hpp"
 #include "helpers.hpp"
@@ -145,4 +150,61 @@ TEST(Analytic, SampledMomentRateMatchesStokesSolution) {
   run_and_compare(s, [&](const analytic::Vec3& x, double t) {
     return analytic::moment_velocity(kMedium, stf(), x, s.moment, t);
   });
+}
+
+// Ondes3D's own files (issue 18): a tagged parameter file with an absorbing top (<zMax>) describing
+// the same 96^3 full space, one point of its source position file and a slip-rate history of
+// Gaussian samples. The run must match the exact double couple of moment mu A slip, strike, dip,
+// rake at the point, stations placed from Ondes3D's axes (x east, y north, z up) to ours by hand:
+// swapped axes or a wrong moment would miss by far more than 5%.
+TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ondes_prm_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  // Cells [MIN - 8, MAX + 10] with the C-PML: MAX - MIN + 19 = 96 along each axis.
+  std::ofstream(dir / "full.prm") << fmt::format(
+      "full space\n<dt>{}</dt><ds>{}</ds><tmax>340</tmax>\n<xMin>-38</xMin><xMax>39</xMax>\n"
+      "<yMin>-38</yMin><yMax>39</yMax>\n<zMin>-38</zMin><zMax>39</zMax>\n<fd0>{}</fd0><dir>{}</dir>\n"
+      "<fsrcMap>p.map</fsrcMap><fsrcHist>p.hist</fsrcHist><fstatMap>p.obs</fstatMap>\n<nlayer>1</nlayer>\n"
+      "<layer1><rho>{}</rho><vp>{}</vp><vs>{}</vs><depth>0</depth></layer1>\n",
+      kDt, kH, kF0, dir.string(), kRho, kVp, kVs);
+  // The point at Ondes3D's (50, 100, -50): the grid's centre (2400 m) in our axes is Ondes3D's
+  // (x, y, z) = (50, 50, 100) (offset 2350 m along x and y, 2400 m of height above z = 0).
+  std::ofstream(dir / "p.map") << "1\n50 100 -50\n1 50. 100. -50.\n";
+  const double area = 200.0 * 200.0, step = 0.01, peak_rate = 0.8;  // m^2, s, m/s
+  std::string hist = "slip-rate history\n(free line)\n200. 0.01\n121\n1 30. 70. 110.\n";
+  double slip = 0;
+  std::vector<double> rate;
+  for (int i = 0; i <= 120; ++i) rate.push_back(peak_rate * stf()(i * step) / stf()(kT0));
+  for (size_t i = 0; i < rate.size(); ++i) {
+    hist += fmt::format("{:.17g} ", rate[i]);
+    if (i > 0) slip += 0.5 * (rate[i - 1] + rate[i]) * step;
+  }
+  std::ofstream(dir / "p.hist") << hist << "\n";
+  // Stations at Ondes3D's (x, y, z), off every axis from the source; ours are (2350 + y, 2350 + x,
+  // 2400 - z).
+  const double obs[3][3] = {{275, 400, -175}, {350, -125, -275}, {-250, 325, 350}};
+  std::string st = "3\n";
+  for (int s = 0; s < 3; ++s) st += fmt::format("{} {} {} {}\n", s + 1, obs[s][0], obs[s][1], obs[s][2]);
+  std::ofstream(dir / "p.obs") << st;
+
+  Case c = read_case((dir / "full.prm").string());
+  ASSERT_EQ(c.grid.nx, kN);
+  ASSERT_EQ(c.grid.nz, kN);
+  ASSERT_FALSE(c.boundaries.free_surface);
+  ASSERT_EQ(c.sources.size(), 1u);
+  const std::array<double, 3> at{2350 + 100.0, 2350 + 50.0, 2400 + 50.0};
+  for (int a = 0; a < 3; ++a) ASSERT_DOUBLE_EQ(c.sources[0].position[a], at[a]) << "axis " << a;
+  for (int s = 0; s < 3; ++s)
+    for (int a = 0; a < 3; ++a) {
+      const double want[3] = {2350 + obs[s][1], 2350 + obs[s][0], 2400 - obs[s][2]};
+      ASSERT_DOUBLE_EQ(c.stations[s].position[a], want[a]) << "station " << s << " axis " << a;
+    }
+  c.run.nbx = c.run.nby = 2;
+  ASSERT_NO_THROW(validate_case(c));
+  const auto moment = double_couple(30, 70, 110, kRho * kVs * kVs * area * slip);
+  expect_matches(c, test::run(c), [&](const analytic::Vec3& x, double t) {
+    return analytic::moment_velocity(kMedium, stf(), x, moment, t);
+  });
+  std::filesystem::remove_all(dir);
 }

@@ -1,0 +1,186 @@
+// Ondes3D's own input files (issue 18), written by the test: both parameter dialects describe one
+// layered case; each runs, its `ondes3d convert` output runs to the same bits, the grids follow
+// each dialect's geometry, and bad files are refused with the file, line or key named.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "helpers.hpp"
+#include "io/case_reader.hpp"
+#include "io/ondes3d_prm.hpp"
+
+using namespace ondes;
+namespace fs = std::filesystem;
+
+namespace {
+
+class Ondes3dInput : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / fmt::format("ondes3d_input_{}_{}", getpid(), counter_++);
+    fs::create_directories(dir_ / "out");
+    write("src.map", "2\n150. -50. -1200.\n2 250. -50. -1250.\n1 150. -50. -1200.\n");
+    std::string hist = "a two-point history\nfree line\n100. 0.02\n40\n";
+    for (int p = 1; p <= 2; ++p) {
+      hist += fmt::format("{} 30. 60. {}\n", p, 80 + 10 * p);
+      for (int k = 0; k < 40; ++k) hist += fmt::format("{:.6e} ", 0.5 * std::exp(-std::pow((k * 0.02 - 0.3) / 0.12, 2)));
+      hist += "\n";
+    }
+    write("src.hist", hist);
+    write("stations.txt", "3\n1 0. 0. 0.\n2 600. 300. 0.\n3 -400. 500. -300.\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return dir_ / name;
+  }
+  // The case in the tagged dialect, with `extra` appended.
+  fs::path tagged(const std::string& extra = "") {
+    return write("tagged.prm",
+                 "Ondes3D (tagged): text outside tags is a comment.\n<dt>0.008</dt> <ds>100.</ds> <tmax>100</tmax>\n"
+                 "<xMin>-15</xMin> <xMax>16</xMax>\n<yMin>-12</yMin> <yMax>13</yMax>\n<zMin>-20</zMin>\n<fd0>1.5</fd0>\n"
+                 "<dir>out</dir>\n<fsrcMap>src.map</fsrcMap>\n<fsrcHist>src.hist</fsrcHist>\n"
+                 "<fstatMap>stations.txt</fstatMap>\n<nlayer>2</nlayer>\n"
+                 "<layer1> <rho>2500</rho> <vp>4000</vp> <vs>2300</vs> <depth>0.</depth> <q0>40</q0> </layer1>\n"
+                 "<layer2> <rho>2700</rho> <vp>5000</vp> <vs>2900</vs> <depth>-0.9</depth> <q0>0</q0> </layer2>\n"
+                 "<f0>1.0</f0>\n" + extra);
+  }
+  // The same case in the KEY = value dialect (its grid is two cells wider in x and y: that port's
+  // arrays are MAX - MIN + 1 + 2 DELTA cells, not MAX - MIN - 1 + 2 DELTA).
+  fs::path key_value(const std::string& extra = "") {
+    return write("kv.prm",
+                 "# Ondes3D (KEY = value)\nNDIM = 4\nXMIN = -14\nXMAX = 15\nYMIN = -11\nYMAX = 12\nZMIN = -19\n"
+                 "TIME_STEPS = 100\nDS = 100.\nDT = 0.008\nDF = 1.5\nOUTPUT_DIR = out\nSOURCES = src.map\n"
+                 "SOURCE_TIME_FUNCTION = src.hist\nSTATIONS = stations.txt\nMODEL_TYPE = 1D\nNB_LAYERS = 2\n"
+                 "# layer top vp vs rho q\nLAYER_1\t1.\t4000.\t2300.\t2500.\t-1.\nLAYER_2\t-0.9\t5000.\t2900.\t2700.\t-1.\n" +
+                     extra);
+  }
+  // Runs `prm`, converts it, runs the TOML: bitwise the same seismograms; returns the case.
+  Case expect_conversion_bitwise(const fs::path& prm) {
+    Case c = read_case(prm.string());
+    EXPECT_NO_THROW(validate_case(c));
+    c.run.nbx = 2, c.run.nby = 2;
+    const auto direct = test::run(c);
+    std::vector<Provenance> where;
+    std::ifstream in(prm);
+    std::stringstream text;
+    text << in.rdbuf();
+    const fs::path toml = dir_ / (prm.stem().string() + ".toml");
+    std::ofstream(toml) << ondes3d_to_toml(read_ondes3d_prm(prm.string(), text.str(), &where), where, toml.string());
+    Case t = read_case(toml.string());
+    EXPECT_NO_THROW(validate_case(t));
+    t.run.nbx = 3, t.run.nby = 1;
+    const auto converted = test::run(t);
+    EXPECT_GT(direct.size(), 0u);
+    EXPECT_EQ(direct.size(), converted.size());
+    double peak = 0;
+    for (float x : direct) peak = std::max(peak, double(std::abs(x)));
+    EXPECT_GT(peak, 0) << "nothing recorded";
+    EXPECT_EQ(std::memcmp(direct.data(), converted.data(), direct.size() * sizeof(float)), 0)
+        << prm << " and its conversion differ";
+    return c;
+  }
+  void expect_refused(const fs::path& prm, const std::string& pattern) {
+    try {
+      Case c = read_case(prm.string());
+      validate_case(c);
+      ADD_FAILURE() << prm << " was accepted; expected an error matching " << pattern;
+    } catch (const CaseError& e) {
+      EXPECT_TRUE(std::regex_search(e.what(), std::regex(pattern))) << e.what() << "\n  expected: " << pattern;
+    }
+  }
+  fs::path dir_;
+  static inline int counter_ = 0;
+};
+
+}  // namespace
+
+TEST_F(Ondes3dInput, TaggedFileRunsAndItsConversionGivesTheSameBits) {
+  const Case c = expect_conversion_bitwise(tagged());
+  // [xMin - 8, xMax + 10] cells along Ondes3D's x (east), our y; our x is its y (north).
+  EXPECT_EQ(c.grid.nx, 13 + 12 + 19);
+  EXPECT_EQ(c.grid.ny, 16 + 15 + 19);
+  EXPECT_EQ(c.grid.nz, 10 + 20);
+  EXPECT_TRUE(c.boundaries.free_surface);
+  ASSERT_EQ(c.medium.layers.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.medium.layers[1].top, 900);
+  EXPECT_DOUBLE_EQ(c.medium.layers[0].q0, 40);
+  EXPECT_DOUBLE_EQ(c.medium.q0_frequency, 1.0);
+  // Station 2 at Ondes3D's (600 east, 300 north, 0): 300 m north and 600 m east of station 1.
+  ASSERT_EQ(c.stations.size(), 3u);
+  EXPECT_EQ(c.stations[1].name, "obs2");
+  EXPECT_DOUBLE_EQ(c.stations[1].position[0] - c.stations[0].position[0], 300);
+  EXPECT_DOUBLE_EQ(c.stations[1].position[1] - c.stations[0].position[1], 600);
+  EXPECT_DOUBLE_EQ(c.stations[2].position[2], 300) << "z up: -300 m is 300 m deep";
+  EXPECT_EQ(c.sources.size(), 2u);
+  EXPECT_TRUE(c.exports.ondes3d_text);
+}
+
+TEST_F(Ondes3dInput, KeyValueFileRunsAndItsConversionGivesTheSameBits) {
+  const Case c = expect_conversion_bitwise(key_value());
+  EXPECT_EQ(c.grid.nx, 12 + 11 + 21);
+  EXPECT_EQ(c.grid.ny, 15 + 14 + 21);
+  EXPECT_EQ(c.grid.nz, 1 + 19 + 10);
+  EXPECT_DOUBLE_EQ(c.medium.layers[0].top, 0) << "LAYER_1's top above the surface";
+  EXPECT_EQ(c.medium.layers[0].q0, 0) << "q = -1: elastic";
+}
+
+// Both dialects place the sources and stations alike relative to each other, whatever their grids.
+TEST_F(Ondes3dInput, BothDialectsPlaceSourcesAndStationsAlike) {
+  const Case a = read_case(tagged().string()), b = read_case(key_value().string());
+  ASSERT_EQ(a.sources.size(), b.sources.size());
+  for (size_t s = 0; s < a.sources.size(); ++s)
+    for (int ax = 0; ax < 3; ++ax) {
+      EXPECT_DOUBLE_EQ(a.sources[s].position[ax] - a.stations[0].position[ax],
+                       b.sources[s].position[ax] - b.stations[0].position[ax]);
+      EXPECT_DOUBLE_EQ(a.sources[s].moment[ax], b.sources[s].moment[ax]);
+    }
+}
+
+TEST_F(Ondes3dInput, BadFilesAreRefusedWithFileAndLine) {
+  expect_refused(write("notag.prm", "<dt>0.008</dt><tmax>10</tmax>"), R"(notag\.prm: <ds> is missing: the cell size)");
+  std::ifstream in(tagged());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("<nlayer>2"), 9, "<nlayer>3");
+  expect_refused(write("three.prm", text), R"(three\.prm: <layer3> is missing: layer 3 of <nlayer> 3 is needed)");
+  expect_refused(write("bad_dt.prm", "<tmax>1</tmax><ds>100</ds><dt>fast</dt>"), R"(bad_dt\.prm:1: <dt> = 'fast' is not a number)");
+  expect_refused(key_value("MODEL_TYPE = 3D\n"), R"(kv\.prm:\d+: MODEL_TYPE = 3D: 3D model files \(MODEL_FILE\) are not supported)");
+  write("stations.txt", "3\n1 0. 0. 0.\n2 600. 300.\n");
+  expect_refused(tagged(), R"(stations\.txt:4 \(Ondes3D station file\): the file ends where its z \(m, up\) was expected)");
+  write("stations.txt", "2\n1 0. 0. 0.\n1 600. 300. 0.\n");
+  expect_refused(tagged(), R"(stations\.txt:3 .*station 1 is given twice)");
+  write("stations.txt", "1\n1 0. 0. 0.\n");
+  write("src.hist", "x\ny\n100. 0.02\n3\n1 30. 60. 90.\n0.0 0.5 zero\n");
+  expect_refused(tagged(), R"(src\.hist:6 \(Ondes3D source history file\): 'zero' where a slip-rate sample of point 1)");
+  write("src.map", "1\n0 0 0\n1 150. -50. 1200.\n");
+  write("src.hist", "x\ny\n100. 0.02\n3\n1 30. 60. 90.\n0.0 0.5 0.0\n");
+  expect_refused(tagged(), R"(src\.map:3: point source: z = -1200 m is outside the grid)");  // above the surface
+  write("src.map", "1\n0 0 0\n1 150. -50. -1200.\n");
+  write("src.hist", "x\ny\n100. 0.02\n3\n1 30. 60. 90.\n0.0 0.0 0.0\n");
+  expect_refused(tagged(), R"(src\.hist: every point's slip is zero)");
+  expect_refused(tagged("<fgeo>model.geo</fgeo>"), R"(<fgeo> names a geological model file, not supported yet)");
+}
+
+// The command: `ondes3d convert` writes the TOML case (and nothing when the input is no Ondes3D
+// file); `ondes3d run` takes the .prm itself and writes Ondes3D's station text files beside ours.
+TEST_F(Ondes3dInput, ConvertAndRunCommands) {
+  const fs::path prm = tagged(), toml = dir_ / "converted.toml";
+  const std::string bin = ONDES_BINARY;
+  ASSERT_EQ(std::system((bin + " convert " + prm.string() + " -o " + toml.string() + " > /dev/null 2>&1").c_str()), 0);
+  std::ifstream in(toml);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("format = \"ondes3d\""), std::string::npos) << text;
+  EXPECT_NE(text.find("# from " + prm.string() + ":2 (<dt>)"), std::string::npos) << text;
+  const fs::path not_prm = dir_ / "again.toml";
+  EXPECT_NE(std::system((bin + " convert " + toml.string() + " -o " + not_prm.string() + " > /dev/null 2>&1").c_str()), 0);
+  EXPECT_FALSE(fs::exists(not_prm));
+  ASSERT_EQ(std::system(("cd " + dir_.string() + " && " + bin + " run tagged.prm --steps 20 > /dev/null 2>&1").c_str()), 0);
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged.h5"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged_obs" / "obs3.dat"));
+}
