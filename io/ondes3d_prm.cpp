@@ -106,7 +106,7 @@ PrmValues read_tagged(const std::string& path, const std::string& text) {
     return std::pair<size_t, size_t>{a + open.size(), b};
   };
   for (const char* k : {"dt", "ds", "tmax", "xMin", "xMax", "yMin", "yMax", "zMin", "zMax", "fd0", "dir", "fsrcMap",
-                        "fsrcHist", "fstatMap", "nlayer", "f0", "taum", "tauM", "w0", "fgeo", "x0", "y0", "z0"})
+                        "fsrcHist", "fstatMap", "nlayer", "f0", "surface", "taum", "tauM", "w0", "fgeo", "x0", "y0", "z0"})
     field("", 0, flat.size(), k, "");
   if (v.has("nlayer")) {
     const int n = v.integer("nlayer", "the number of layers", 1, 1000);
@@ -139,9 +139,15 @@ PrmValues read_key_value(const std::string& path, const std::string& text) {
   return v;
 }
 
+// Ondes3D opens the files a parameter file names from the folder it runs in; so does this reader,
+// and failing that from the parameter file's folder.
 std::string resolve(const std::string& file, const std::string& prm_path) {
-  const std::filesystem::path p(file);
-  return p.is_absolute() ? file : (std::filesystem::path(prm_path).parent_path() / p).lexically_normal().string();
+  namespace fs = std::filesystem;
+  const fs::path p(file);
+  if (p.is_absolute()) return file;
+  std::error_code ec;
+  if (fs::exists(p, ec)) return fs::absolute(p).lexically_normal().string();
+  return (fs::absolute(prm_path).parent_path() / p).lexically_normal().string();
 }
 
 // The grid both dialects describe, in the project's axes (see the header).
@@ -163,15 +169,21 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
   // Computed cells (IO.c's WhereAmI): [MIN - DELTA + 2, MAX + DELTA], the C-PML DELTA of them each side.
   g.nx = ymax - ymin + 2 * kDelta - 1, g.ny = xmax - xmin + 2 * kDelta - 1;
   g.offset = {-(ymin - kDelta + 1) * ds, -(xmin - kDelta + 1) * ds, 0};
-  if (v.has("zMax")) {  // an absorbing top: planes up to zMax + DELTA
-    const int zmax = v.integer("zMax", "the highest cell index along z", zmin + 4, 1000000);
+  // Ondes3D chooses the top at compile time (options.h: surface = FREE in its stock builds, when
+  // <zMax> is read but unused); <surface>absorbing</surface>, a tag Ondes3D ignores, asks for the
+  // absorbing top that its surface = ABSORBING builds compute up to zMax + DELTA.
+  const std::string surface = v.has("surface") ? v.text("surface", "free or absorbing") : "free";
+  if (surface == "absorbing") {
+    const int zmax = v.integer("zMax", "the highest cell index along z (with an absorbing top)", zmin + 4, 1000000);
     g.free_surface = false;
     g.nz = zmax - zmin + 2 * kDelta - 1;
     g.offset[2] = (zmax + kDelta - 1) * ds;
-    where.push_back({"boundaries.free_surface", v.origin("zMax") + ": an absorbing top"});
-  } else {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
+    where.push_back({"boundaries.free_surface", v.origin("surface") + ", <zMax>: an absorbing top"});
+  } else if (surface == "free") {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
     g.nz = kDelta - zmin;
-    where.push_back({"boundaries.free_surface", v.path() + ": no <zMax>, Ondes3D's free surface"});
+    where.push_back({"boundaries.free_surface", v.path() + ": Ondes3D's free surface (surface = FREE)"});
+  } else {
+    v.fail("surface", "= '" + surface + "' is neither free nor absorbing", "the top of the grid");
   }
   where.push_back({"grid.nx", v.origin("yMin") + ", <yMax> + a 10-cell C-PML each side: y (north) is x here"});
   where.push_back({"grid.ny", v.origin("xMin") + ", <xMax> + a 10-cell C-PML each side: x (east) is y here"});
@@ -228,9 +240,12 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
     where.push_back({fmt::format("medium.layers[{}]", l - 1), v.origin(name)});
     c.medium.layers.push_back(L);
   }
-  if (q0) {
+  if (q0 && v.has("f0")) {
     c.medium.q0_frequency = v.number("f0", "the frequency of the q0 damping exp(-pi f0 dt / q0), Hz", 0, 1e6, true);
     where.push_back({"medium.q0_frequency", v.origin("f0")});
+  } else if (q0) {  // Ondes3D's f0 is a compile-time constant: the C-PML's frequency stands in
+    c.medium.q0_frequency = v.number("fd0", "the C-PML's frequency (Hz)", 0, 1e6, true);
+    where.push_back({"medium.q0_frequency", v.origin("fd0") + " (no <f0>: the q0 damping's frequency is <fd0>)"});
   }
   if (q) {  // Day and Bradley: relaxation times taum < tauM, reference frequency w0
     const double tm = v.number("taum", "the shortest relaxation time (s)", 0, 1e6, true);

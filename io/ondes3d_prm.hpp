@@ -2,8 +2,9 @@
 //  - tagged (the CPU code's IO.c): the whole file read with whitespace removed, each value the text
 //    between <key> and </key>, anything outside tags a comment: <dt> <ds> <tmax> <xMin>..<zMax>,
 //    <fd0>, <dir>, <fsrcMap>, <fsrcHist>, <fstatMap>, <nlayer> and <layerN> blocks holding
-//    <rho> <vp> <vs> <depth> (km, the layer's top as z up) and optionally <q0> (with <f0>, Hz) or
-//    <Qp> <Qs> (with <taum> <tauM> <w0>);
+//    <rho> <vp> <vs> <depth> (km, the layer's top as z up) and optionally <q0> (with <f0>, Hz, or
+//    else <fd0>) or <Qp> <Qs> (with <taum> <tauM> <w0>); the top is Ondes3D's stock free surface
+//    unless <surface>absorbing</surface> (a tag Ondes3D ignores) asks for its absorbing build's;
 //  - KEY = value lines with # comments (the CUDA and StarPU ports): NDIM, XMIN..ZMIN, TIME_STEPS,
 //    DS, DT, DF, SOURCES, SOURCE_TIME_FUNCTION, STATIONS, OUTPUT_DIR, MODEL_TYPE = 1D, NB_LAYERS and
 //    `LAYER_n top vp vs rho q` lines.

@@ -152,7 +152,7 @@ TEST(Analytic, SampledMomentRateMatchesStokesSolution) {
   });
 }
 
-// Ondes3D's own files (issue 18): a tagged parameter file with an absorbing top (<zMax>) describing
+// Ondes3D's own files (issue 18): a tagged parameter file with an absorbing top (<surface>) describing
 // the same 96^3 full space, one point of its source position file and a slip-rate history of
 // Gaussian samples. The run must match the exact double couple of moment mu A slip, strike, dip,
 // rake at the point, stations placed from Ondes3D's axes (x east, y north, z up) to ours by hand:
@@ -164,7 +164,8 @@ TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
   // Cells [MIN - 8, MAX + 10] with the C-PML: MAX - MIN + 19 = 96 along each axis.
   std::ofstream(dir / "full.prm") << fmt::format(
       "full space\n<dt>{}</dt><ds>{}</ds><tmax>340</tmax>\n<xMin>-38</xMin><xMax>39</xMax>\n"
-      "<yMin>-38</yMin><yMax>39</yMax>\n<zMin>-38</zMin><zMax>39</zMax>\n<fd0>{}</fd0><dir>{}</dir>\n"
+      "<yMin>-38</yMin><yMax>39</yMax>\n<zMin>-38</zMin><zMax>39</zMax><surface>absorbing</surface>\n"
+      "<fd0>{}</fd0><dir>{}</dir>\n"
       "<fsrcMap>p.map</fsrcMap><fsrcHist>p.hist</fsrcHist><fstatMap>p.obs</fstatMap>\n<nlayer>1</nlayer>\n"
       "<layer1><rho>{}</rho><vp>{}</vp><vs>{}</vs><depth>0</depth></layer1>\n",
       kDt, kH, kF0, dir.string(), kRho, kVp, kVs);
