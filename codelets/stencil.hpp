@@ -146,7 +146,8 @@ ONDES_CELL Moduli elastic_moduli(const M& m) {
 template <class Put>
 ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, Put&& put) {
   if (plane == kSurface) {
-    const float r = m.lam * m.fold_lam / m.fold_l2m;
+    // Vacuum at the surface (lambda + 2 mu = 0) has no stress to fold.
+    const float r = m.fold_l2m > 0.0f ? m.lam * m.fold_lam / m.fold_l2m : 0.0f;
     put(SXX, scale * ((m.l2m - r) * d.d[0] + (m.lam - r) * d.d[1]));
     put(SYY, scale * ((m.lam - r) * d.d[0] + (m.l2m - r) * d.d[1]));
   } else {

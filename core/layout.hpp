@@ -44,7 +44,13 @@ struct BlockShape {
 // definition for the stencils (CPU and CUDA), the sources and the energy. Each is a reciprocal
 // times a power of two, the same bits as the quotient on either side (IEEE division and reciprocal
 // are correctly rounded on both). Buoyancy at a velocity point: 1 / the mean of two densities.
-ONDES_HD inline float buoyancy(float rho0, float rho1) { return 2.0f * (1.0f / (rho0 + rho1)); }
+// Vacuum cells (air above a topography) have density 0: a point between vacuum and ground carries
+// half the ground cell's mass (the vacuum formalism's surface), one inside vacuum none (buoyancy 0:
+// it stays at rest, where 1/0 would feed infinities into the ground's 4th-order stencils).
+ONDES_HD inline float buoyancy(float rho0, float rho1) {
+  const float sum = rho0 + rho1;
+  return sum > 0.0f ? 2.0f * (1.0f / sum) : 0.0f;
+}
 // mu at a cell centre from 1/mu (zero in a fluid).
 ONDES_HD inline float shear_modulus(float imu) { return 1.0f / imu; }
 // mu at a shear-stress point: the harmonic mean of the four cells around it, zero if one is fluid.

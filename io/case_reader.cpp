@@ -143,19 +143,23 @@ Fault read_fault_entry(Section s, const std::string& case_path, const Medium& me
 Layer read_layer(Section& s, bool with_top) {
   Layer l;
   l.top = with_top ? s.number("top", 0, kHuge) : 0.0;
-  l.vp = s.number("vp", 0, kHuge, true);
-  l.vs = s.number("vs", 0, kHuge, true);
+  // vs = 0: a fluid (water); vp = vs = 0: vacuum (air above a topography), whose density only
+  // enters the averages at the staggered points.
+  l.vp = s.number("vp", 0, kHuge);
+  l.vs = s.number("vs", 0, kHuge);
   l.rho = s.number("rho", 0, kHuge, true);
+  if (l.vp == 0 && l.vs > 0) s.fail(s.node("vp"), "vp", "vp = 0 is vacuum, which needs vs = 0 too");
   if (s.has("qp") || s.has("qs")) {
     l.qp = s.number("qp", 0, 1e6, true);
     l.qs = s.number("qs", 0, 1e6, true);
+    if (l.vs == 0) s.fail(s.node("qs"), "qs", "attenuation (qp, qs) in a fluid or vacuum layer (vs = 0) is not supported");
   }
   if (s.has("q0")) {
     l.q0 = s.number("q0", 0, 1e6);
     if ((s.has("qp") || s.has("qs")) && l.q0 > 0)
       s.fail(s.node("q0"), "q0", "Ondes3D's q0 damping and qp/qs attenuation exclude each other; give one");
   }
-  if (l.vs >= l.vp / std::sqrt(2.0))
+  if (l.vs > 0 && l.vs >= l.vp / std::sqrt(2.0))
     s.fail(s.node("vs"), "vs",
            fmt::format("vs = {} must be below vp/sqrt(2) = {:.6g} (else lambda < 0)", l.vs, l.vp / std::sqrt(2.0)));
   if (with_top) s.reject_unknown();  // [medium] itself (a homogeneous medium) has more keys: read_medium checks

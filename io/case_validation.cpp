@@ -38,6 +38,15 @@ void check_model_covers(const Case& c) {
                                   c.grid.extent(a)));
 }
 
+// A source or station in vacuum (air above a topography: vp = 0) records or radiates nothing.
+void check_not_in_vacuum(const Case& c, const std::array<double, 3>& x, const std::string& key) {
+  const Layer l = properties_at(c.medium, x[0], x[1], x[2]);
+  if (l.vp == 0)
+    throw CaseError(fmt::format("{}: {} at ({}, {}, {}) m lies in vacuum (vp = vs = 0: the air above the ground); "
+                                "place it in the ground or the water",
+                                c.path, key, x[0], x[1], x[2]));
+}
+
 std::vector<std::string> validate_case(const Case& c) {
   std::vector<std::string> warnings;
   check_model_covers(c);
@@ -54,6 +63,7 @@ std::vector<std::string> validate_case(const Case& c) {
     const std::string& label = c.sources[i].label;
     const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
     check_position(c, c.sources[i].position, key);
+    check_not_in_vacuum(c, c.sources[i].position, key);
     if (pml.reaches(c.sources[i].position, c.grid.h))
       throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
                                   "{} m from the absorbing faces",
@@ -62,6 +72,7 @@ std::vector<std::string> validate_case(const Case& c) {
   for (size_t i = 0; i < c.stations.size(); ++i) {
     const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
     check_position(c, c.stations[i].position, key);
+    check_not_in_vacuum(c, c.stations[i].position, key);
     if (pml.reaches(c.stations[i].position, c.grid.h))
       throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
                                   "{} m from the absorbing faces",

@@ -50,7 +50,7 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
         const int cube = ((x0 + i) & 1) | ((y0 + j) & 1) << 1 | (k & 1) << 2;
         const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs, cube);
         const int64_t q = s.idx(i, j, k);
-        m[RHO * n + q] = static_cast<float>(l.rho);
+        m[RHO * n + q] = l.vp > 0 ? static_cast<float>(l.rho) : 0.0f;  // vacuum: no mass (layout.hpp's buoyancy)
         m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp, cube) - 2 * mu);
         m[IMU * n + q] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
       }

@@ -81,8 +81,11 @@ double vp_max(const Medium& m) {
 
 double vs_min(const Medium& m) {
   if (m.model) return m.model->vs_min;
-  double v = m.layers.front().vs;
-  for (const Layer& l : m.layers) v = std::min(v, l.vs);
+  double v = 0;  // the slowest wave that propagates: S in a solid, P in a fluid (none in vacuum)
+  for (const Layer& l : m.layers) {
+    const double w = l.vs > 0 ? l.vs : l.vp;
+    if (w > 0 && (v == 0 || w < v)) v = w;
+  }
   return v;
 }
 

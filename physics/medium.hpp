@@ -26,6 +26,7 @@ double vp_max(const Medium& m);
 // scheme), and the memory sets a cell keeps (AnelasticShape::mechanisms; 0 when elastic).
 QFits q_fits(const Medium& m);
 int memory_sets(const Medium& m);
+// The slowest propagating wave speed: S in solids, P in fluids (vs = 0); vacuum is left out.
 double vs_min(const Medium& m);
 
 }  // namespace ondes

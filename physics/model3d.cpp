@@ -19,6 +19,13 @@ Layer Model3D::at(double x, double y, double z) const {
   locate(x, origin[0], spacing[0], nx, i, fx);
   locate(y, origin[1], spacing[1], ny, j, fy);
   locate(z, origin[2], spacing[2], nz, k, fz);
+  if (nearest) {  // the nearest sample: weight 1 on it
+    auto snap = [](int& i, double& f, int n) {
+      if (f >= 0.5 && i + 1 < n) ++i;
+      f = 0;
+    };
+    snap(i, fx, nx), snap(j, fy, ny), snap(k, fz, nz);
+  }
   const auto sample = [&](const std::vector<float>& a) {
     double v = 0;
     for (int dk = 0; dk < 2; ++dk)

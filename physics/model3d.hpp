@@ -17,13 +17,17 @@ struct Model3D {
   std::vector<float> vp, vs, rho;
   // Quality factors (/qp, /qs, optional, both or neither), kept as 1/Q: interpolated so, as losses add.
   std::vector<float> inv_qp, inv_qs;
+  // Categorical models (Ondes3D's geological ones: a material per cell, vacuum and water among
+  // them) take the nearest sample's properties instead of interpolating across materials.
+  bool nearest = false;
   double vp_max = 0, vs_min = 0;     // over every sample
   double qp_min = 0, qs_min = 0;     // over every sample (0 without Q)
   bool attenuating() const { return !inv_qp.empty(); }
 
   int size(int axis) const { return axis == 0 ? nx : axis == 1 ? ny : nz; }
   double last(int axis) const { return origin[axis] + (size(axis) - 1) * spacing[axis]; }
-  // Properties at (x, y, z) metres, trilinear between samples, held at the edges' values outside.
+  // Properties at (x, y, z) metres, trilinear between samples (or the nearest's), held at the edges'
+  // values outside.
   Layer at(double x, double y, double z) const;
 };
 

@@ -10,6 +10,8 @@
 
 #include "analytic.hpp"
 #include "helpers.hpp"
+#include "io/case_reader.hpp"
+#include "physics/source.hpp"
 
 using namespace ondes;
 
@@ -56,4 +58,43 @@ TEST(FreeSurface, DoublesTheVerticalIncidentP) {
               peak_sim, peak_ref, peak_sim / peak_ref, misfit, samples * c.time.dt);
   EXPECT_NEAR(peak_sim / peak_ref, 1.0, 0.05);
   EXPECT_LT(misfit, 0.05);
+}
+
+// Air cells as the free surface (the vacuum formalism of Ondes3D's geological models: vp = vs = 0
+// above the ground, no mass): a half-space topped by 10 planes of vacuum against today's
+// free-surface run of the same half-space. The vacuum surface lies where the shear stress
+// between air and ground vanishes, half a cell above the first ground plane, so the air run puts
+// its ground top there (475 m) and both runs record half a cell below their surface (500 m: the
+// first ground plane; 25 m in the free-surface run) above the same source at the same depth.
+TEST(FreeSurface, AirCellsActAsTheFreeSurface) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  constexpr double h = 50, air = 475;  // the vacuum surface
+  auto half_space = [&](double top) {
+    Case c = test::cube(96, h, 4000, 2310, 2600, 0.004, 500, 10, true);
+    c.grid.nz = top > 0 ? 74 : 64;
+    c.boundaries.pml_frequency = 2;
+    c.run.nbx = 2;
+    if (top > 0) c.medium.layers = {{0, 0, 0, 2600}, {top, 4000, 2310, 2600}};
+    Source s;
+    s.kind = SourceKind::Moment;
+    s.position = {2400, 2400, top + 1000};
+    s.moment = double_couple(30, 60, 90, 1e15);
+    s.stf = test::gaussian(2.0, 0.6);
+    c.sources = {s};
+    const double z = top + 25;  // half a cell below the surface
+    c.stations = {test::station("EPI", 2400, 2400, z), test::station("N1500", 3900, 2400, z),
+                  test::station("E1200", 2400, 3600, z), test::station("NE", 3300, 3100, z)};
+    return c;
+  };
+  const Case free = half_space(0), vacuum = half_space(air);
+  ASSERT_NO_THROW(validate_case(vacuum));
+  const auto a = test::run(free), b = test::run(vacuum);
+  const int n = free.time.steps;
+  for (size_t s = 0; s < free.stations.size(); ++s) {
+    const std::vector<double> x(a.begin() + 3 * s * n, a.begin() + 3 * (s + 1) * n),
+        y(b.begin() + 3 * s * n, b.begin() + 3 * (s + 1) * n);
+    const double misfit = analytic::relative_misfit(y, x, 3 * n);
+    std::printf("station %s: vacuum top vs free surface, relative L2 %.4f\n", free.stations[s].name.c_str(), misfit);
+    EXPECT_LT(misfit, 0.05) << free.stations[s].name;
+  }
 }
