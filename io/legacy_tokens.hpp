@@ -13,6 +13,7 @@ class LegacyTokens {
   // Skips the rest of the current line and the next n - 1 whole lines (free text).
   void skip_lines(int n);
   double number(const std::string& expected);
+  std::string word(const std::string& expected) { return next(expected); }
   long integer(const std::string& expected, long lo, long hi);
   bool done() const;
   const std::string& text() const { return text_; }

@@ -38,7 +38,8 @@ std::array<double, 3> triple(hid_t file, const std::string& path, const char* na
   return v;
 }
 
-std::vector<float> field(hid_t file, const std::string& path, const char* name, hsize_t dims[3]) {
+// zero_ok: 0 is allowed too (vp and vs of a categorical model's vacuum and water).
+std::vector<float> field(hid_t file, const std::string& path, const char* name, hsize_t dims[3], bool zero_ok = false) {
   if (H5Lexists(file, name, H5P_DEFAULT) <= 0)
     throw CaseError(fmt::format("{}: dataset '/{}' is missing (a model needs /vp, /vs and /rho)", path, name));
   Id ds{H5Dopen2(file, name, H5P_DEFAULT), H5Dclose};
@@ -55,7 +56,7 @@ std::vector<float> field(hid_t file, const std::string& path, const char* name, 
   if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
     throw CaseError(fmt::format("{}: dataset '/{}' could not be read as numbers", path, name));
   for (size_t q = 0; q < v.size(); ++q)
-    if (!std::isfinite(v[q]) || v[q] <= 0)
+    if (!std::isfinite(v[q]) || v[q] < 0 || (v[q] == 0 && !zero_ok))
       throw CaseError(fmt::format("{}: /{}[{}][{}][{}] = {} is not a positive number", path, name, q / (d[1] * d[2]),
                                   (q / d[2]) % d[1], q % d[2], v[q]));
   return v;
@@ -96,20 +97,27 @@ std::shared_ptr<const Model3D> read_model(const std::string& path) {
   for (int a = 0; a < 3; ++a)
     if (!(m->spacing[a] > 0) || !std::isfinite(m->origin[a]))
       throw CaseError(fmt::format("{}: spacing must be positive and origin finite ({} axis)", path, "xyz"[a]));
+  // A categorical model (attribute `nearest` = 1: Ondes3D's geological ones, written by `convert`)
+  // is sampled at the nearest sample and may hold water (vs = 0) and vacuum (vp = vs = 0).
+  if (H5Aexists(file, "nearest") > 0) {
+    Id a{H5Aopen(file, "nearest", H5P_DEFAULT), H5Aclose};
+    int v = 0;
+    if (H5Aread(a, H5T_NATIVE_INT, &v) < 0) throw CaseError(fmt::format("{}: attribute 'nearest' is not an integer", path));
+    m->nearest = v != 0;
+  }
   hsize_t dims[3] = {0, 0, 0};
-  m->vp = field(file, path, "vp", dims);
-  m->vs = field(file, path, "vs", dims);
+  m->vp = field(file, path, "vp", dims, m->nearest);
+  m->vs = field(file, path, "vs", dims, m->nearest);
   m->rho = field(file, path, "rho", dims);
   m->nz = static_cast<int>(dims[0]);
   m->ny = static_cast<int>(dims[1]);
   m->nx = static_cast<int>(dims[2]);
   for (size_t q = 0; q < m->vp.size(); ++q)
-    if (m->vs[q] >= m->vp[q] / std::sqrt(2.0))
+    if (m->vs[q] > 0 && m->vs[q] >= m->vp[q] / std::sqrt(2.0))  // water and vacuum have vs = 0
       throw CaseError(fmt::format("{}: at sample {} (z y x = {} {} {}), vs = {} is not below vp / sqrt(2) = {:.6g}", path,
                                   q, q / (dims[1] * dims[2]), (q / dims[2]) % dims[1], q % dims[2], m->vs[q],
                                   m->vp[q] / std::sqrt(2.0)));
-  m->vp_max = *std::max_element(m->vp.begin(), m->vp.end());
-  m->vs_min = *std::min_element(m->vs.begin(), m->vs.end());
+  set_extremes(*m);
   read_quality(file, path, dims, *m);
   return m;
 }
@@ -117,6 +125,12 @@ std::shared_ptr<const Model3D> read_model(const std::string& path) {
 void write_model(const std::string& path, const Model3D& m) {
   Id file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
   if (file < 0) throw std::runtime_error(fmt::format("{}: cannot create the model file", path));
+  if (m.nearest) {
+    Id space{H5Screate(H5S_SCALAR), H5Sclose};
+    Id a{H5Acreate2(file, "nearest", H5T_STD_I32LE, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
+    const int one = 1;
+    h5::check(H5Awrite(a, H5T_NATIVE_INT, &one), "nearest");
+  }
   for (const char* name : {"origin", "spacing"}) {
     const auto& v = std::string(name) == "origin" ? m.origin : m.spacing;
     hsize_t n[1] = {3};

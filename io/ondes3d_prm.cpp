@@ -15,7 +15,9 @@
 
 #include "core/case_error.hpp"
 #include "io/legacy_tokens.hpp"
+#include "io/model_reader.hpp"
 #include "io/ondes3d_sources.hpp"
+#include "physics/model3d.hpp"
 
 namespace ondes {
 namespace {
@@ -157,9 +159,109 @@ struct Geometry {
   bool free_surface = true;
 };
 
+// A geological model (<fgeo>): Ondes3D's cells 1..MAX along each axis hold a material each, the C-PML
+// around them on the sides and below and nothing above <zMax> (its top is vacuum, "out", over the
+// topography). Positions are absolute: cell (i, j, k) at (x0 + (i - 1) ds, y0 + (j - 1) ds, z0 + (k - 1) ds).
+Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
+  for (const char* k : {"xMin", "yMin", "zMin"})
+    if (v.integer(k, "1 with a geological model", -1000000, 1000000) != 1)
+      v.fail(k, "must be 1 with a geological model (IO.c refuses anything else)", "the model's first cell");
+  const int xmax = v.integer("xMax", "the model's cells along x (east)", 5, 1000000);
+  const int ymax = v.integer("yMax", "the model's cells along y (north)", 5, 1000000);
+  const int zmax = v.integer("zMax", "the model's cells along z (up)", 5, 1000000);
+  Geometry g;
+  g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
+  g.offset = {-v.number("y0", "the model's origin along y (m)", -1e12, 1e12) + (kDelta - 2) * ds,
+              -v.number("x0", "the model's origin along x (m)", -1e12, 1e12) + (kDelta - 2) * ds,
+              v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12) + (zmax - 1) * ds};
+  where.push_back({"grid.nx", v.origin("yMax") + " + a 10-cell C-PML each side: y (north) is x here"});
+  where.push_back({"grid.ny", v.origin("xMax") + " + a 10-cell C-PML each side: x (east) is y here"});
+  where.push_back({"grid.nz", v.origin("zMax") + " + a 10-cell C-PML below; vacuum over the ground"});
+  where.push_back({"boundaries.free_surface", v.origin("fgeo") + ": the top plane is the model's (vacuum)"});
+  return g;
+}
+
+// The geological model file: `nx N`, `ny N`, `nz N`, `x0 v`, `y0 v`, `z0 v`, `dx v`, `dy v`, `dz v`,
+// one more label-value pair, then a material name per cell, x fastest, from k = 1 up. Cells above nz
+// up to <zMax> are vacuum (layer 1); vacuum below z = 0 is sea (layer 2), as IO.c's ReadGeoFile
+// makes them. The materials are <layerN>'s <name>s.
+struct Geology {
+  int nx = 0, ny = 0, nz = 0;  // the grid's cells (nz = <zMax>)
+  std::vector<int16_t> material;  // [k - 1][j - 1][i - 1], a layer index
+  int at(int i, int j, int k) const { return material[(size_t(k - 1) * ny + (j - 1)) * nx + (i - 1)]; }
+};
+
+Geology read_geology(const PrmValues& v, const std::string& file, double ds, const std::vector<std::string>& names) {
+  LegacyTokens in(file, "Ondes3D geological model");
+  Geology geo;
+  geo.nx = v.integer("xMax", "", 5, 1000000), geo.ny = v.integer("yMax", "", 5, 1000000);
+  geo.nz = v.integer("zMax", "", 5, 1000000);
+  int dims[3];
+  for (int a = 0; a < 3; ++a) {
+    in.word(fmt::format("the label of n{}", "xyz"[a]));
+    dims[a] = static_cast<int>(in.integer(fmt::format("n{}", "xyz"[a]), 1, 1000000));
+  }
+  if (dims[0] != geo.nx || dims[1] != geo.ny || dims[2] > geo.nz)
+    in.fail(fmt::format("the model is {} x {} x {} cells but the parameter file asks for {} x {} and at most {} in z "
+                        "(<xMax> <yMax> <zMax>)",
+                        dims[0], dims[1], dims[2], geo.nx, geo.ny, geo.nz));
+  double header[6];
+  for (int a = 0; a < 6; ++a) {
+    const char* what[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
+    in.word(fmt::format("the label of {}", what[a]));
+    header[a] = in.number(what[a]);
+  }
+  if (std::abs(header[3] - ds) > 1e-6 || header[3] != header[4] || header[4] != header[5])
+    in.fail(fmt::format("dx, dy, dz = {}, {}, {} must all equal <ds> = {}", header[3], header[4], header[5], ds));
+  in.word("a label"), in.word("its value");
+  geo.material.assign(size_t(geo.nx) * geo.ny * geo.nz, 0);  // above the model: vacuum (layer 1)
+  for (int k = 1; k <= dims[2]; ++k)
+    for (int j = 1; j <= geo.ny; ++j)
+      for (int i = 1; i <= geo.nx; ++i) {
+        const std::string at = in.where();
+        const std::string name = in.word(fmt::format("the material of cell ({}, {}, {})", i, j, k));
+        const auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end())
+          throw CaseError(fmt::format("{} (Ondes3D geological model): cell ({}, {}, {}) is '{}', which no <layerN> "
+                                      "<name> is",
+                                      at, i, j, k, name));
+        geo.material[(size_t(k - 1) * geo.ny + (j - 1)) * geo.nx + (i - 1)] = static_cast<int16_t>(it - names.begin());
+      }
+  if (!in.done()) in.fail("more values after the last cell");
+  const double z0 = v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12);
+  if (names.size() >= 2)
+    for (int k = 1; k <= geo.nz; ++k)
+      if (z0 + (k - 1) * ds < 0)
+        for (size_t c = size_t(k - 1) * geo.nx * geo.ny, e = c + size_t(geo.nx) * geo.ny; c < e; ++c)
+          if (geo.material[c] == 0) geo.material[c] = 1;
+  return geo;
+}
+
+// The model in the project's axes, a sample per grid cell (the C-PML's cells take the nearest model
+// cell's material), sampled at the nearest: materials do not mix.
+std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vector<Layer>& layers, const Grid& g,
+                                            const std::string& file) {
+  auto m = std::make_shared<Model3D>();
+  m->path = file;
+  m->nearest = true;
+  m->nx = g.nx, m->ny = g.ny, m->nz = g.nz;
+  m->spacing = {g.h, g.h, g.h};
+  const size_t n = size_t(m->nx) * m->ny * m->nz;
+  m->vp.resize(n), m->vs.resize(n), m->rho.resize(n);
+  for (int kz = 0; kz < m->nz; ++kz)
+    for (int y = 0; y < m->ny; ++y)
+      for (int x = 0; x < m->nx; ++x) {  // ours x is its j, y its i (both from 1 at the C-PML's width - 2), z down
+        const int i = std::clamp(y - (kDelta - 2) + 1, 1, geo.nx), j = std::clamp(x - (kDelta - 2) + 1, 1, geo.ny);
+        const Layer& l = layers[geo.at(i, j, std::clamp(geo.nz - kz, 1, geo.nz))];
+        const size_t q = (size_t(kz) * m->ny + y) * m->nx + x;
+        m->vp[q] = float(l.vp), m->vs[q] = float(l.vs), m->rho[q] = float(l.rho);
+      }
+  set_extremes(*m);
+  return m;
+}
+
 Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
-  if (v.has("fgeo"))
-    v.fail("fgeo", "names a geological model file, not supported yet (issue 18)", "layered models only for now");
+  if (v.has("fgeo")) return geological_geometry(v, ds, where);
   const int xmin = v.integer("xMin", "the first cell index along x (east)", -1000000, 1000000);
   const int xmax = v.integer("xMax", "the last cell index along x", xmin + 4, 1000000);
   const int ymin = v.integer("yMin", "the first cell index along y (north)", -1000000, 1000000);
@@ -219,7 +321,10 @@ double layer_top(double depth_km, const Geometry& g, bool first) {
   return first ? 0.0 : std::max(0.0, g.offset[2] - 1000.0 * depth_km);
 }
 
-void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where) {
+// The <layerN> blocks: with depths (a layered model) or names (a geological one's materials, whose
+// names go to `names`). vs = 0 is water, vp = vs = 0 vacuum.
+void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where,
+                   std::vector<std::string>* names = nullptr) {
   const int n = v.integer("nlayer", "the number of layers", 1, 1000);
   bool q0 = false, q = false;
   for (int l = 1; l <= n; ++l) {
@@ -227,10 +332,15 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
     if (!v.has(name)) v.text(name, fmt::format("layer {} of <nlayer> {}", l, n));
     Layer L;
     L.rho = v.number(b + "rho", name + "'s density (kg/m3)", 0, 1e5, true);
-    L.vp = v.number(b + "vp", name + "'s P velocity (m/s)", 0, 1e5, true);
-    L.vs = v.number(b + "vs", name + "'s S velocity (m/s)", 0, 1e5, true);
-    L.top = layer_top(v.number(b + "depth", name + "'s top (km, z up: 0 at the surface, negative below)", -1e4, 1e4), g,
-                      l == 1);
+    L.vp = v.number(b + "vp", name + "'s P velocity (m/s; 0: vacuum)", 0, 1e5);
+    L.vs = v.number(b + "vs", name + "'s S velocity (m/s; 0: water or vacuum)", 0, 1e5);
+    if (L.vp == 0 && L.vs > 0) v.fail(b + "vs", "must be 0 where vp is (vacuum)", name + "'s S velocity");
+    if (L.vs > 0 && L.vs >= L.vp / std::sqrt(2.0)) v.fail(b + "vs", "must be below vp / sqrt(2)", name + "'s S velocity");
+    if (names)
+      names->push_back(v.text(b + "name", name + "'s material name in the geological model"));
+    else
+      L.top = layer_top(v.number(b + "depth", name + "'s top (km, z up: 0 at the surface, negative below)", -1e4, 1e4),
+                        g, l == 1);
     if (v.has(b + "q0")) L.q0 = v.number(b + "q0", name + "'s q0 (0: undamped)", 0, 1e6), q0 |= L.q0 > 0;
     if (v.has(b + "Qp") || v.has(b + "Qs")) {
       L.qp = v.number(b + "Qp", name + "'s Qp", 0, 1e6, true);
@@ -279,8 +389,11 @@ void key_value_layers(const PrmValues& v, const Geometry& g, double df, Case& c,
   }
 }
 
-// The station file: a count, then `n x y z` per station (m, Ondes3D's axes).
-void read_stations(const std::string& file, const Geometry& g, Case& c) {
+// The station file: a count, then `n x y z` per station (m, Ondes3D's axes), or with a geological
+// model `n x y`, the station then on the first cell under the vacuum and the sea of its column (as
+// IO.c's ReadStation places it).
+void read_stations(const std::string& file, const Geometry& g, Case& c, const Geology* geo = nullptr,
+                   double x0 = 0, double y0 = 0) {
   LegacyTokens in(file, "Ondes3D station file");
   const long n = in.integer("the number of stations", 1, 10000000);
   std::map<long, std::string> seen;
@@ -289,8 +402,23 @@ void read_stations(const std::string& file, const Geometry& g, Case& c) {
     const long id = in.integer("a station's number", 1, 1000000000);
     if (seen.count(id)) in.fail(fmt::format("station {} is given twice (first at {})", id, seen[id]));
     seen[id] = at;
-    const double x = in.number("its x (m, east)"), y = in.number("its y (m, north)"), z = in.number("its z (m, up)");
-    c.stations.push_back({fmt::format("obs{}", id), {g.offset[0] + y, g.offset[1] + x, g.offset[2] - z}});
+    const double x = in.number("its x (m, east)"), y = in.number("its y (m, north)");
+    double depth = 0;
+    if (geo) {
+      const double h = c.grid.h;
+      const int i = int(std::floor((x - x0) / h)) + 1, j = int(std::floor((y - y0) / h)) + 1;
+      if (i < 1 || i > geo->nx || j < 1 || j > geo->ny)
+        throw CaseError(fmt::format("{} (Ondes3D station file): station {} at ({}, {}) m lies outside the geological "
+                                    "model's {} x {} cells",
+                                    at, id, x, y, geo->nx, geo->ny));
+      int k = geo->nz;
+      while (k >= 1 && geo->at(i, j, k) <= 1) --k;  // vacuum (layer 1) and sea (layer 2)
+      if (k < 1) throw CaseError(fmt::format("{} (Ondes3D station file): station {}'s column has no ground", at, id));
+      depth = (geo->nz - k) * h;
+    } else {
+      depth = g.offset[2] - in.number("its z (m, up)");
+    }
+    c.stations.push_back({fmt::format("obs{}", id), {g.offset[0] + y, g.offset[1] + x, depth}});
   }
   if (!in.done()) in.fail(fmt::format("more values after the {} stations the file announces", n));
 }
@@ -333,10 +461,25 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.boundaries.pml_frequency = v.number(key("fd0", "DF"), "the C-PML's frequency (Hz)", 0, 1e6, true);
   where.push_back({"boundaries.pml_width", v.path() + ": Ondes3D's DELTA, 10 cells"});
   where.push_back({"boundaries.pml_frequency", v.origin(key("fd0", "DF"))});
-  if (tagged)
+  const bool geological = tagged && v.has("fgeo");
+  Geology geo;
+  if (geological) {  // the layers are materials, the model their arrangement
+    std::vector<std::string> names;
+    tagged_layers(v, g, c, where, &names);
+    for (size_t l = 0; l < c.medium.layers.size(); ++l)
+      if (c.medium.layers[l].q0 > 0 || c.medium.layers[l].qp > 0)
+        v.fail(fmt::format("layer{}", l + 1), "has q0 or Qp/Qs: attenuation with a geological model is not supported yet",
+               "an elastic geological model");
+    const std::string file = resolve(v.text("fgeo", "the geological model file"), path);
+    geo = read_geology(v, file, c.grid.h, names);
+    c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
+    c.medium.layers.clear();
+    where.push_back({"medium.model", v.origin("fgeo")});
+  } else if (tagged) {
     tagged_layers(v, g, c, where);
-  else
+  } else {
     key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
+  }
 
   Fault f;
   f.file = resolve(v.text(key("fsrcMap", "SOURCES"), "the source position file"), path);
@@ -349,7 +492,12 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.faults.push_back(f);
   where.push_back({"faults[0]", v.origin(key("fsrcMap", "SOURCES")) + ", " + v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION"))});
 
-  read_stations(resolve(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c);
+  if (geological)
+    read_stations(resolve(v.text("fstatMap", "the station file"), path), g, c, &geo,
+                  v.number("x0", "the model's origin along x (m)", -1e12, 1e12),
+                  v.number("y0", "the model's origin along y (m)", -1e12, 1e12));
+  else
+    read_stations(resolve(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c);
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
   const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
   c.output = (std::filesystem::path(resolve(dir, path)) / (stem(path) + ".h5")).lexically_normal().string();
@@ -404,6 +552,13 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                    from(where, "boundaries.pml_frequency"));
   const Medium& m = c.medium;
   t += "[medium]\n";
+  if (m.model) {  // a geological model: its materials per cell, beside the TOML file
+    const std::string h5 = (std::filesystem::path(toml_path).parent_path() /
+                            (std::filesystem::path(toml_path).stem().string() + "_model.h5")).string();
+    write_model(h5, *m.model);
+    t += fmt::format("model = {}{}, nearest-sample materials (HDF5, written by convert)\n", quoted(relative_to(h5, toml_path)),
+                     from(where, "medium.model"));
+  }
   if (m.q0_frequency > 0) t += fmt::format("q0_frequency = {}{}\n", g17(m.q0_frequency), from(where, "medium.q0_frequency"));
   if (m.q_band[1] > 0)
     t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),

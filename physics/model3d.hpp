@@ -31,4 +31,8 @@ struct Model3D {
   Layer at(double x, double y, double z) const;
 };
 
+// Sets vp_max and vs_min from the samples (vs_min: the slowest propagating wave, S in solids, P in
+// water; vacuum left out).
+void set_extremes(Model3D& m);
+
 }  // namespace ondes

@@ -127,6 +127,17 @@ TEST(Gpu, DampedCudaMatchesCpu) {
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "q0 damping, 2x2 blocks, CUDA vs CPU");
 }
 
+// Water and vacuum (issue 18): 300 m of vacuum, 400 m of water, then rock, under the free surface
+// (a vacuum surface folds nothing); buoyancy 0 inside vacuum, half the mass at its edge.
+TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.medium.layers = {{0, 0, 0, 1000}, {250, 1500, 0, 1030}, {650, 4000, 2300, 2500}};
+  for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 400.0);  // in the water or below
+  c.run.nbx = c.run.nby = 2;
+  expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "water and vacuum, 2x2 blocks, CUDA vs CPU");
+}
+
 // Sampled time functions (Ondes3D's moment-rate histories) on a force and a moment tensor, with
 // samples of their own: the CUDA source kernel interpolates them as the CPU loop does.
 TEST(Gpu, SampledSourcesCudaMatchCpu) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "helpers.hpp"
 #include "io/case_reader.hpp"
 #include "io/ondes3d_prm.hpp"
+#include "physics/medium.hpp"
 
 using namespace ondes;
 namespace fs = std::filesystem;
@@ -82,6 +84,7 @@ class Ondes3dInput : public ::testing::Test {
     double peak = 0;
     for (float x : direct) peak = std::max(peak, double(std::abs(x)));
     EXPECT_GT(peak, 0) << "nothing recorded";
+    EXPECT_TRUE(std::all_of(direct.begin(), direct.end(), [](float x) { return std::isfinite(x); })) << "not finite";
     EXPECT_EQ(std::memcmp(direct.data(), converted.data(), direct.size() * sizeof(float)), 0)
         << prm << " and its conversion differ";
     return c;
@@ -164,7 +167,7 @@ TEST_F(Ondes3dInput, BadFilesAreRefusedWithFileAndLine) {
   write("src.map", "1\n0 0 0\n1 150. -50. -1200.\n");
   write("src.hist", "x\ny\n100. 0.02\n3\n1 30. 60. 90.\n0.0 0.0 0.0\n");
   expect_refused(tagged(), R"(src\.hist: every point's slip is zero)");
-  expect_refused(tagged("<fgeo>model.geo</fgeo>"), R"(<fgeo> names a geological model file, not supported yet)");
+  expect_refused(tagged("<fgeo>model.geo</fgeo>"), R"(tagged\.prm:3: <xMin> must be 1 with a geological model)");
 }
 
 // The command: `ondes3d convert` writes the TOML case (and nothing when the input is no Ondes3D
@@ -183,4 +186,64 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
   ASSERT_EQ(std::system(("cd " + dir_.string() + " && " + bin + " run tagged.prm --steps 20 > /dev/null 2>&1").c_str()), 0);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged.h5"));
   EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged_obs" / "obs3.dat"));
+}
+
+namespace {
+// A geological model of 20 x 16 x 12 cells under <zMax> = 14, origin (5000, 7000, -1000) m, so
+// that cell k lies at z = -1000 + (k - 1) 100: the west half (i <= 10) rock up to k = 12 (100 m
+// above sea level), the east half rock up to k = 8 and "out" above it, which becomes sea below z = 0
+// (k = 9, 10) and stays vacuum from z = 0 up.
+std::string geology(const std::string& stray = "") {
+  std::string t = "nx 20\nny 16\nnz 12\nx0 5000.\ny0 7000.\nz0 -1000.\ndx 100.\ndy 100.\ndz 100.\nnodata -9999\n";
+  for (int k = 1; k <= 12; ++k)
+    for (int j = 1; j <= 16; ++j) {
+      for (int i = 1; i <= 20; ++i) t += (i <= 10 || k <= 8) ? "rock " : "out ";
+      t += "\n";
+    }
+  return t + stray;
+}
+}  // namespace
+
+TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
+  write("geo.txt", geology());
+  write("src.map", "1\n0 0 0\n1 5800. 7900. -700.\n");
+  std::string hist = "one point\nfree line\n100. 0.02\n40\n1 30. 60. 90.\n";
+  for (int k = 0; k < 40; ++k) hist += fmt::format("{:.6e} ", 0.5 * std::exp(-std::pow((k * 0.02 - 0.3) / 0.12, 2)));
+  write("src.hist", hist + "\n");
+  write("stations.txt", "2\n1 5400. 7800.\n2 6600. 7800.\n");  // west (land), east (sea floor)
+  const auto prm = write("geo.prm",
+                         "<dt>0.008</dt><ds>100.</ds><tmax>100</tmax><xMin>1</xMin><xMax>20</xMax><yMin>1</yMin>"
+                         "<yMax>16</yMax><zMin>1</zMin><zMax>14</zMax><fd0>1.5</fd0><dir>out</dir>"
+                         "<fsrcMap>src.map</fsrcMap><fsrcHist>src.hist</fsrcHist><fstatMap>stations.txt</fstatMap>"
+                         "<fgeo>geo.txt</fgeo><x0>5000.</x0><y0>7000.</y0><z0>-1000.</z0><nlayer>3</nlayer>"
+                         "<layer1><name>out</name><rho>1730.</rho><vp>0.0</vp><vs>0.0</vs></layer1>"
+                         "<layer2><name>eau</name><rho>1030.</rho><vp>1530.</vp><vs>0.0</vs></layer2>"
+                         "<layer3><name>rock</name><rho>2600.</rho><vp>4000.</vp><vs>2300.</vs></layer3>");
+  const Case c = expect_conversion_bitwise(prm);
+  EXPECT_EQ(c.grid.nx, 16 + 18);
+  EXPECT_EQ(c.grid.ny, 20 + 18);
+  EXPECT_EQ(c.grid.nz, 14 + 8);
+  ASSERT_TRUE(c.medium.model);
+  EXPECT_TRUE(c.medium.model->nearest);
+  // The stations sit on the ground of their column: k = 12 (west), k = 8 (east, under 2 cells of sea).
+  ASSERT_EQ(c.stations.size(), 2u);
+  EXPECT_DOUBLE_EQ(c.stations[0].position[2], (14 - 12) * 100.0);
+  EXPECT_DOUBLE_EQ(c.stations[1].position[2], (14 - 8) * 100.0);
+  const auto& st = c.stations[1].position;
+  const Layer sea = properties_at(c.medium, st[0], st[1], st[2] - 100), air = properties_at(c.medium, st[0], st[1], st[2] - 300);
+  EXPECT_EQ(sea.vs, 0);
+  EXPECT_EQ(sea.vp, 1530) << "the east's k = 9 is sea";
+  EXPECT_EQ(air.vp, 0) << "the east's k = 11 (z = 0) is vacuum";
+  // The source 700 m below sea level, in the west's rock: cell k = 4, 1000 m under the grid's top.
+  EXPECT_DOUBLE_EQ(c.sources[0].position[2], (14 - 4) * 100.0);
+  // A source in the air is refused by name.
+  write("src.map", "1\n0 0 0\n1 6600. 7900. 50.\n");
+  expect_refused(prm, R"(src\.map:3: point source at .* lies in vacuum)");
+  write("src.map", "1\n0 0 0\n1 5800. 7900. -700.\n");
+  write("geo.txt", geology("granite\n"));
+  expect_refused(prm, R"(geo\.txt:\d+ \(Ondes3D geological model\): more values after the last cell)");
+  std::string bad = geology();
+  bad.replace(bad.find("rock"), 4, "lava");
+  write("geo.txt", bad);
+  expect_refused(prm, R"(cell \(1, 1, 1\) is 'lava', which no <layerN> <name> is)");
 }
