@@ -260,13 +260,20 @@ std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vect
   return m;
 }
 
+// The cell index ranges both dialects give (keys in the order xmin xmax ymin ymax zmin).
+std::array<int, 5> index_ranges(const PrmValues& v, const std::array<const char*, 5>& keys, int surface) {
+  std::array<int, 5> r{};
+  r[0] = v.integer(keys[0], "the first cell index along x (east)", -1000000, 1000000);
+  r[1] = v.integer(keys[1], "the last cell index along x", r[0] + 4, 1000000);
+  r[2] = v.integer(keys[2], "the first cell index along y (north)", -1000000, 1000000);
+  r[3] = v.integer(keys[3], "the last cell index along y", r[2] + 4, 1000000);
+  r[4] = v.integer(keys[4], fmt::format("the lowest cell index along z (up; the surface is {})", surface), -1000000, -3);
+  return r;
+}
+
 Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
   if (v.has("fgeo")) return geological_geometry(v, ds, where);
-  const int xmin = v.integer("xMin", "the first cell index along x (east)", -1000000, 1000000);
-  const int xmax = v.integer("xMax", "the last cell index along x", xmin + 4, 1000000);
-  const int ymin = v.integer("yMin", "the first cell index along y (north)", -1000000, 1000000);
-  const int ymax = v.integer("yMax", "the last cell index along y", ymin + 4, 1000000);
-  const int zmin = v.integer("zMin", "the lowest cell index along z (up; the surface is 1)", -1000000, -3);
+  const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"xMin", "xMax", "yMin", "yMax", "zMin"}, 1);
   Geometry g;
   // Computed cells (IO.c's WhereAmI): [MIN - DELTA + 2, MAX + DELTA], the C-PML DELTA of them each side.
   g.nx = ymax - ymin + 2 * kDelta - 1, g.ny = xmax - xmin + 2 * kDelta - 1;
@@ -300,11 +307,7 @@ Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenanc
   if (model != "1D")
     v.fail("MODEL_TYPE", "= " + model + ": 3D model files (MODEL_FILE) are not supported yet (issue 18)",
            "set MODEL_TYPE = 1D to run the layers");
-  const int xmin = v.integer("XMIN", "the first cell index along x (east)", -1000000, 1000000);
-  const int xmax = v.integer("XMAX", "the last cell index along x", xmin + 4, 1000000);
-  const int ymin = v.integer("YMIN", "the first cell index along y (north)", -1000000, 1000000);
-  const int ymax = v.integer("YMAX", "the last cell index along y", ymin + 4, 1000000);
-  const int zmin = v.integer("ZMIN", "the lowest cell index along z (up; the surface is 0)", -1000000, -3);
+  const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"XMIN", "XMAX", "YMIN", "YMAX", "ZMIN"}, 0);
   Geometry g;
   // The StarPU port's arrays: MAX - MIN + 1 + 2 DELTA cells, index 0 at (MIN - DELTA - 1) ds.
   g.nx = ymax - ymin + 1 + 2 * kDelta, g.ny = xmax - xmin + 1 + 2 * kDelta, g.nz = 1 - zmin + kDelta;
