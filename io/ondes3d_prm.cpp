@@ -1,6 +1,7 @@
 #include "io/ondes3d_prm.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cctype>
@@ -136,7 +137,7 @@ PrmValues read_key_value(const std::string& path, const std::string& text) {
     if (!(words >> value))
       throw CaseError(fmt::format("{}:{}: {} has no value (expected `{} = value`)", path, number, key, key));
     std::getline(words, rest);
-    v.add(key, key.rfind("LAYER_", 0) == 0 ? value + rest : value, number);
+    if (!v.has(key)) v.add(key, key.rfind("LAYER_", 0) == 0 ? value + rest : value, number);  // the first, as the port reads
   }
   return v;
 }
@@ -303,10 +304,15 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
 Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
   const int ndim = v.integer("NDIM", "the order of the scheme", 4, 4);
   (void)ndim;
+  // The StarPU port reads neither MODEL_TYPE nor MODEL_FILE (its reader says it lacks a 3D model
+  // reader): it runs the layers whatever MODEL_TYPE says, and so does this reader, saying so.
   const std::string model = v.has("MODEL_TYPE") ? v.text("MODEL_TYPE", "1D or 3D") : "1D";
-  if (model != "1D")
-    v.fail("MODEL_TYPE", "= " + model + ": 3D model files (MODEL_FILE) are not supported yet (issue 18)",
-           "set MODEL_TYPE = 1D to run the layers");
+  if (model != "1D") {
+    spdlog::warn("{}: MODEL_TYPE = {}: the layers (LAYER_n) are run, as the StarPU port of Ondes3D does; its "
+                 "MODEL_FILE is not read",
+                 v.origin("MODEL_TYPE"), model);
+    where.push_back({"medium.model_type", v.origin("MODEL_TYPE") + " = " + model + ": the layers run, MODEL_FILE unread"});
+  }
   const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"XMIN", "XMAX", "YMIN", "YMAX", "ZMIN"}, 0);
   Geometry g;
   // The StarPU port's arrays: MAX - MIN + 1 + 2 DELTA cells, index 0 at (MIN - DELTA - 1) ds.
@@ -555,6 +561,7 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                    from(where, "boundaries.pml_frequency"));
   const Medium& m = c.medium;
   t += "[medium]\n";
+  t += from(where, "medium.model_type").empty() ? "" : "#" + from(where, "medium.model_type").substr(1) + "\n";
   if (m.model) {  // a geological model: its materials per cell, beside the TOML file
     const std::string h5 = (std::filesystem::path(toml_path).parent_path() /
                             (std::filesystem::path(toml_path).stem().string() + "_model.h5")).string();

@@ -55,13 +55,15 @@ class Ondes3dInput : public ::testing::Test {
   }
   // The same case in the KEY = value dialect (its grid is two cells wider in x and y: that port's
   // arrays are MAX - MIN + 1 + 2 DELTA cells, not MAX - MIN - 1 + 2 DELTA).
-  fs::path key_value(const std::string& extra = "") {
-    return write("kv.prm",
+  fs::path key_value(const std::string& extra = "", const std::string& from = "", const std::string& to = "") {
+    std::string text =
                  "# Ondes3D (KEY = value)\nNDIM = 4\nXMIN = -14\nXMAX = 15\nYMIN = -11\nYMAX = 12\nZMIN = -19\n"
                  "TIME_STEPS = 100\nDS = 100.\nDT = 0.008\nDF = 1.5\nOUTPUT_DIR = out\nSOURCES = src.map\n"
                  "SOURCE_TIME_FUNCTION = src.hist\nSTATIONS = stations.txt\nMODEL_TYPE = 1D\nNB_LAYERS = 2\n"
                  "# layer top vp vs rho q\nLAYER_1\t1.\t4000.\t2300.\t2500.\t-1.\nLAYER_2\t-0.9\t5000.\t2900.\t2700.\t-1.\n" +
-                     extra);
+                     extra;
+    if (!from.empty()) text.replace(text.find(from), from.size(), to);
+    return write("kv.prm", text);
   }
   // Runs `prm`, converts it, runs the TOML: bitwise the same seismograms; returns the case.
   Case expect_conversion_bitwise(const fs::path& prm) {
@@ -126,7 +128,8 @@ TEST_F(Ondes3dInput, TaggedFileRunsAndItsConversionGivesTheSameBits) {
 }
 
 TEST_F(Ondes3dInput, KeyValueFileRunsAndItsConversionGivesTheSameBits) {
-  const Case c = expect_conversion_bitwise(key_value());
+  // MODEL_TYPE = 3D runs the layers, as the StarPU port (which reads no MODEL_FILE) does.
+  const Case c = expect_conversion_bitwise(key_value("", "MODEL_TYPE = 1D", "MODEL_TYPE = 3D\nMODEL_FILE = none.txt"));
   EXPECT_EQ(c.grid.nx, 12 + 11 + 21);
   EXPECT_EQ(c.grid.ny, 15 + 14 + 21);
   EXPECT_EQ(c.grid.nz, 1 + 19 + 10);
@@ -153,7 +156,7 @@ TEST_F(Ondes3dInput, BadFilesAreRefusedWithFileAndLine) {
   text.replace(text.find("<nlayer>2"), 9, "<nlayer>3");
   expect_refused(write("three.prm", text), R"(three\.prm: <layer3> is missing: layer 3 of <nlayer> 3 is needed)");
   expect_refused(write("bad_dt.prm", "<tmax>1</tmax><ds>100</ds><dt>fast</dt>"), R"(bad_dt\.prm:1: <dt> = 'fast' is not a number)");
-  expect_refused(key_value("MODEL_TYPE = 3D\n"), R"(kv\.prm:\d+: MODEL_TYPE = 3D: 3D model files \(MODEL_FILE\) are not supported)");
+  expect_refused(key_value("", "NDIM = 4", "NDIM = 2"), R"(kv\.prm:2: NDIM = 2 is outside the allowed range \[4, 4\])");
   write("stations.txt", "3\n1 0. 0. 0.\n2 600. 300.\n");
   expect_refused(tagged(), R"(stations\.txt:4 \(Ondes3D station file\): the file ends where its z \(m, up\) was expected)");
   write("stations.txt", "2\n1 0. 0. 0.\n1 600. 300. 0.\n");
