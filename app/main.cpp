@@ -363,7 +363,7 @@ int convert(const std::string& prm, const std::string& toml_path) {
                                 prm));
   std::vector<Provenance> where;
   const Case c = read_ondes3d_prm(prm, text.str(), &where);
-  for (const std::string& w : validate_case(c)) spdlog::warn("{}", w);
+  for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", prm, w);
   const std::string toml = ondes3d_to_toml(c, where, toml_path);
   const std::string tmp = toml_path + ".partial";
   {
