@@ -291,13 +291,21 @@ struct Options {
   bool csv = false;
 };
 
+// --edge-strip, for the commands that cut the grid into blocks.
+void add_edge_strip(CLI::App& cmd, Overrides& o) {
+  cmd.add_option("--edge-strip", o.edge_strip,
+                 "cells of the block each side of every cut between blocks, computed and sent first (overrides "
+                 "run.edge_strip)")
+      ->check(CLI::Range(0, 1000000));
+}
+
 void add_run(CLI::App& app, Options& opt) {
   Overrides& o = opt.o;
   RunControl& rc = opt.rc;
   CLI::App* run_cmd = app.add_subcommand("run", "run a case and write its seismograms to HDF5");
   run_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
-  run_cmd->add_option("--edge-strip", o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
+  add_edge_strip(*run_cmd, o);
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
   run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(integer_in(1, kMaxSteps));
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
@@ -330,7 +338,7 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
-  check_cmd->add_option("--edge-strip", opt.o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
+  add_edge_strip(*check_cmd, opt.o);
   check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(integer_in(1, kMaxSteps));
   check_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
@@ -357,10 +365,6 @@ int convert(const std::string& prm, const std::string& toml_path) {
   std::ifstream in(prm);
   std::stringstream text;
   text << in.rdbuf();
-  if (prm_dialect(text.str()) == PrmDialect::None)
-    throw CaseError(fmt::format("{}: not an Ondes3D parameter file (neither <tmax>...</tmax> tags nor a TIME_STEPS = "
-                                "line); a TOML case needs no conversion",
-                                prm));
   std::vector<Provenance> where;
   const Case c = read_ondes3d_prm(prm, text.str(), &where);
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", prm, w);
@@ -390,7 +394,7 @@ void add_lab(CLI::App& app, Options& opt) {
   predict_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
   predict_cmd->add_option("--machine", opt.machine, "machine model from ondes3d calibrate")->required()->check(CLI::ExistingFile);
   predict_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
-  predict_cmd->add_option("--edge-strip", opt.o.edge_strip, "cells of the block each side of every cut between blocks, computed and sent first (overrides run.edge_strip)")->check(CLI::Range(0, 1000000));
+  add_edge_strip(*predict_cmd, opt.o);
   predict_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   predict_cmd->add_option("--ncpu", opt.workers.ncpu, "CPU workers per rank (default: the calibration's)")

@@ -57,7 +57,7 @@ TimeFunction read_stf(Section s) {
       if (!v || !std::isfinite(*v)) s.fail(n, "samples", "must hold finite numbers only");
       f.samples.push_back(*v);
     }
-    if (!normalise_samples(f))
+    if (normalise_samples(f) == 0)
       s.fail(n, "samples", "have zero area: the time function must carry a moment (force) to scale");
   } else {
     s.fail(s.node("type"), "type", "'" + type + "' is not one of gaussian, ricker, triangle, smooth_ramp, sampled");

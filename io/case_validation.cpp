@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/block_bounds.hpp"
 #include "io/case_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/grid_setup.hpp"
@@ -90,11 +91,9 @@ std::vector<std::string> validate_case(const Case& c) {
   if (c.run.edge_strip > 0) {
     const int w = c.run.edge_strip;
     auto narrowest = [w](int n, int parts) {
-      int least = parts > 1 ? w : n;
-      for (int p = 0; p < parts; ++p) {
-        const int width = int(int64_t(n) * (p + 1) / parts - int64_t(n) * p / parts);
-        least = std::min(least, width - w * ((p > 0) + (p < parts - 1)));
-      }
+      const std::vector<int> b = block_bounds(n, parts, w);
+      int least = n;
+      for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]);
       return least;
     };
     const int least = std::min(narrowest(c.grid.nx, c.run.nbx), narrowest(c.grid.ny, c.run.nby));

@@ -13,6 +13,22 @@
 
 namespace ondes {
 
+std::optional<double> parse_number(const std::string& t) {
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(t.c_str(), &end);
+  if (end == t.c_str() || *end != '\0' || !std::isfinite(v) || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
+std::optional<long> parse_integer(const std::string& t) {
+  char* end = nullptr;
+  errno = 0;
+  const long v = std::strtol(t.c_str(), &end, 10);
+  if (end == t.c_str() || *end != '\0' || errno == ERANGE) return std::nullopt;
+  return v;
+}
+
 LegacyTokens::LegacyTokens(const std::string& path, const std::string& what) : path_(path), what_(what) {
   std::ifstream in(path);
   if (!in) throw CaseError(fmt::format("{}: cannot open the {}", path, what));
@@ -56,22 +72,17 @@ std::string LegacyTokens::next(const std::string& expected) {
 double LegacyTokens::number(const std::string& expected) {
   const std::string at = where();
   const std::string t = next(expected);
-  char* end = nullptr;
-  errno = 0;
-  const double v = std::strtod(t.c_str(), &end);
-  if (end == t.c_str() || *end != '\0' || !std::isfinite(v) || errno == ERANGE)
-    throw CaseError(fmt::format("{} ({}): '{}' where {} (a number) was expected", at, what_, t, expected));
-  return v;
+  const std::optional<double> v = parse_number(t);
+  if (!v) throw CaseError(fmt::format("{} ({}): '{}' where {} (a number) was expected", at, what_, t, expected));
+  return *v;
 }
 
 long LegacyTokens::integer(const std::string& expected, long lo, long hi) {
   const std::string at = where();
   const std::string t = next(expected);
-  char* end = nullptr;
-  errno = 0;
-  const long v = std::strtol(t.c_str(), &end, 10);
-  if (end == t.c_str() || *end != '\0' || errno == ERANGE)
-    throw CaseError(fmt::format("{} ({}): '{}' where {} (an integer) was expected", at, what_, t, expected));
+  const std::optional<long> parsed = parse_integer(t);
+  if (!parsed) throw CaseError(fmt::format("{} ({}): '{}' where {} (an integer) was expected", at, what_, t, expected));
+  const long v = *parsed;
   if (v < lo || v > hi)
     throw CaseError(fmt::format("{} ({}): {} = {} is outside the allowed range [{}, {}]", at, what_, expected, v, lo, hi));
   return v;

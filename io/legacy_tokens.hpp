@@ -1,10 +1,15 @@
 // Whitespace-separated values of a legacy text file, each with its line, for readers whose errors
 // must name the file, line and what was expected (Ondes3D's source, history and station files).
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace ondes {
+
+// The whole of `text` as a finite number (an integer), or nothing: the legacy readers' one parse.
+std::optional<double> parse_number(const std::string& text);
+std::optional<long> parse_integer(const std::string& text);
 
 class LegacyTokens {
  public:

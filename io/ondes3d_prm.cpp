@@ -5,9 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -48,21 +46,18 @@ class PrmValues {
   }
   double number(const std::string& key, const std::string& meaning, double lo, double hi, bool lo_open = false) const {
     const std::string t = text(key, meaning);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (end == t.c_str() || *end != '\0' || !std::isfinite(v)) fail(key, fmt::format("= '{}' is not a number", t), meaning);
+    const std::optional<double> parsed = parse_number(t);
+    if (!parsed) fail(key, fmt::format("= '{}' is not a number", t), meaning);
+    const double v = *parsed;
     if ((lo_open ? !(v > lo) : !(v >= lo)) || v > hi)
       fail(key, fmt::format("= {} is outside the allowed range {}{}, {}]", v, lo_open ? "(" : "[", lo, hi), meaning);
     return v;
   }
   int integer(const std::string& key, const std::string& meaning, long lo, long hi) const {
     const std::string t = text(key, meaning);
-    char* end = nullptr;
-    errno = 0;
-    const long v = std::strtol(t.c_str(), &end, 10);
-    if (end == t.c_str() || *end != '\0' || errno == ERANGE)
-      fail(key, fmt::format("= '{}' is not an integer", t), meaning);
+    const std::optional<long> parsed = parse_integer(t);
+    if (!parsed) fail(key, fmt::format("= '{}' is not an integer", t), meaning);
+    const long v = *parsed;
     if (v < lo || v > hi) fail(key, fmt::format("= {} is outside the allowed range [{}, {}]", v, lo, hi), meaning);
     return static_cast<int>(v);
   }
@@ -158,6 +153,9 @@ struct Geometry {
   int nx = 0, ny = 0, nz = 0;
   std::array<double, 3> offset{};  // Ondes3D (x, y, z) -> (offset[0] + y, offset[1] + x, offset[2] - z)
   bool free_surface = true;
+  // A geological model's cells (<xMax> <yMax> <zMax>) and origin (<x0> <y0> <z0>, m); zero otherwise.
+  std::array<int, 3> cells{};
+  std::array<double, 3> origin{};
 };
 
 // A geological model (<fgeo>): Ondes3D's cells 1..MAX along each axis hold a material each, the C-PML
@@ -167,14 +165,16 @@ Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenan
   for (const char* k : {"xMin", "yMin", "zMin"})
     if (v.integer(k, "1 with a geological model", -1000000, 1000000) != 1)
       v.fail(k, "must be 1 with a geological model (IO.c refuses anything else)", "the model's first cell");
-  const int xmax = v.integer("xMax", "the model's cells along x (east)", 5, 1000000);
-  const int ymax = v.integer("yMax", "the model's cells along y (north)", 5, 1000000);
-  const int zmax = v.integer("zMax", "the model's cells along z (up)", 5, 1000000);
   Geometry g;
+  g.cells = {v.integer("xMax", "the model's cells along x (east)", 5, 1000000),
+             v.integer("yMax", "the model's cells along y (north)", 5, 1000000),
+             v.integer("zMax", "the model's cells along z (up)", 5, 1000000)};
+  g.origin = {v.number("x0", "the model's origin along x (m)", -1e12, 1e12),
+              v.number("y0", "the model's origin along y (m)", -1e12, 1e12),
+              v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12)};
+  const auto [xmax, ymax, zmax] = g.cells;
   g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
-  g.offset = {-v.number("y0", "the model's origin along y (m)", -1e12, 1e12) + (kDelta - 2) * ds,
-              -v.number("x0", "the model's origin along x (m)", -1e12, 1e12) + (kDelta - 2) * ds,
-              v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12) + (zmax - 1) * ds};
+  g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 2) * ds, g.origin[2] + (zmax - 1) * ds};
   where.push_back({"grid.nx", v.origin("yMax") + " + a 10-cell C-PML each side: y (north) is x here"});
   where.push_back({"grid.ny", v.origin("xMax") + " + a 10-cell C-PML each side: x (east) is y here"});
   where.push_back({"grid.nz", v.origin("zMax") + " + a 10-cell C-PML below; vacuum over the ground"});
@@ -189,14 +189,14 @@ Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenan
 struct Geology {
   int nx = 0, ny = 0, nz = 0;  // the grid's cells (nz = <zMax>)
   std::vector<int16_t> material;  // [k - 1][j - 1][i - 1], a layer index
-  int at(int i, int j, int k) const { return material[(size_t(k - 1) * ny + (j - 1)) * nx + (i - 1)]; }
+  size_t index(int i, int j, int k) const { return (size_t(k - 1) * ny + (j - 1)) * nx + (i - 1); }
+  int at(int i, int j, int k) const { return material[index(i, j, k)]; }
 };
 
-Geology read_geology(const PrmValues& v, const std::string& file, double ds, const std::vector<std::string>& names) {
+Geology read_geology(const std::string& file, const Geometry& g, double ds, const std::vector<std::string>& names) {
   LegacyTokens in(file, "Ondes3D geological model");
   Geology geo;
-  geo.nx = v.integer("xMax", "", 5, 1000000), geo.ny = v.integer("yMax", "", 5, 1000000);
-  geo.nz = v.integer("zMax", "", 5, 1000000);
+  geo.nx = g.cells[0], geo.ny = g.cells[1], geo.nz = g.cells[2];
   int dims[3];
   for (int a = 0; a < 3; ++a) {
     in.word(fmt::format("the label of n{}", "xyz"[a]));
@@ -226,13 +226,12 @@ Geology read_geology(const PrmValues& v, const std::string& file, double ds, con
           throw CaseError(fmt::format("{} (Ondes3D geological model): cell ({}, {}, {}) is '{}', which no <layerN> "
                                       "<name> is",
                                       at, i, j, k, name));
-        geo.material[(size_t(k - 1) * geo.ny + (j - 1)) * geo.nx + (i - 1)] = static_cast<int16_t>(it - names.begin());
+        geo.material[geo.index(i, j, k)] = static_cast<int16_t>(it - names.begin());
       }
   if (!in.done()) in.fail("more values after the last cell");
-  const double z0 = v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12);
   if (names.size() >= 2)
     for (int k = 1; k <= geo.nz; ++k)
-      if (z0 + (k - 1) * ds < 0)
+      if (g.origin[2] + (k - 1) * ds < 0)
         for (size_t c = size_t(k - 1) * geo.nx * geo.ny, e = c + size_t(geo.nx) * geo.ny; c < e; ++c)
           if (geo.material[c] == 0) geo.material[c] = 1;
   return geo;
@@ -401,8 +400,7 @@ void key_value_layers(const PrmValues& v, const Geometry& g, double df, Case& c,
 // The station file: a count, then `n x y z` per station (m, Ondes3D's axes), or with a geological
 // model `n x y`, the station then on the first cell under the vacuum and the sea of its column (as
 // IO.c's ReadStation places it).
-void read_stations(const std::string& file, const Geometry& g, Case& c, const Geology* geo = nullptr,
-                   double x0 = 0, double y0 = 0) {
+void read_stations(const std::string& file, const Geometry& g, Case& c, const Geology* geo = nullptr) {
   LegacyTokens in(file, "Ondes3D station file");
   const long n = in.integer("the number of stations", 1, 10000000);
   std::map<long, std::string> seen;
@@ -415,7 +413,7 @@ void read_stations(const std::string& file, const Geometry& g, Case& c, const Ge
     double depth = 0;
     if (geo) {
       const double h = c.grid.h;
-      const int i = int(std::floor((x - x0) / h)) + 1, j = int(std::floor((y - y0) / h)) + 1;
+      const int i = int(std::floor((x - g.origin[0]) / h)) + 1, j = int(std::floor((y - g.origin[1]) / h)) + 1;
       if (i < 1 || i > geo->nx || j < 1 || j > geo->ny)
         throw CaseError(fmt::format("{} (Ondes3D station file): station {} at ({}, {}) m lies outside the geological "
                                     "model's {} x {} cells",
@@ -448,7 +446,10 @@ PrmDialect prm_dialect(const std::string& text) {
 
 Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vector<Provenance>* where_out) {
   const PrmDialect dialect = prm_dialect(text);
-  if (dialect == PrmDialect::None) throw CaseError(fmt::format("{}: not an Ondes3D parameter file", path));
+  if (dialect == PrmDialect::None)
+    throw CaseError(fmt::format("{}: not an Ondes3D parameter file (neither <tmax>...</tmax> tags nor a TIME_STEPS = "
+                                "line); a TOML case needs no conversion",
+                                path));
   const bool tagged = dialect == PrmDialect::Tagged;
   const PrmValues v = tagged ? read_tagged(path, text) : read_key_value(path, text);
   std::vector<Provenance> where;
@@ -480,7 +481,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
         v.fail(fmt::format("layer{}", l + 1), "has q0 or Qp/Qs: attenuation with a geological model is not supported yet",
                "an elastic geological model");
     const std::string file = resolve(v.text("fgeo", "the geological model file"), path);
-    geo = read_geology(v, file, c.grid.h, names);
+    geo = read_geology(file, g, c.grid.h, names);
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
     c.medium.layers.clear();
     where.push_back({"medium.model", v.origin("fgeo")});
@@ -501,12 +502,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.faults.push_back(f);
   where.push_back({"faults[0]", v.origin(key("fsrcMap", "SOURCES")) + ", " + v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION"))});
 
-  if (geological)
-    read_stations(resolve(v.text("fstatMap", "the station file"), path), g, c, &geo,
-                  v.number("x0", "the model's origin along x (m)", -1e12, 1e12),
-                  v.number("y0", "the model's origin along y (m)", -1e12, 1e12));
-  else
-    read_stations(resolve(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c);
+  read_stations(resolve(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c, geological ? &geo : nullptr);
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
   const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
   c.output = (std::filesystem::path(resolve(dir, path)) / (stem(path) + ".h5")).lexically_normal().string();
@@ -561,7 +557,7 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                    from(where, "boundaries.pml_frequency"));
   const Medium& m = c.medium;
   t += "[medium]\n";
-  t += from(where, "medium.model_type").empty() ? "" : "#" + from(where, "medium.model_type").substr(1) + "\n";
+  if (const std::string note = from(where, "medium.model_type"); !note.empty()) t += note.substr(2) + "\n";
   if (m.model) {  // a geological model: its materials per cell, beside the TOML file
     const std::string h5 = (std::filesystem::path(toml_path).parent_path() /
                             (std::filesystem::path(toml_path).stem().string() + "_model.h5")).string();

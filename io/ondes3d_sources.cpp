@@ -60,9 +60,8 @@ std::vector<Source> read_ondes3d_sources(const Ondes3dSourceFiles& f, const Medi
     s.stf.step = dt;
     s.stf.samples.resize(samples);
     for (double& v : s.stf.samples) v = hist.number(fmt::format("a slip-rate sample of point {} (m/s)", i + 1));
-    double slip = 0;
-    for (size_t k = 1; k < s.stf.samples.size(); ++k) slip += 0.5 * (s.stf.samples[k - 1] + s.stf.samples[k]) * dt;
-    if (!normalise_samples(s.stf)) continue;  // no slip: no moment
+    const double slip = normalise_samples(s.stf);  // the slip-rate samples' integral
+    if (slip == 0) continue;                        // no slip: no moment
     const Layer l = properties_at(medium, s.position[0], s.position[1], s.position[2]);
     s.moment = double_couple(strike, dip, rake, l.rho * l.vs * l.vs * ds * ds * slip);
     out.push_back(s);

@@ -113,8 +113,8 @@ std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64
 
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
-    for (starpu_data_handle_t* h :
-         {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force, &b.h_moment, &b.h_force_samples, &b.h_moment_samples, &b.h_peak})
+    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force,
+                                    &b.h_moment, &b.h_force_samples, &b.h_moment_samples, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       unregister(b.h_velocity_out[dir]);

@@ -2,22 +2,6 @@
 
 namespace ondes {
 
-namespace {
-int split(int n, int parts, int p) { return static_cast<int>(static_cast<long>(n) * p / parts); }
-}  // namespace
-
-std::vector<int> block_bounds(int n, int parts, int edge_strip) {
-  std::vector<int> b{0};
-  for (int p = 1; p < parts; ++p) {
-    const int cut = split(n, parts, p);
-    if (edge_strip > 0) b.push_back(cut - edge_strip);
-    b.push_back(cut);
-    if (edge_strip > 0) b.push_back(cut + edge_strip);
-  }
-  b.push_back(n);
-  return b;
-}
-
 Decomposition decompose(const Case& c) { return decompose(c.grid, c.run.nbx, c.run.nby, c.run.edge_strip); }
 
 Decomposition decompose(const Grid& g, int nbx_cuts, int nby_cuts, int edge_strip) {

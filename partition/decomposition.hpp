@@ -6,6 +6,7 @@
 #include <array>
 #include <vector>
 
+#include "core/block_bounds.hpp"
 #include "core/layout.hpp"
 #include "core/case.hpp"
 
@@ -30,8 +31,5 @@ struct Decomposition {
 Decomposition decompose(const Grid& g, int nbx, int nby, int edge_strip = 0);
 // The case's own: its grid, run.blocks and run.edge_strip.
 Decomposition decompose(const Case& c);
-
-// The first index of each block along an axis of n cells cut into `parts` (with edge strips), then n.
-std::vector<int> block_bounds(int n, int parts, int edge_strip);
 
 }  // namespace ondes

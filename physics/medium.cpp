@@ -81,11 +81,8 @@ double vp_max(const Medium& m) {
 
 double vs_min(const Medium& m) {
   if (m.model) return m.model->vs_min;
-  double v = 0;  // the slowest wave that propagates: S in a solid, P in a fluid (none in vacuum)
-  for (const Layer& l : m.layers) {
-    const double w = l.vs > 0 ? l.vs : l.vp;
-    if (w > 0 && (v == 0 || w < v)) v = w;
-  }
+  double v = 0;
+  for (const Layer& l : m.layers) v = slower_wave(v, l.vp, l.vs);
   return v;
 }
 

@@ -17,8 +17,7 @@ void set_extremes(Model3D& m) {
   m.vp_max = 0, m.vs_min = 0;
   for (size_t q = 0; q < m.vp.size(); ++q) {
     m.vp_max = std::max(m.vp_max, double(m.vp[q]));
-    const double w = m.vs[q] > 0 ? m.vs[q] : m.vp[q];
-    if (w > 0 && (m.vs_min == 0 || w < m.vs_min)) m.vs_min = w;
+    m.vs_min = slower_wave(m.vs_min, m.vp[q], m.vs[q]);
   }
 }
 

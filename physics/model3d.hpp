@@ -31,8 +31,14 @@ struct Model3D {
   Layer at(double x, double y, double z) const;
 };
 
-// Sets vp_max and vs_min from the samples (vs_min: the slowest propagating wave, S in solids, P in
-// water; vacuum left out).
+// The slower of `slowest` (0: none yet) and the slowest wave a material of velocities vp, vs
+// propagates: S in a solid, P in a fluid (vs = 0), none in vacuum (vp = vs = 0).
+inline double slower_wave(double slowest, double vp, double vs) {
+  const double w = vs > 0 ? vs : vp;
+  return w > 0 && (slowest == 0 || w < slowest) ? w : slowest;
+}
+
+// Sets vp_max and vs_min (slower_wave over the samples) from the samples.
 void set_extremes(Model3D& m);
 
 }  // namespace ondes

@@ -20,12 +20,12 @@ std::array<double, 6> double_couple(double strike, double dip, double rake, doub
   return {mxx, myy, mzz, mxy, mxz, myz};
 }
 
-bool normalise_samples(TimeFunction& f) {
+double normalise_samples(TimeFunction& f) {
   double area = 0;
   for (size_t i = 1; i < f.samples.size(); ++i) area += 0.5 * (f.samples[i - 1] + f.samples[i]) * f.step;
-  if (!(std::isfinite(area) && area != 0)) return false;
+  if (!(std::isfinite(area) && area != 0)) return 0;
   for (double& x : f.samples) x /= area;
-  return true;
+  return area;
 }
 
 namespace {

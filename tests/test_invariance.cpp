@@ -27,6 +27,21 @@ bool bitwise_equal(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+struct Layout {
+  int nbx, nby;
+  const char* scheduler;
+};
+// Every layout, under its scheduler, gives the reference's bits; `what` ends the failure message.
+void expect_same_over(Case c, const std::vector<float>& reference, std::initializer_list<Layout> layouts,
+                      const std::string& what = "") {
+  for (const Layout& l : layouts) {
+    c.run.nbx = l.nbx;
+    c.run.nby = l.nby;
+    EXPECT_TRUE(bitwise_equal(test::run(c, l.scheduler), reference))
+        << l.nbx << "x" << l.nby << " under " << l.scheduler << what;
+  }
+}
+
 double peak(const std::vector<float>& a) {
   double p = 0;
   for (float x : a) p = std::max(p, double(std::abs(x)));
@@ -95,12 +110,7 @@ TEST(Invariance, AttenuatingMediumSameForAnyLayoutAndScheduler) {
     EXPECT_FALSE(bitwise_equal(elastic_run, reference)) << "attenuation changed nothing";
     if (coarse) EXPECT_FALSE(bitwise_equal(every_cell, reference)) << "the scheme changed nothing";
     every_cell = reference;
-    for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{4, 4, "dmda"}, std::tuple{3, 1, "eager"}}) {
-      c.run.nbx = nbx;
-      c.run.nby = nby;
-      EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference))
-          << nbx << "x" << nby << " under " << sched << (coarse ? ", coarse-grained" : "");
-    }
+    expect_same_over(c, reference, {{2, 3, "lws"}, {4, 4, "dmda"}, {3, 1, "eager"}}, coarse ? ", coarse-grained" : "");
   }
 }
 
@@ -114,12 +124,7 @@ TEST(Invariance, AttenuatingModelSameForAnyLayoutAndScheduler) {
     c.medium.q_coarse_grained = coarse;
     const auto reference = test::run(c);
     ASSERT_GT(peak(reference), 0.0);
-    for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{3, 1, "eager"}}) {
-      c.run.nbx = nbx;
-      c.run.nby = nby;
-      EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference))
-          << nbx << "x" << nby << " under " << sched << (coarse ? ", coarse-grained" : "");
-    }
+    expect_same_over(c, reference, {{2, 3, "lws"}, {3, 1, "eager"}}, coarse ? ", coarse-grained" : "");
   }
 }
 
@@ -136,11 +141,7 @@ TEST(Invariance, DampedMediumSameForAnyLayoutAndScheduler) {
   const auto reference = test::run(c);
   ASSERT_GT(peak(reference), 0.0);
   EXPECT_FALSE(bitwise_equal(undamped, reference)) << "q0 changed nothing";
-  for (auto [nbx, nby, sched] : {std::tuple{2, 3, "lws"}, std::tuple{4, 4, "dmda"}, std::tuple{3, 1, "eager"}}) {
-    c.run.nbx = nbx;
-    c.run.nby = nby;
-    EXPECT_TRUE(bitwise_equal(test::run(c, sched), reference)) << nbx << "x" << nby << " under " << sched;
-  }
+  expect_same_over(c, reference, {{2, 3, "lws"}, {4, 4, "dmda"}, {3, 1, "eager"}});
 }
 
 // Each block's tasks kept on one worker (Simulation::pin_blocks, what a multi-GPU process does
