@@ -7,6 +7,7 @@
 #include <type_traits>
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/march.hpp"
 #include "codelets/stencil.hpp"
 
 namespace ondes::cpu {
@@ -277,7 +278,7 @@ namespace ondes::cuda {
 namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
-// PmlBox by a lean kernel with no C-PML code (40 registers: many warps in flight), and the PML
+// PmlBox by a lean kernel with no C-PML code (march.hpp's, or the one below) (40 registers: many warps in flight), and the PML
 // cells, one thread each from the block's PML list, by a kernel that applies the interior update
 // and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
 // walks down KZ planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
@@ -285,11 +286,13 @@ namespace {
 // geometry is a launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ overrides it, B the register
 // bound: B thread blocks of 512 per SM), for tuning on a new GPU. Measured on the H100
 // (benchmark.toml, plain loop; bench/results/gpu_h100_planes_per_thread.log): KZ = 1, 2, 4, 8 gave
-// 12.52, 12.83, 12.42, 11.79 G cell-updates/s. Dropped: a z-marching form with shared-memory x-y
-// tiles and register windows in z (9.5-9.8 G), the PML kernel on a second stream (no gain), and
-// threads walking 8-32 planes with their z neighbours in register windows, x-y ones from L1
-// (velocity kernel 1.97-2.05 ms against 1.70: fewer L2 requests but fewer loads in flight; 11.5 G
-// with both kernels at 64 registers, 6.3 G at 40 where the stress kernel spills).
+// 12.52, 12.83, 12.42, 11.79 G cell-updates/s. The elastic interior is now the z-marching form of
+// codelets/march.hpp by default (14.2 G; ONDES_CUDA_MARCH=off selects these kernels): an earlier
+// z-marching form (9.5-9.8 G) read its tiles through pointers and loaded inside the arithmetic.
+// Dropped: the PML kernel on a second stream (no gain), and threads walking 8-32 planes with their
+// z neighbours in register windows, x-y ones from L1 (velocity kernel 1.97-2.05 ms against 1.70;
+// 11.5 G with both kernels at 64 registers, 6.3 G at 40 where the stress kernel spills). The
+// anelastic stress update keeps the one-thread-per-cell form.
 struct Geometry {
   int tx = 32, ty = 16, min_blocks = 3, kz = 2;
 };
@@ -462,7 +465,11 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
                       const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
+  const march::Marched done =
+      march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, pml, pml_cells, edges, stream);
+  if (done == march::Marched::kWhole) return;
+  if (done == march::Marched::kNo)
+    launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
     auto k = any(edges) ? velocity_pml_cells<true> : velocity_pml_cells<false>;
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges);
@@ -478,7 +485,11 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if constexpr (N == 0) {
-      launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
+      const march::Marched done =
+          march::march_block<march::Stress>("stress_march", p, b, s, v, mat, pml, pml_cells, edges, stream);
+      if (done == march::Marched::kWhole) return;
+      if (done == march::Marched::kNo)
+        launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
       // before any is stored, need the registers. H100, benchmark grid with nz = 128, 60 steps:

@@ -113,13 +113,21 @@ ONDES_CELL Diffs stress_diffs(const F& v, int plane) {
            dzvy, dp<VZ, 1>(v)}};
 }
 
-// v += scale * b * (sum of the component's differences); m is an accessor over the material.
+// A cell's velocity increments, scale * b * (sum of the component's differences); m is an accessor
+// over the material.
+template <class M>
+ONDES_CELL void velocity_increments(const M& m, const Diffs& d, float scale, float (&dv)[kVelocityComponents]) {
+  const float rho = m.template at<RHO, 0, 0, 0>();
+  dv[VX] = scale * buoyancy(rho, m.template at<RHO, 1, 0, 0>()) * (d.d[0] + d.d[1] + d.d[2]);
+  dv[VY] = scale * buoyancy(rho, m.template at<RHO, 0, 1, 0>()) * (d.d[3] + d.d[4] + d.d[5]);
+  dv[VZ] = scale * buoyancy(rho, m.template at<RHO, 0, 0, 1>()) * (d.d[6] + d.d[7] + d.d[8]);
+}
 template <class M>
 ONDES_CELL void add_velocity(float* v, int64_t n, int64_t i, const M& m, const Diffs& d, float scale) {
-  const float rho = m.template at<RHO, 0, 0, 0>();
-  v[VX * n + i] += scale * buoyancy(rho, m.template at<RHO, 1, 0, 0>()) * (d.d[0] + d.d[1] + d.d[2]);
-  v[VY * n + i] += scale * buoyancy(rho, m.template at<RHO, 0, 1, 0>()) * (d.d[3] + d.d[4] + d.d[5]);
-  v[VZ * n + i] += scale * buoyancy(rho, m.template at<RHO, 0, 0, 1>()) * (d.d[6] + d.d[7] + d.d[8]);
+  float dv[kVelocityComponents];
+  velocity_increments(m, d, scale, dv);
+  ONDES_UNROLL
+  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + i] += dv[c];
 }
 
 // The moduli Hooke's law applies at a cell: lambda and lambda + 2 mu at its centre, mu at its three

@@ -284,13 +284,19 @@ if [[ $parts == *" seismo "* ]]; then
   (cd $seis && tar czf "$out/seismo.tgz" *.h5 *.log)
   ls -la "$out" | tee -a "$log"
 fi
-# The CUDA kernels' launch geometry (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ: tile, register bound,
-# planes per thread) on the plain loop, then Nsight Compute's view of the stencil kernels.
+# The CUDA kernels' launch geometry on the plain loop: the z-marching interior kernels
+# (ONDES_CUDA_MARCH=TYxKZxB: tile rows, planes per thread block, register bound; off: the
+# one-thread-per-cell kernels, whose ONDES_CUDA_GEOMETRY=TXxTYxBxKZ is tried with it), then Nsight
+# Compute's view of the stencil kernels.
 if [[ $parts == *" tune "* ]]; then
   section "launch geometry, plain loop, $(basename "$case_file"), $steps steps"
-  for g in ${GEOMETRIES:-32x16x3x1 32x16x3x2 32x16x3x4 32x16x3x8 32x8x3x4 32x16x2x4}; do
-    l=$(ONDES_CUDA_GEOMETRY=$g "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
-    say "geometry $g: $l"
+  for m in ${MARCHES:-8x32x3 8x16x3 8x64x3 8x32x2 8x32x4 16x32x1 16x32x2}; do
+    l=$(ONDES_CUDA_MARCH=$m "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
+    say "march $m: $l"
+  done
+  for g in ${GEOMETRIES:-32x16x3x2}; do
+    l=$(ONDES_CUDA_MARCH=off ONDES_CUDA_GEOMETRY=$g "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
+    say "cells $g: $l"
   done
 fi
 if [[ $parts == *" ncu "* ]] && command -v ncu > /dev/null; then

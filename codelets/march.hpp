@@ -1,0 +1,418 @@
+// The z-marching ("2.5D") form of the elastic interior kernels (Micikevicius 2009), CUDA only: a
+// thread block owns a 32 x TY column of cells and walks down KZ planes of it. At each plane the
+// components differentiated along x or y (and the material read at x or y neighbours) are staged
+// in shared memory with a 2-cell halo, read from global memory once per plane by coalesced rows;
+// those differentiated along z slide through 4-value register windows. Everything a plane needs
+// from global memory (tiles, windows, the cell's old values) is loaded while the previous plane
+// is computed, so loads stay in flight across the arithmetic. The per-cell arithmetic is
+// stencil.hpp's (velocity_increments, elastic_moduli, hooke), read through the accessors below:
+// the same operations on the same values as the CPU loops and the one-thread-per-cell kernels
+// (codelets/compute.hpp), hence the same bits.
+// Why: the one-thread-per-cell kernels fetch each neighbour through L1 and L2 (H100 velocity
+// kernel: L2 83% busy, L1 hit rate 51%, DRAM at 58%); here each value crosses L2 about once.
+#pragma once
+#include <string_view>
+#include <type_traits>
+
+#include "codelets/edges.hpp"
+#include "codelets/kernel_support.hpp"
+#include "codelets/stencil.hpp"
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda::march {
+
+constexpr int kTx = 32, kHalo = 2, kPitch = kTx + 2 * kHalo;
+
+// The kernels' tiles, one after another (dynamic shared memory), indexed directly rather than
+// through pointers so that every access is a shared-memory one (LDS/STS).
+extern __shared__ float march_tiles[];
+
+// A tile: the TY rows of 32 cells of a thread block and their 2-cell halo, element e at row
+// e / kPitch, column e % kPitch; element e is staged by thread e mod the block's threads, in
+// kPasses passes.
+template <int TY>
+struct Tile {
+  static constexpr int kRows = TY + 2 * kHalo, kSize = kPitch * kRows, kThreads = kTx * TY;
+  static constexpr int kPasses = (kSize + kThreads - 1) / kThreads;
+  static_assert(kSize >= kThreads, "every thread stages an element in the first pass");
+};
+
+// Offset of (i, j) within a padded plane (a plane's cells fit an int), and of plane k.
+__device__ inline int in_plane(const BlockShape& sh, int i, int j) { return (j + kGhost) * int(sh.sy()) + i + kGhost; }
+__device__ inline int64_t plane_base(const BlockShape& sh, int k) { return int64_t(k + kGhost) * sh.sz(); }
+__device__ inline int thread_rank() { return threadIdx.y * kTx + threadIdx.x; }
+__device__ inline int tile_centre() { return (threadIdx.y + kHalo) * kPitch + threadIdx.x + kHalo; }
+
+// The tile elements this thread stages: their in-plane offsets, clamped into the padded plane (a
+// tile overhanging the block stages copies that no active cell reads).
+template <int TY>
+struct Staging {
+  using T = Tile<TY>;
+  int off[T::kPasses];
+  __device__ Staging(const BlockShape& sh, int i0, int j0) {
+#pragma unroll
+    for (int p = 0; p < T::kPasses; ++p) {
+      const int e = min(thread_rank() + p * T::kThreads, T::kSize - 1), li = e % kPitch, lj = e / kPitch;
+      off[p] = in_plane(sh, min(i0 - kHalo + li, sh.nx + kGhost - 1), min(j0 - kHalo + lj, sh.ny + kGhost - 1));
+    }
+  }
+  __device__ static bool stages(int p) { return p == 0 || thread_rank() + p * T::kThreads < T::kSize; }
+
+  // F arrays' elements of the plane at base into registers...
+  template <int F>
+  __device__ void load(float (&r)[F][T::kPasses], const float* const (&src)[F], int64_t base) const {
+#pragma unroll
+    for (int f = 0; f < F; ++f) {
+      const float* plane = src[f] + base;
+#pragma unroll
+      for (int p = 0; p < T::kPasses; ++p)
+        if (stages(p)) r[f][p] = plane[off[p]];
+    }
+  }
+  // ... and from registers into tiles first[f] (element offsets in march_tiles).
+  template <int F>
+  __device__ static void store(const float (&r)[F][T::kPasses], const int (&first)[F]) {
+#pragma unroll
+    for (int f = 0; f < F; ++f)
+#pragma unroll
+      for (int p = 0; p < T::kPasses; ++p)
+        if (stages(p)) march_tiles[first[f] + thread_rank() + p * T::kThreads] = r[f][p];
+  }
+};
+
+// The stress components as the velocity stencil reads them: x/y offsets from tiles 0-4 (sxx, sxy,
+// sxz, syy, syz), z from the windows (planes k-2..k+1 for sxz, syz; k-1..k+2 for szz).
+template <int TY>
+struct VelocityAt {
+  int centre;
+  float wxz[4], wyz[4], wzz[4];
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    if constexpr (DX == 0 && DY == 0 && (C == SXZ || C == SYZ || C == SZZ)) {
+      if constexpr (C == SXZ) return wxz[DZ + 2];
+      else if constexpr (C == SYZ) return wyz[DZ + 2];
+      else return wzz[DZ + 1];
+    } else {
+      static_assert(DZ == 0 && C != SZZ, "no diagonal offsets; szz is not differentiated in x or y");
+      constexpr int tile = C == SXX ? 0 : C == SXY ? 1 : C == SXZ ? 2 : C == SYY ? 3 : 4;
+      return march_tiles[tile * Tile<TY>::kSize + centre + DY * kPitch + DX];
+    }
+  }
+};
+
+// The density around a velocity cell: x and y neighbours from tile 5, z from registers.
+template <int TY>
+struct RhoAt {
+  int centre;
+  float here, up;
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    static_assert(C == RHO, "the velocity update reads the density only");
+    if constexpr (DZ == 1) return up;
+    else if constexpr (DX == 0 && DY == 0) return here;
+    else return march_tiles[5 * Tile<TY>::kSize + centre + DY * kPitch + DX];
+  }
+};
+
+// The velocity components as the stress stencil reads them: x/y offsets from tiles 0-2, z from the
+// windows (planes k-1..k+2 for vx, vy; k-2..k+1 for vz).
+template <int TY>
+struct StressAt {
+  int centre;
+  float wx[4], wy[4], wz[4];
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    if constexpr (DX == 0 && DY == 0) {
+      if constexpr (C == VX) return wx[DZ + 1];
+      else if constexpr (C == VY) return wy[DZ + 1];
+      else return wz[DZ + 2];
+    } else {
+      static_assert(DZ == 0, "no diagonal offsets");
+      return march_tiles[C * Tile<TY>::kSize + centre + DY * kPitch + DX];
+    }
+  }
+};
+
+// lambda and 1/mu around a stress cell: lambda at the cell, 1/mu from the tiles of planes k and
+// k+1 (lo, hi: the cell's element offsets in them).
+struct ImuAt {
+  int lo, hi;
+  float lam;
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    if constexpr (C == LAM) {
+      static_assert(DX == 0 && DY == 0 && DZ == 0, "lambda is read at the cell only");
+      return lam;
+    } else {
+      static_assert(C == IMU && (DZ == 0 || DZ == 1), "1/mu at planes k and k+1");
+      return march_tiles[(DZ == 0 ? lo : hi) + DY * kPitch + DX];
+    }
+  }
+};
+
+template <int N>
+__device__ inline void slide(float (&w)[N], float next) {
+#pragma unroll
+  for (int d = 0; d + 1 < N; ++d) w[d] = w[d + 1];
+  w[N - 1] = next;
+}
+
+// C components of a field at cell q (stride n) into r.
+template <int C>
+__device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64_t q) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) r[c] = f[c * n + q];
+}
+
+// The thread block's column: tile origin (i0, j0), planes [k0, k1), this thread's cell (i, j).
+struct Column {
+  int i0, j0, i, j, k0, k1;
+  bool active;
+  template <int TY>
+  __device__ static Column of(const PmlBox& b, int kz) {
+    Column c;
+    c.i0 = b.lo[0] + blockIdx.x * kTx, c.j0 = b.lo[1] + blockIdx.y * TY;
+    c.i = c.i0 + threadIdx.x, c.j = c.j0 + threadIdx.y;
+    c.k0 = b.lo[2] + blockIdx.z * kz, c.k1 = min(b.hi[2], c.k0 + kz);
+    c.active = c.i < b.hi[0] && c.j < b.hi[1];
+    return c;
+  }
+  // This thread's cell in plane k0 (clamped as the staged elements are, for an idle thread).
+  __device__ int64_t first(const BlockShape& sh) const {
+    return plane_base(sh, k0) + in_plane(sh, min(i, sh.nx + kGhost - 1), min(j, sh.ny + kGhost - 1));
+  }
+};
+
+// The C-PML correction of a PML cell after its update (stencil.hpp).
+template <int TY>
+__device__ __forceinline__ void velocity_pml(const StepParams& p, float* v, const RhoAt<TY>& m, char* pml, int64_t count,
+                                          int64_t q, const Column& c, int k, int damped, const Diffs& d) {
+  velocity_pml_cell(p, v, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), q, c.i, c.j, k,
+                    DampedMask{damped}, d);
+}
+__device__ __forceinline__ void stress_pml(const StepParams& p, float* s, const ImuAt& m, char* pml, int64_t count,
+                                        int64_t q, const Column& c, int k, int plane, int damped, const Diffs& d) {
+  stress_pml_cell(p, s, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), q, c.i, c.j, k,
+                  plane, DampedMask{damped}, d);
+}
+
+// Pml: the box is the whole block, and its PML cells (outside p.pml) get their C-PML correction
+// after the update, as the PML kernel of compute.hpp applies it (velocity_pml_cell).
+template <int TY, int MinBlocks, bool Save, bool Pml>
+__global__ void __launch_bounds__(kTx* TY, MinBlocks)
+    velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
+                   const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
+  using T = Tile<TY>;
+  constexpr int F = 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
+  const BlockShape sh = p.shape;
+  const Column c = Column::of<TY>(b, kz);
+  const Staging<TY> st(sh, c.i0, c.j0);
+  const int64_t n = sh.cells(), sz = sh.sz();
+  const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
+  const float* const src[F] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
+  const int tiles[F] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
+  VelocityAt<TY> at{tile_centre(), {}, {}, {}};
+  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};
+  int64_t q = c.first(sh);
+#pragma unroll
+  for (int d = 0; d < 4; ++d) {
+    at.wxz[d] = sxz[q + (d - 2) * sz];
+    at.wyz[d] = syz[q + (d - 2) * sz];
+    at.wzz[d] = szz[q + (d - 1) * sz];
+  }
+  m.here = rho[q], m.up = rho[q + sz];
+  float r[F][T::kPasses], old[kVelocityComponents];
+  st.load(r, src, plane_base(sh, c.k0));
+  load_cell(old, v, n, q);
+#pragma unroll 1
+  for (int k = c.k0; k < c.k1; ++k, q += sz) {
+    __syncthreads();  // the previous plane's tiles are read
+    st.store(r, tiles);
+    __syncthreads();
+    float now[kVelocityComponents];
+#pragma unroll
+    for (int d = 0; d < kVelocityComponents; ++d) now[d] = old[d];
+    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f;
+    if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
+      st.load(r, src, plane_base(sh, k + 1));
+      load_cell(old, v, n, q + sz);
+      nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz], nrho = rho[q + 2 * sz];
+    }
+    if (c.active) {
+      float dv[kVelocityComponents];
+      const Diffs d = velocity_diffs(at);
+      velocity_increments(m, d, p.dt_h, dv);
+#pragma unroll
+      for (int w = 0; w < kVelocityComponents; ++w) v[w * n + q] = now[w] + dv[w];
+      if constexpr (Pml)
+        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) velocity_pml(p, v, m, pml, pml_cells, q, c, k, damped, d);
+      if (p.damping.layers) damp_velocity(p.damping.plane(k), v, n, q);
+      if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, c.i, c.j, k);
+    }
+    slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
+    m.here = m.up, m.up = nrho;
+  }
+}
+
+template <int TY, int MinBlocks, bool Save, bool Pml>
+__global__ void __launch_bounds__(kTx* TY, MinBlocks)
+    stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
+                 const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
+  using T = Tile<TY>;
+  constexpr int F = 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
+  const BlockShape sh = p.shape;
+  const Column c = Column::of<TY>(b, kz);
+  const Staging<TY> st(sh, c.i0, c.j0);
+  const int64_t n = sh.cells(), sz = sh.sz();
+  const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
+  const float* const src[F] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
+  const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
+  StressAt<TY> at{tile_centre(), {}, {}, {}};
+  int64_t q = c.first(sh);
+#pragma unroll
+  for (int d = 0; d < 4; ++d) {
+    at.wx[d] = vx[q + (d - 1) * sz];
+    at.wy[d] = vy[q + (d - 1) * sz];
+    at.wz[d] = vz[q + (d - 2) * sz];
+  }
+  float l = lam[q];
+  {  // 1/mu of plane k0 (the loop stages k + 1's)
+    float r0[1][T::kPasses];
+    const float* const src0[1] = {imu};
+    const int dst0[1] = {imu_tiles[0]};
+    st.load(r0, src0, plane_base(sh, c.k0));
+    st.store(r0, dst0);
+  }
+  float r[F][T::kPasses], old[kStressComponents];
+  st.load(r, src, plane_base(sh, c.k0));
+  load_cell(old, s, n, q);
+#pragma unroll 1
+  for (int k = c.k0; k < c.k1; ++k, q += sz) {
+    const int odd = (k - c.k0) & 1;
+    __syncthreads();  // the previous plane's tiles are read
+    {
+      const int dst[F] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
+      st.store(r, dst);
+    }
+    __syncthreads();
+    float now[kStressComponents];
+#pragma unroll
+    for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
+    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
+    if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
+      st.load(r, src, plane_base(sh, k + 1));
+      load_cell(old, s, n, q + sz);
+      nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz], nl = lam[q + sz];
+    }
+    if (c.active) {
+      const int plane = z_plane(k, p.free_surface);
+      const ImuAt m{imu_tiles[odd] + tile_centre(), imu_tiles[odd ^ 1] + tile_centre(), l};
+      // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
+      const Diffs d = stress_diffs(at, plane);
+      hooke(elastic_moduli(m), d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
+#pragma unroll
+      for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
+      if constexpr (Pml)
+        if (const int damped = damped_axes(p.pml, c.i, c.j, k))
+          stress_pml(p, s, m, pml, pml_cells, q, c, k, plane, damped, d);
+      if (Save) save_cell_edges(sh, e, kStressKind, s, q, c.i, c.j, k);
+    }
+    slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
+    l = nl;
+  }
+}
+
+// The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
+// register bound. ONDES_CUDA_MARCH=TYxKZxB overrides it (TY 8 with B 3-4, or 16 with B 2), or
+// =off for the one-thread-per-cell kernels.
+// The march covers the PmlBox and the PML kernels of compute.hpp the PML cells, unless
+// ONDES_CUDA_PML=fused: the march over the whole block, PML cells corrected in place.
+struct Geometry {
+  bool on = true;
+  int ty = 8, kz = 16, min_blocks = 4;
+  bool fused_pml = false;
+};
+
+inline Geometry read_march() {
+  Geometry g;
+  const char* e = std::getenv("ONDES_CUDA_MARCH");
+  if (!e) return g;
+  if (std::string_view(e) == "off") return Geometry{false};
+  Geometry r;
+  const int got = std::sscanf(e, "%dx%dx%d", &r.ty, &r.kz, &r.min_blocks);
+  const bool ok = got == 3 && r.kz >= 1 &&
+                  ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
+  if (ok) return r;
+  std::fprintf(stderr, "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB: TY 8 with B 3-4, TY 16 with B 2)\n",
+               e);
+  return g;
+}
+inline Geometry read_geometry() {
+  Geometry g = read_march();
+  const char* e = std::getenv("ONDES_CUDA_PML");
+  g.fused_pml = e && std::string_view(e) == "fused";
+  return g;
+}
+inline const Geometry& geometry() {
+  static const Geometry g = read_geometry();
+  return g;
+}
+
+// Kernel<TY, B, Save>::fn over box b, for the geometry.
+template <template <int, int, bool, bool> class Kernel, class... Args>
+void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t stream, Args... args) {
+  const Geometry& g = geometry();
+  const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
+  const dim3 grid((nx + kTx - 1) / kTx, (ny + g.ty - 1) / g.ty, (nz + g.kz - 1) / g.kz);
+  auto go = [&](auto ty, auto blocks) {
+    constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
+    auto k = save ? (pml ? Kernel<TY, B, true, true>::fn : Kernel<TY, B, true, false>::fn)
+                  : (pml ? Kernel<TY, B, false, true>::fn : Kernel<TY, B, false, false>::fn);
+    const size_t bytes = sizeof(float) * Kernel<TY, B, false, false>::kTiles * Tile<TY>::kSize;
+    k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., g.kz);
+  };
+  using Rows8 = std::integral_constant<int, 8>;
+  using Rows16 = std::integral_constant<int, 16>;
+  if (g.ty == 16)
+    go(Rows16{}, std::integral_constant<int, 2>{});
+  else if (g.min_blocks == 3)
+    go(Rows8{}, std::integral_constant<int, 3>{});
+  else
+    go(Rows8{}, std::integral_constant<int, 4>{});
+  check_launch(name);
+}
+template <int TY, int B, bool S, bool P>
+struct Velocity {
+  static constexpr auto fn = velocity_march<TY, B, S, P>;
+  static constexpr int kTiles = 6;
+};
+template <int TY, int B, bool S, bool P>
+struct Stress {
+  static constexpr auto fn = stress_march<TY, B, S, P>;
+  static constexpr int kTiles = 5;
+};
+
+// What march_block launched: nothing (the march is off), the PmlBox (the PML cells still need
+// their kernel), or the whole block.
+enum class Marched { kNo, kInterior, kWhole };
+
+// Kernel's march over a block whose PmlBox is b: the whole block, PML cells corrected in place,
+// where it has no PML cells or ONDES_CUDA_PML=fused; else the PmlBox.
+template <template <int, int, bool, bool> class Kernel>
+Marched march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
+                    const float* mat, char* pml, int64_t pml_cells, const BoundaryBuffers& edges, cudaStream_t stream) {
+  const Geometry& g = geometry();
+  if (!g.on) return Marched::kNo;
+  if (g.fused_pml || pml_cells == 0) {
+    PmlBox whole;
+    whole.hi[0] = p.shape.nx, whole.hi[1] = p.shape.ny, whole.hi[2] = p.shape.nz;
+    launch<Kernel>(name, whole, any(edges), pml_cells > 0, stream, p, whole, out, in, mat, pml, pml_cells, edges);
+    return Marched::kWhole;
+  }
+  if (b.hi[0] > b.lo[0] && b.hi[1] > b.lo[1] && b.hi[2] > b.lo[2])
+    launch<Kernel>(name, b, any(edges), false, stream, p, b, out, in, mat, pml, int64_t(0), edges);
+  return Marched::kInterior;
+}
+
+}  // namespace ondes::cuda::march
+#endif
