@@ -278,7 +278,8 @@ namespace ondes::cuda {
 namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
-// PmlBox by a lean kernel with no C-PML code (march.hpp's, or the one below) (40 registers: many warps in flight), and the PML
+// PmlBox by a lean kernel with no C-PML code (march.hpp's, or the one below: 40 registers, many
+// warps in flight), and the PML
 // cells, one thread each from the block's PML list, by a kernel that applies the interior update
 // and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
 // walks down KZ planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
@@ -316,15 +317,6 @@ const Geometry& geometry() {
   static const Geometry g = read_geometry();
   return g;
 }
-
-// The interior cells: the PmlBox, or the whole block when the case has no C-PML.
-PmlBox interior(const StepParams& p, int64_t pml_cells) {
-  if (pml_cells > 0) return p.pml;
-  PmlBox b;
-  b.hi[0] = p.shape.nx, b.hi[1] = p.shape.ny, b.hi[2] = p.shape.nz;
-  return b;
-}
-bool empty(const PmlBox& b) { return b.hi[0] <= b.lo[0] || b.hi[1] <= b.lo[1] || b.hi[2] <= b.lo[2]; }
 
 dim3 zxy_grid(const PmlBox& b, const Geometry& g) {
   const int nz = b.hi[2] - b.lo[2], nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1];

@@ -306,7 +306,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
-      const ImuAt m{imu_tiles[odd] + tile_centre(), imu_tiles[odd ^ 1] + tile_centre(), l};
+      const ImuAt m{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l};
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
       hooke(elastic_moduli(m), d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
@@ -358,7 +358,7 @@ inline const Geometry& geometry() {
   return g;
 }
 
-// Kernel<TY, B, Save>::fn over box b, for the geometry.
+// Kernel<TY, B, Save, Pml>::fn over box b, for the geometry.
 template <template <int, int, bool, bool> class Kernel, class... Args>
 void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
@@ -404,12 +404,11 @@ Marched march_block(const char* name, const StepParams& p, const PmlBox& b, floa
   const Geometry& g = geometry();
   if (!g.on) return Marched::kNo;
   if (g.fused_pml || pml_cells == 0) {
-    PmlBox whole;
-    whole.hi[0] = p.shape.nx, whole.hi[1] = p.shape.ny, whole.hi[2] = p.shape.nz;
+    const PmlBox whole = interior(p, 0);
     launch<Kernel>(name, whole, any(edges), pml_cells > 0, stream, p, whole, out, in, mat, pml, pml_cells, edges);
     return Marched::kWhole;
   }
-  if (b.hi[0] > b.lo[0] && b.hi[1] > b.lo[1] && b.hi[2] > b.lo[2])
+  if (!empty(b))
     launch<Kernel>(name, b, any(edges), false, stream, p, b, out, in, mat, pml, int64_t(0), edges);
   return Marched::kInterior;
 }
