@@ -200,8 +200,10 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
 #pragma GCC ivdep
           for (int t = 0; t < len; ++t) {
             const int64_t c = row + i0 + t;
-            velocity_pml_cell(p, v, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, damped,
-                              velocity_diffs(ArrayAt{s, n, c, sy, sz}));
+            float dp[kVelocityComponents];
+            velocity_pml_increments(p, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, i0 + t, j, k, damped,
+                                    velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp);
+            for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
           }
         });
       if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
@@ -234,7 +236,8 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
           const Diffs d = stress_diffs(ArrayAt{v, n, c, sy, sz}, plane);
           float g[2], r;
           if constexpr (N == 0)
-            stress_pml_cell(p, s, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, c, i0 + t, j, k, plane, damped, d);
+            stress_pml_rates(p, elastic_moduli(ArrayAt{mat, n, c, sy, sz}), pv, q0 + t, i0 + t, j, k, plane, damped, d,
+                             [&](int w, float x) { s[w * n + c] += x; });
           else
             anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
                                          c, i0 + t, j, k, plane, damped, d);
@@ -369,24 +372,58 @@ __global__ void __launch_bounds__(512, MinBlocks)
   });
 }
 
+// A block's PML cells as up to six disjoint boxes (the block minus its PmlBox): the planes above
+// and below the box's z span; in that span the rows before and after its y span; in those the
+// cells left and right of its x span. A PML thread finds its cell from its index by arithmetic
+// (box, then x fastest), not by loading it from the block's PML list: the list's load came before
+// every other one (H100: the PML kernels ran latency-bound at 40-48% of DRAM bandwidth).
+struct PmlSlabs {
+  static constexpr int kMax = 6;
+  int lo[kMax][3], n[kMax][3];  // a box's first cell and extent
+  int64_t first[kMax + 1];      // thread blocks before box b
+  int count = 0;
+  void add(int x0, int x1, int y0, int y1, int z0, int z1, int threads) {
+    if (x1 <= x0 || y1 <= y0 || z1 <= z0) return;
+    const int b = count++;
+    lo[b][0] = x0, lo[b][1] = y0, lo[b][2] = z0, n[b][0] = x1 - x0, n[b][1] = y1 - y0, n[b][2] = z1 - z0;
+    first[b + 1] = first[b] + blocks_for(int64_t(n[b][0]) * n[b][1] * n[b][2], threads);
+  }
+  int64_t blocks() const { return first[count]; }
+};
+PmlSlabs pml_slabs(const StepParams& p, int threads) {
+  const BlockShape& s = p.shape;
+  const PmlBox& b = p.pml;
+  PmlSlabs l;
+  l.first[0] = 0;
+  l.add(0, s.nx, 0, s.ny, 0, b.lo[2], threads);
+  l.add(0, s.nx, 0, s.ny, b.hi[2], s.nz, threads);
+  l.add(0, s.nx, 0, b.lo[1], b.lo[2], b.hi[2], threads);
+  l.add(0, s.nx, b.hi[1], s.ny, b.lo[2], b.hi[2], threads);
+  l.add(0, b.lo[0], b.lo[1], b.hi[1], b.lo[2], b.hi[2], threads);
+  l.add(b.hi[0], s.nx, b.lo[1], b.hi[1], b.lo[2], b.hi[2], threads);
+  return l;
+}
+
 // A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
-// (i, j, k) and the axes it is damped along.
+// (i, j, k) and the axes it is damped along; valid is false for a thread past its box's end.
 struct PmlCell {
   int64_t t, q;
   int i, j, k;
   DampedMask damped;
+  bool valid;
 };
-__device__ inline PmlCell pml_cell(const StepParams& p, const PmlView& pv, int64_t t) {
-  const int64_t q = pv.cells[t];
-  int i, j, k;
-  if (p.shape.cells() <= INT32_MAX) {  // 32-bit divisions: several times cheaper
-    const uint32_t q32 = uint32_t(q), sy = uint32_t(p.shape.sy()), sz = uint32_t(p.shape.sz()), r = q32 % sz;
-    i = int(r % sy) - kGhost, j = int(r / sy) - kGhost, k = int(q32 / sz) - kGhost;
-  } else {
-    const int64_t sy = p.shape.sy(), sz = p.shape.sz(), r = q % sz;
-    i = int(r % sy) - kGhost, j = int(r / sy) - kGhost, k = int(q / sz) - kGhost;
-  }
-  return {t, q, i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlSlabs& l) {
+  int b = 0;
+  while (b + 1 < l.count && blockIdx.x >= l.first[b + 1]) ++b;
+  // A box holds fewer than 2^31 cells (one plane set of a block whose cells fit a 64-bit index).
+  const uint32_t local = uint32_t((blockIdx.x - l.first[b]) * blockDim.x + threadIdx.x);
+  const uint32_t nx = l.n[b][0], ny = l.n[b][1], row = local / nx;
+  const int i = l.lo[b][0] + int(local - row * nx), j = l.lo[b][1] + int(row % ny), k = l.lo[b][2] + int(row / ny);
+  PmlCell c{0, 0, i, j, k, DampedMask{0}, k < l.lo[b][2] + l.n[b][2]};
+  if (!c.valid) return c;
+  c.t = pml_index(p.pml, p.shape, i, j, k), c.q = p.shape.idx(i, j, k);
+  c.damped = DampedMask{damped_axes(p.pml, i, j, k)};
+  return c;
 }
 
 // One thread per PML cell: the interior update and the C-PML correction. Five thread blocks of
@@ -394,31 +431,29 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlView& pv, int64
 // decoding, H100 plain loop 12.84 -> 12.92 G (bench/results/gpu_h100_pml_kernel_bounds.log).
 template <bool Save>
 __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
-  if (thread_index() >= count) return;
+                                   const float* __restrict__ mat, char* pml, int64_t count, PmlSlabs l, BoundaryBuffers e) {
+  const PmlCell c = pml_cell(p, l);
+  if (!c.valid) return;
   const PmlView pv = pml_view(p.shape, pml, count);
-  const PmlCell c = pml_cell(p, pv, thread_index());
   const ArrayAt m = array_at(mat, p.shape, c.q);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
-  add_velocity(v, p.shape.cells(), c.q, m, d, p.dt_h);
-  velocity_pml_cell(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
+  velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
   if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
 template <bool Save, int N>
-__global__ void __launch_bounds__(256, N ? 4 : 5) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
+__global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                                  const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
-                                 BoundaryBuffers e) {
-  if (thread_index() >= count) return;
+                                 PmlSlabs l, BoundaryBuffers e) {
+  const PmlCell c = pml_cell(p, l);
+  if (!c.valid) return;
   const PmlView pv = pml_view(p.shape, pml, count);
-  const PmlCell c = pml_cell(p, pv, thread_index());
   const int plane = z_plane(c.k, p.free_surface);
   const ArrayAt m = array_at(mat, p.shape, c.q);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
-    add_stress(s, p.shape.cells(), c.q, m, d, p.dt_h, plane);
-    stress_pml_cell(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+    stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
   } else {
     anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
                                  plane, c.damped, d);
@@ -464,7 +499,8 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
     launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
     auto k = any(edges) ? velocity_pml_cells<true> : velocity_pml_cells<false>;
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges);
+    const PmlSlabs l = pml_slabs(p, 256);
+    k<<<l.blocks(), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, l, edges);
     check_launch("velocity_pml_cells");
   }
 }
@@ -494,7 +530,8 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
     }
     if (pml_cells > 0) {
       auto k = any(edges) ? stress_pml_cells<true, N> : stress_pml_cells<false, N>;
-      k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges);
+      const PmlSlabs l = pml_slabs(p, 256);
+      k<<<l.blocks(), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, l, edges);
       check_launch("stress_pml_cells");
     }
   });

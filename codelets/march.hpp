@@ -183,21 +183,27 @@ struct Column {
   }
 };
 
-// The C-PML correction of a PML cell after its update (stencil.hpp).
+// The C-PML part of a PML cell's update, added to its new values in registers (stencil.hpp); its
+// place in the PML list follows from (i, j, k).
 template <int TY>
-__device__ __forceinline__ void velocity_pml(const StepParams& p, float* v, const RhoAt<TY>& m, char* pml, int64_t count,
-                                          int64_t q, const Column& c, int k, int damped, const Diffs& d) {
-  velocity_pml_cell(p, v, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), q, c.i, c.j, k,
-                    DampedMask{damped}, d);
+__device__ __forceinline__ void add_velocity_pml(const StepParams& p, const RhoAt<TY>& m, char* pml, int64_t count,
+                                                 const Column& c, int k, int damped, const Diffs& d,
+                                                 float (&now)[kVelocityComponents]) {
+  float dp[kVelocityComponents];
+  velocity_pml_increments(p, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), c.i, c.j, k,
+                          DampedMask{damped}, d, dp);
+#pragma unroll
+  for (int w = 0; w < kVelocityComponents; ++w) now[w] += dp[w];
 }
-__device__ __forceinline__ void stress_pml(const StepParams& p, float* s, const ImuAt& m, char* pml, int64_t count,
-                                        int64_t q, const Column& c, int k, int plane, int damped, const Diffs& d) {
-  stress_pml_cell(p, s, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), q, c.i, c.j, k,
-                  plane, DampedMask{damped}, d);
+__device__ __forceinline__ void add_stress_pml(const StepParams& p, const Moduli& u, char* pml, int64_t count,
+                                               const Column& c, int k, int plane, int damped, const Diffs& d,
+                                               float (&now)[kStressComponents]) {
+  stress_pml_rates(p, u, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), c.i, c.j, k, plane,
+                   DampedMask{damped}, d, [&](int w, float x) { now[w] += x; });
 }
 
 // Pml: the box is the whole block, and its PML cells (outside p.pml) get their C-PML correction
-// after the update, as the PML kernel of compute.hpp applies it (velocity_pml_cell).
+// in the same thread, as the PML kernel of compute.hpp applies it (velocity_pml_update).
 template <int TY, int MinBlocks, bool Save, bool Pml>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
@@ -243,9 +249,11 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
       const Diffs d = velocity_diffs(at);
       velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
-      for (int w = 0; w < kVelocityComponents; ++w) v[w * n + q] = now[w] + dv[w];
+      for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
       if constexpr (Pml)
-        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) velocity_pml(p, v, m, pml, pml_cells, q, c, k, damped, d);
+        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) add_velocity_pml(p, m, pml, pml_cells, c, k, damped, d, now);
+#pragma unroll
+      for (int w = 0; w < kVelocityComponents; ++w) v[w * n + q] = now[w];
       if (p.damping.layers) damp_velocity(p.damping.plane(k), v, n, q);
       if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, c.i, c.j, k);
     }
@@ -309,12 +317,12 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
       const ImuAt m{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l};
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
-      hooke(elastic_moduli(m), d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
+      const Moduli u = elastic_moduli(m);
+      hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
+      if constexpr (Pml)
+        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) add_stress_pml(p, u, pml, pml_cells, c, k, plane, damped, d, now);
 #pragma unroll
       for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
-      if constexpr (Pml)
-        if (const int damped = damped_axes(p.pml, c.i, c.j, k))
-          stress_pml(p, s, m, pml, pml_cells, q, c, k, plane, damped, d);
       if (Save) save_cell_edges(sh, e, kStressKind, s, q, c.i, c.j, k);
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
@@ -366,7 +374,11 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t
   const dim3 grid((nx + kTx - 1) / kTx, (ny + g.ty - 1) / g.ty, (nz + g.kz - 1) / g.kz);
   auto go = [&](auto ty, auto blocks) {
     constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
-    auto k = save ? (pml ? Kernel<TY, B, true, true>::fn : Kernel<TY, B, true, false>::fn)
+    // Saving the edges costs registers: at 64 (B = 4) the saving kernels spilled 12 (velocity) and
+    // 56 bytes (stress); at 80 none. H100, benchmark.toml 4x4 blocks (every block saves): 11.94 ->
+    // 12.58 G cell-updates/s with B = 3 for them.
+    constexpr int SB = B > 3 ? 3 : B;
+    auto k = save ? (pml ? Kernel<TY, SB, true, true>::fn : Kernel<TY, SB, true, false>::fn)
                   : (pml ? Kernel<TY, B, false, true>::fn : Kernel<TY, B, false, false>::fn);
     const size_t bytes = sizeof(float) * Kernel<TY, B, false, false>::kTiles * Tile<TY>::kSize;
     k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., g.kz);
