@@ -61,21 +61,38 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 }  // namespace ondes
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
-// With ONDES_CPU_CLONES (CMake option) the two stencil sweeps are compiled twice, for the build's
+// With ONDES_CPU_CLONES (CMake option) the stencil loops are compiled twice, for the build's
 // -march and for x86-64-v4 (AVX-512), and the loader picks the clone the CPU runs (GCC's
-// target_clones); everything they call is inlined into them (ONDES_ROW), so the whole sweep is in
-// each clone. Bitwise the same results: no FMA contraction, IEEE operations only. On the H100
+// target_clones). Bitwise the same results: no FMA contraction, IEEE operations only. On the H100
 // host's 16-core Xeon, absorbing.toml 4x8 went from 0.59 to 0.64-0.68 G cell-updates/s with
 // x86-64-v4 against x86-64-v3.
+// The loops over a row's cells (ONDES_RUN: interior rows, cloned; ONDES_PML_RUN: PML runs) are
+// functions of their own; what they call is inlined into them (ONDES_ROW). Inlined into one sweep
+// function, they had left GCC's register allocator one huge function, and it spilled the row's
+// pointers in the hot loops: out of line, absorbing.toml on one core ran 11% faster (112 -> 125 M
+// cell-updates/s).
 #if defined(ONDES_CPU_CLONES) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ONDES_SWEEP __attribute__((target_clones("arch=x86-64-v4", "default")))
+#define ONDES_RUN __attribute__((noinline, target_clones("arch=x86-64-v4", "default")))
+#elif defined(__GNUC__)
+#define ONDES_SWEEP
+#define ONDES_RUN __attribute__((noinline))
 #else
 #define ONDES_SWEEP
+#define ONDES_RUN
 #endif
 #if defined(__GNUC__)
 #define ONDES_ROW __attribute__((always_inline))
 #else
 #define ONDES_ROW
+#endif
+// The PML runs are mostly short (a layer's width along x, 10-12 cells): with 16-float vectors none
+// would fill one, so they keep 8-float ones (and are not cloned: x86-64-v3 has those). One core,
+// absorbing.toml: 123 -> 130 M cell-updates/s.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define ONDES_PML_RUN __attribute__((noinline, target("prefer-vector-width=256")))
+#else
+#define ONDES_PML_RUN ONDES_RUN
 #endif
 
 namespace ondes::cpu {
@@ -83,7 +100,7 @@ namespace {
 
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
 // is a template parameter so the row has no branch and vectorises.
-ONDES_ROW inline void velocity_row(float* v, const float* s, const float* mat, int64_t row, int nx, int64_t n,
+ONDES_RUN void velocity_row(float* v, const float* s, const float* mat, int64_t row, int nx, int64_t n,
                                    int64_t sy, int64_t sz, float scale) {
 #pragma GCC ivdep
   for (int64_t i = row; i < row + nx; ++i)
@@ -126,7 +143,7 @@ struct RowRelaxation {
 };
 
 template <int Plane, int N, bool PerCell>
-ONDES_ROW inline void stress_row(float* s, const AnelasticView& a, const float* v, const float* mat, int64_t row,
+ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const float* mat, int64_t row,
                                  int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
   const RowRelaxation<N, PerCell> relax(a, x0, j, k);
 #pragma GCC ivdep
@@ -183,6 +200,35 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
   segment(x_hi, s.nx, yz | 1);
 }
 
+// A run of len PML cells of row `row` from cell i0 (place q0 in the PML list), damped along
+// `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
+// one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
+// one core either way, absorbing.toml.)
+template <class Damped>
+ONDES_PML_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const float* mat, const PmlView& pv,
+                                int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
+  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+#pragma GCC ivdep
+  for (int t = 0; t < len; ++t) {
+    const int64_t c = row + i0 + t;
+    float dp[kVelocityComponents];
+    velocity_pml_increments(p, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, i0 + t, j, k, damped,
+                            velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp);
+    for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
+  }
+}
+template <class Damped>
+ONDES_PML_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const float* mat, const PmlView& pv,
+                              int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
+  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+#pragma GCC ivdep
+  for (int t = 0; t < len; ++t) {
+    const int64_t c = row + i0 + t;
+    stress_pml_rates(p, elastic_moduli(ArrayAt{mat, n, c, sy, sz}), pv, q0 + t, i0 + t, j, k, plane, damped,
+                     stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
+  }
+}
+
 }  // namespace
 
 // The sweeps (external linkage: GCC's target_clones dispatches through an ifunc).
@@ -197,14 +243,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
       velocity_row(v, s, mat, row, sh.nx, n, sy, sz, p.dt_h);
       if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-#pragma GCC ivdep
-          for (int t = 0; t < len; ++t) {
-            const int64_t c = row + i0 + t;
-            float dp[kVelocityComponents];
-            velocity_pml_increments(p, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, i0 + t, j, k, damped,
-                                    velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp);
-            for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
-          }
+          velocity_pml_run(p, v, s, mat, pv, row, i0, len, q0, j, k, damped);
         });
       if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
         const VelocityDamping::Plane f = p.damping.plane(k);
@@ -229,16 +268,17 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, mat, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
       if (!pml) continue;
       pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
+        if constexpr (N == 0) {
+          stress_pml_run(p, s, v, mat, pv, row, i0, len, q0, j, k, plane, damped);
+          return;
+        }
         const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
         for (int t = 0; t < len; ++t) {
           const int64_t c = row + i0 + t;
           const Diffs d = stress_diffs(ArrayAt{v, n, c, sy, sz}, plane);
           float g[2], r;
-          if constexpr (N == 0)
-            stress_pml_rates(p, elastic_moduli(ArrayAt{mat, n, c, sy, sz}), pv, q0 + t, i0 + t, j, k, plane, damped, d,
-                             [&](int w, float x) { s[w * n + c] += x; });
-          else
+          if constexpr (N != 0)
             anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
                                          c, i0 + t, j, k, plane, damped, d);
         }
