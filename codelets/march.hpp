@@ -331,14 +331,16 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
-// register bound. ONDES_CUDA_MARCH=TYxKZxB overrides it (TY 8 with B 3-4, or 16 with B 2), or
-// =off for the one-thread-per-cell kernels.
+// register bound (KZ by default at most 16, fewer on small boxes: planes_per_block).
+// ONDES_CUDA_MARCH=TYxKZxB sets them (TY 8 with B 3-4, or 16 with B 2; KZ then fixed), or =off
+// selects the one-thread-per-cell kernels.
 // The march covers the PmlBox and the PML kernels of compute.hpp the PML cells, unless
 // ONDES_CUDA_PML=fused: the march over the whole block, PML cells corrected in place.
 struct Geometry {
   bool on = true;
   int ty = 8, kz = 16, min_blocks = 4;
   bool fused_pml = false;
+  bool fixed_kz = false;  // KZ given: not reduced on small boxes (planes_per_block)
 };
 
 inline Geometry read_march() {
@@ -350,6 +352,7 @@ inline Geometry read_march() {
   const int got = std::sscanf(e, "%dx%dx%d", &r.ty, &r.kz, &r.min_blocks);
   const bool ok = got == 3 && r.kz >= 1 &&
                   ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
+  r.fixed_kz = true;
   if (ok) return r;
   std::fprintf(stderr, "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB: TY 8 with B 3-4, TY 16 with B 2)\n",
                e);
@@ -366,12 +369,34 @@ inline const Geometry& geometry() {
   return g;
 }
 
+// The GPU's multiprocessors (a CUDA worker thread drives one GPU).
+inline int multiprocessors() {
+  thread_local int sms = 0;
+  if (sms == 0) {
+    int d = 0;
+    cudaGetDevice(&d);
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d) != cudaSuccess || sms <= 0) sms = 1;
+  }
+  return sms;
+}
+
+// Planes a thread block walks down: the geometry's KZ, halved (down to 4) while the grid over a box
+// of `tiles` columns and nz planes would give the GPU fewer than 24 thread blocks per slot (B per
+// multiprocessor). A small box otherwise leaves the GPU a few waves and a long tail: H100,
+// benchmark.toml, KZ 16 / 8 / 4 at 1x1 blocks 14.67 / 14.57 / 14.55 G, at 2x2 13.27 / 13.73 /
+// 14.05 G, at 4x4 12.80 / 13.33 / 13.85 G.
+inline int planes_per_block(const Geometry& g, int64_t tiles, int nz, int per_sm) {
+  int kz = g.kz;
+  if (g.fixed_kz) return kz;
+  while (kz > 4 && tiles * ((nz + kz - 1) / kz) < 24 * int64_t(per_sm) * multiprocessors()) kz /= 2;
+  return kz;
+}
+
 // Kernel<TY, B, Save, Pml>::fn over box b, for the geometry.
 template <template <int, int, bool, bool> class Kernel, class... Args>
 void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
-  const dim3 grid((nx + kTx - 1) / kTx, (ny + g.ty - 1) / g.ty, (nz + g.kz - 1) / g.kz);
   auto go = [&](auto ty, auto blocks) {
     constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
     // Saving the edges costs registers: at 64 (B = 4) the saving kernels spilled 12 (velocity) and
@@ -381,7 +406,9 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t
     auto k = save ? (pml ? Kernel<TY, SB, true, true>::fn : Kernel<TY, SB, true, false>::fn)
                   : (pml ? Kernel<TY, B, false, true>::fn : Kernel<TY, B, false, false>::fn);
     const size_t bytes = sizeof(float) * Kernel<TY, B, false, false>::kTiles * Tile<TY>::kSize;
-    k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., g.kz);
+    const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
+    const int kz = planes_per_block(g, int64_t(tiles_x) * tiles_y, nz, save ? SB : B);
+    k<<<dim3(tiles_x, tiles_y, (nz + kz - 1) / kz), dim3(kTx, TY), bytes, stream>>>(args..., kz);
   };
   using Rows8 = std::integral_constant<int, 8>;
   using Rows16 = std::integral_constant<int, 16>;
