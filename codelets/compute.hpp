@@ -66,8 +66,8 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 // target_clones). Bitwise the same results: no FMA contraction, IEEE operations only. On the H100
 // host's 16-core Xeon, absorbing.toml 4x8 went from 0.59 to 0.64-0.68 G cell-updates/s with
 // x86-64-v4 against x86-64-v3.
-// The loops over a row's cells (ONDES_RUN: interior rows, cloned; ONDES_PML_RUN: PML runs) are
-// functions of their own; what they call is inlined into them (ONDES_ROW). Inlined into one sweep
+// The loops over a row's cells (ONDES_RUN: interior rows, PML runs) are functions of their own,
+// each cloned; what they call is inlined into them (ONDES_ROW). Inlined into one sweep
 // function, they had left GCC's register allocator one huge function, and it spilled the row's
 // pointers in the hot loops: out of line, absorbing.toml on one core ran 11% faster (112 -> 125 M
 // cell-updates/s).
@@ -85,14 +85,6 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 #define ONDES_ROW __attribute__((always_inline))
 #else
 #define ONDES_ROW
-#endif
-// The PML runs are mostly short (a layer's width along x, 10-12 cells): with 16-float vectors none
-// would fill one, so they keep 8-float ones (and are not cloned: x86-64-v3 has those). One core,
-// absorbing.toml: 123 -> 130 M cell-updates/s.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ONDES_PML_RUN __attribute__((noinline, target("prefer-vector-width=256")))
-#else
-#define ONDES_PML_RUN ONDES_RUN
 #endif
 
 namespace ondes::cpu {
@@ -207,7 +199,7 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
 // one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
 // one core either way, absorbing.toml.)
 template <class Damped>
-ONDES_PML_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const float* mat, const PmlView& pv,
+ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const float* mat, const PmlView& pv,
                                 int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
 #pragma GCC ivdep
@@ -220,7 +212,7 @@ ONDES_PML_RUN void velocity_pml_run(const StepParams& p, float* v, const float* 
   }
 }
 template <class Damped>
-ONDES_PML_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const float* mat, const PmlView& pv,
+ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const float* mat, const PmlView& pv,
                               int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
 #pragma GCC ivdep
