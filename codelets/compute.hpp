@@ -264,17 +264,15 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
         if constexpr (N == 0) {
           stress_pml_run(p, s, v, mat, pv, row, i0, len, q0, j, k, plane, damped);
-          return;
-        }
-        const RowRelaxation<N, PerCell> relax(a, i0, j, k);
+        } else {
+          const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
-        for (int t = 0; t < len; ++t) {
-          const int64_t c = row + i0 + t;
-          const Diffs d = stress_diffs(ArrayAt{v, n, c, sy, sz}, plane);
-          float g[2], r;
-          if constexpr (N != 0)
+          for (int t = 0; t < len; ++t) {
+            const int64_t c = row + i0 + t;
+            float g[2], r;
             anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
-                                         c, i0 + t, j, k, plane, damped, d);
+                                         c, i0 + t, j, k, plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+          }
         }
       });
     }
@@ -316,9 +314,8 @@ namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
 // PmlBox by a lean kernel with no C-PML code (march.hpp's, or the one below: 40 registers, many
-// warps in flight), and the PML
-// cells, one thread each from the block's PML list, by a kernel that applies the interior update
-// and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
+// warps in flight), and the PML cells, one thread each in the block's PML list order (pml_place),
+// by a kernel that applies the interior update and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
 // walks down KZ planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
 // are still in L1 or L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The
 // geometry is a launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ overrides it, B the register
@@ -453,9 +450,10 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
-// One thread per PML cell: the interior update and the C-PML correction. Five thread blocks of
-// 256 per SM (48 registers, no spills; unbounded they took 55 and four blocks): with 32-bit cell
+// One thread per PML cell: the interior update and the C-PML correction. Velocity: five thread
+// blocks of 256 per SM (48 registers; unbounded they took 55 and four blocks): with 32-bit cell
 // decoding, H100 plain loop 12.84 -> 12.92 G (bench/results/gpu_h100_pml_kernel_bounds.log).
+// Stress: four (64 registers: its one-pass update spilled 48 bytes at 48).
 template <bool Save>
 __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
