@@ -51,6 +51,7 @@ struct Overrides {
   std::string cpu_compute;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
   int edge_strip = -1;
+  std::string balance;
 };
 
 RankMap plan_ranks(const Case& c, int ranks) {
@@ -74,6 +75,7 @@ Case load(const std::string& path, const Overrides& o) {
       throw CaseError(fmt::format("--blocks {}: both counts must be at least 1", o.blocks));
   }
   if (o.edge_strip >= 0) c.run.edge_strip = o.edge_strip;
+  if (!o.balance.empty()) c.run.balance = o.balance;
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
   if (!o.output.empty()) c.output = o.output;
@@ -176,6 +178,15 @@ int check(const Case& c, int ranks) {
                                             c.run.edge_strip)
                               : "",
              human_bytes(need.largest_block), human_bytes(need.total));
+  if (d.blocks.size() > 1) {
+    std::vector<int> wx, wy;
+    for (const BlockInfo& b : d.blocks) {
+      if (b.by == 0) wx.push_back(b.shape.nx);
+      if (b.bx == 0) wy.push_back(b.shape.ny);
+    }
+    fmt::print("block widths ({} cuts): x {}, y {}\n", c.run.balance == "pml" ? "PML-balanced" : "even",
+               fmt::join(wx, " "), fmt::join(wy, " "));
+  }
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
     fmt::print("{} ranks ({} mapping, {} x {}): at most {} per rank; {} cells of block face between ranks; bytes "
@@ -291,12 +302,16 @@ struct Options {
   bool csv = false;
 };
 
-// --edge-strip, for the commands that cut the grid into blocks.
+// --edge-strip and --balance, for the commands that cut the grid into blocks.
 void add_edge_strip(CLI::App& cmd, Overrides& o) {
   cmd.add_option("--edge-strip", o.edge_strip,
                  "cells of the block each side of every cut between blocks, computed and sent first (overrides "
                  "run.edge_strip)")
       ->check(CLI::Range(0, 1000000));
+  cmd.add_option("--balance", o.balance,
+                 "pml: cuts between blocks placed so that every block has about the same work, PML cells counted "
+                 "at their cost (the default); even: blocks of equal size (overrides run.balance)")
+      ->check(CLI::IsMember({"pml", "even"}));
 }
 
 void add_run(CLI::App& app, Options& opt) {

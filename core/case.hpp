@@ -131,6 +131,10 @@ struct RunOptions {
   int nbx = 1, nby = 1;
   // Cells of the block each side of every cut between blocks (0: none): partition/decomposition.hpp.
   int edge_strip = 0;
+  // How the cuts between blocks are placed: "pml" (default) gives every block about the same work,
+  // PML cells counted at their cost (physics/pml.hpp: slice_costs), so that blocks at the faces,
+  // thick with PML, are narrower; "even": blocks of equal size (within one cell).
+  std::string balance = "pml";
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
   std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
   // Where the small tasks (boundary saves, sources, recording, sampling, watchdog) may run: "auto"

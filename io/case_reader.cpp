@@ -370,6 +370,9 @@ void read_run(Section r, Case& c) {
     c.run.nby = static_cast<int>(b[1]);
   }
   c.run.edge_strip = r.integer_or("edge_strip", c.run.edge_strip, 0, 1000000);
+  c.run.balance = r.string_or("balance", c.run.balance);
+  if (c.run.balance != "pml" && c.run.balance != "even")
+    r.fail(r.node("balance"), "balance", "'" + c.run.balance + "': allowed values are pml, even");
   c.run.scheduler = r.string_or("scheduler", "");
   c.run.mapping = r.string_or("mapping", c.run.mapping);
   c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);

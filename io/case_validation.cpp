@@ -86,28 +86,35 @@ std::vector<std::string> validate_case(const Case& c) {
                                 "block needs at least {} cells in x and y (at most [{}, {}])",
                                 c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
                                 c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
-  // Edge strips (partition/decomposition.hpp) are blocks too: the strip and what it leaves of each
-  // block must keep kMinBlock cells.
-  if (c.run.edge_strip > 0) {
+  // The cuts as the decomposition places them (partition/decomposition.hpp). Edge strips are blocks
+  // too, and balanced cuts make the blocks at the faces narrower: every block and strip must keep
+  // kMinBlock cells.
+  const std::vector<int> xs = block_bounds(c.grid.nx, c.run.nbx, c.run.edge_strip, balance_weights(c, 0)),
+                         ys = block_bounds(c.grid.ny, c.run.nby, c.run.edge_strip, balance_weights(c, 1));
+  auto widths = [](const std::vector<int>& b) {
+    int least = b.back(), most = 0;
+    for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);
+    return std::pair{least, most};
+  };
+  const auto [least_x, most_x] = widths(xs);
+  const auto [least_y, most_y] = widths(ys);
+  if (const int least = std::min(least_x, least_y); least < kMinBlock) {
     const int w = c.run.edge_strip;
-    auto narrowest = [w](int n, int parts) {
-      const std::vector<int> b = block_bounds(n, parts, w);
-      int least = n;
-      for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]);
-      return least;
-    };
-    const int least = std::min(narrowest(c.grid.nx, c.run.nbx), narrowest(c.grid.ny, c.run.nby));
-    if (least < kMinBlock)
+    if (w > 0)
       throw CaseError(fmt::format("{}: run.edge_strip = {} with run.blocks = [{}, {}] on the {} x {} grid leaves a block "
                                   "{} cells wide; every block and every strip needs at least {} cells: use a strip "
                                   "of {} cells or more, narrow enough to leave {} in each block, or fewer blocks",
                                   c.path, w, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, std::max(least, 0),
                                   kMinBlock, kMinBlock, kMinBlock));
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] with run.balance = \"{}\" on the {} x {} grid leaves a block "
+                                "{} cells wide (blocks thick with PML are narrower); every block needs at least {} "
+                                "cells: use fewer blocks or run.balance = \"even\"",
+                                c.path, c.run.nbx, c.run.nby, c.run.balance, c.grid.nx, c.grid.ny, least, kMinBlock));
   }
   // StarPU counts a handle's elements in 32 bits: a block's largest array (the stress, or the
   // anelastic memory of an attenuating medium, in 4-byte words) must stay below 2^32 of them.
   {
-    const int64_t bx = (c.grid.nx + c.run.nbx - 1) / c.run.nbx, by = (c.grid.ny + c.run.nby - 1) / c.run.nby;
+    const int64_t bx = most_x, by = most_y;
     const int64_t cells = (bx + 2 * kGhost) * (by + 2 * kGhost) * (int64_t(c.grid.nz) + 2 * kGhost);
     const int64_t words = int64_t(kStressComponents) * std::max(1, anelastic_shape(c).mechanisms) * cells;
     if (words > int64_t(UINT32_MAX))

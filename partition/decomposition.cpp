@@ -1,11 +1,19 @@
 #include "partition/decomposition.hpp"
 
+#include "physics/pml.hpp"
+
 namespace ondes {
 
-Decomposition decompose(const Case& c) { return decompose(c.grid, c.run.nbx, c.run.nby, c.run.edge_strip); }
+Decomposition decompose(const Case& c) {
+  return decompose(block_bounds(c.grid.nx, c.run.nbx, c.run.edge_strip, balance_weights(c, 0)),
+                   block_bounds(c.grid.ny, c.run.nby, c.run.edge_strip, balance_weights(c, 1)), c.grid.nz);
+}
 
 Decomposition decompose(const Grid& g, int nbx_cuts, int nby_cuts, int edge_strip) {
-  const std::vector<int> xs = block_bounds(g.nx, nbx_cuts, edge_strip), ys = block_bounds(g.ny, nby_cuts, edge_strip);
+  return decompose(block_bounds(g.nx, nbx_cuts, edge_strip), block_bounds(g.ny, nby_cuts, edge_strip), g.nz);
+}
+
+Decomposition decompose(const std::vector<int>& xs, const std::vector<int>& ys, int nz) {
   Decomposition d;
   const int nbx = d.nbx = static_cast<int>(xs.size()) - 1;
   const int nby = d.nby = static_cast<int>(ys.size()) - 1;
@@ -17,7 +25,7 @@ Decomposition decompose(const Grid& g, int nbx_cuts, int nby_cuts, int edge_stri
       b.by = by;
       b.x0 = xs[bx];
       b.y0 = ys[by];
-      b.shape = {xs[bx + 1] - b.x0, ys[by + 1] - b.y0, g.nz};
+      b.shape = {xs[bx + 1] - b.x0, ys[by + 1] - b.y0, nz};
       b.neighbour[XM] = bx > 0 ? b.id - 1 : -1;
       b.neighbour[XP] = bx < nbx - 1 ? b.id + 1 : -1;
       b.neighbour[YM] = by > 0 ? b.id - nbx : -1;

@@ -26,6 +26,25 @@ int64_t PmlRegion::cells_in(int x0, int nx, int y0, int ny, int nz) const {
   return int64_t(nx) * ny * nz - inside(0, x0, nx) * inside(1, y0, ny) * inside(2, 0, nz);
 }
 
+std::vector<double> PmlRegion::slice_costs(int axis) const {
+  // A slice holds `cells` cells; along each other axis b, the cells of its PML indices are damped
+  // along b (cells / n[b] per index), and along `axis` all of them or none.
+  auto pml_indices = [&](int a) { return double(lo(a) + n[a] - hi(a)); };
+  const double cells = double(n[0]) * n[1] * n[2] / n[axis];
+  double others = 0;
+  for (int b = 0; b < 3; ++b)
+    if (b != axis) others += cells / n[b] * pml_indices(b);
+  std::vector<double> w(n[axis]);
+  for (int i = 0; i < n[axis]; ++i)
+    w[i] = cells + kDampedAxisCost * (others + (i < lo(axis) || i >= hi(axis) ? cells : 0.0));
+  return w;
+}
+
+std::vector<double> balance_weights(const Case& c, int axis) {
+  if (c.run.balance != "pml") return {};
+  return PmlRegion::of(c).slice_costs(axis);
+}
+
 std::array<PmlAxis, 3> pml_axes(const Case& c) {
   double f = c.boundaries.pml_frequency;
   if (f <= 0)

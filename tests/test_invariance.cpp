@@ -6,6 +6,7 @@
 
 #include "helpers.hpp"
 #include "partition/decomposition.hpp"
+#include "physics/pml.hpp"
 #include "tasks/float_mode.hpp"
 
 using namespace ondes;
@@ -60,6 +61,44 @@ TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
     c.run.nby = nby;
     EXPECT_TRUE(bitwise_equal(test::run(c), reference)) << nbx << "x" << nby << " blocks differ from 1x1";
   }
+  c.run.balance = "even";  // the default cuts (balance pml) put the faces' blocks narrower: both kinds
+  EXPECT_TRUE(bitwise_equal(test::run(c), reference)) << "3x1 even blocks differ from 1x1";
+}
+
+// run.balance = "pml" (the default) cuts the grid where each block gets the same work, PML cells
+// counted at their cost: on absorbing.toml's proportions (12-cell layers all round), blocks at the
+// faces are narrower and the blocks' work, summed cell by cell, is within one slice of equal, where
+// equal cuts leave the face blocks far heavier. And "even" still cuts evenly.
+TEST(Balance, PmlCutsEqualiseTheBlocksWork) {
+  Case c = test::cube(180, 20, 2000, 1000, 1800, 0.003, 10, 12, false);
+  c.grid.nz = 60;
+  const PmlRegion region = PmlRegion::of(c);
+  auto work = [&](const BlockInfo& b) {  // cell by cell, independently of slice_costs
+    double w = 0;
+    for (int k = 0; k < c.grid.nz; ++k)
+      for (int j = b.y0; j < b.y0 + b.shape.ny; ++j)
+        for (int i = b.x0; i < b.x0 + b.shape.nx; ++i)
+          w += 1 + kDampedAxisCost * ((i < region.lo(0) || i >= region.hi(0)) + (j < region.lo(1) || j >= region.hi(1)) +
+                                      (k < region.lo(2) || k >= region.hi(2)));
+    return w;
+  };
+  auto spread = [&](const Decomposition& d) {
+    double least = 1e300, most = 0;
+    for (const BlockInfo& b : d.blocks) least = std::min(least, work(b)), most = std::max(most, work(b));
+    return std::pair{least, most};
+  };
+  c.run.nbx = 1, c.run.nby = 8;
+  const Decomposition balanced = decompose(c);
+  ASSERT_EQ(balanced.blocks.size(), 8u);
+  EXPECT_LT(balanced.blocks[0].shape.ny, balanced.blocks[3].shape.ny) << "a face block, thick with PML, is narrower";
+  const double slice = 180.0 * 60 * (1 + 3 * kDampedAxisCost);  // the most one row of cells can cost
+  const auto [least, most] = spread(balanced);
+  EXPECT_LT(most - least, slice) << "balanced blocks' work from " << least << " to " << most;
+  c.run.balance = "even";
+  const Decomposition even = decompose(c);
+  for (const BlockInfo& b : even.blocks) EXPECT_NEAR(b.shape.ny, 180 / 8, 1);
+  const auto [even_least, even_most] = spread(even);
+  EXPECT_GT(even_most - even_least, 2 * slice) << "even cuts: the face blocks carry the PML's extra work";
 }
 
 // Edge strips (run.edge_strip) are blocks of their own, computed at a higher priority where a

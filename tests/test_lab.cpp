@@ -141,7 +141,8 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   // mean - c, so it fails (NaN) when the smallest blocks' means are close to the per-task overhead
   // or spread widely. The case is widened to 96 x 96 cells (blocks of 1x1, 2x2, 4x4 hold 100^2,
   // 52^2, 28^2 x 36 cells with their ghosts) and its C-PML thinned to 2 cells, so that the block
-  // size, not the overhead or the share of PML cells, sets a task's cost; one CPU worker, so that
+  // size, not the overhead or the share of PML cells, sets a task's cost (blocks of equal size:
+  // balance even); one CPU worker, so that
   // no two tasks share the memory bus and scatter each other's times (measured: 0 failures in 50
   // runs on 2 cores, against 1 in 20 with two workers).
   std::ifstream in(small_case());
@@ -152,8 +153,8 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   const fs::path case_file = d / "wide.toml";
   std::ofstream(case_file) << text;
   for (const char* blocks : {"1x1", "2x2", "4x4"}) {
-    auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --steps 30 --sched dmda "
-                                     "--output {}",
+    auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
+                                     "--sched dmda --output {}",
                                      home.string(), ONDES_BINARY, case_file.string(), blocks, (d / "o.h5").string()),
                          d / "log");
     ASSERT_EQ(r.code, 0) << r.output;

@@ -44,7 +44,7 @@ strip --strip-unneeded "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null || true
 gzip -9 "$bundle"/bin/*
 cp -r "$here/inputs" "$bundle/inputs"
 cp "$here/tools/gpu_check.sh" "$bundle/"
-mkdir -p "$bundle/tools" && cp "$here/tools/sweep.py" "$here/tools/gpu_q0_cost.sh" "$bundle/tools/"
+mkdir -p "$bundle/tools" && cp "$here/tools/sweep.py" "$here/tools/gpu_q0_cost.sh" "$here/tools/cpu_balance.sh" "$bundle/tools/"
 du -sh "$bundle"
 size=$(du -sm "$bundle" | cut -f1)
 [ "$size" -lt 64 ] || { echo "bundle is ${size} MiB, over the 64 MiB limit" >&2; exit 1; }
