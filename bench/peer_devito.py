@@ -6,6 +6,7 @@ and the same cores, CPU workers only. Prints both throughputs (cell-updates per 
 x time steps / time-loop seconds) and the ratio, and writes them as CSV.
 
   bench/peer_devito.sh [--cores N] [--cases inputs/benchmark.toml:60 inputs/absorbing.toml:200] [--out F.csv]
+                      [--repeat N] [--devito-media constant|fields]
 
 Devito runs under the interpreter of bench/peer_devito.sh's virtual environment; ondes3d is the
 build's. Devito's time is the sum of its operator's sections (the time loop, compilation excluded);
@@ -38,15 +39,18 @@ def default_blocks(cores):
     return ",".join(dict.fromkeys(layouts))
 
 
-def run_devito(nx, ny, nz, h, width, steps, cores):
-    """Devito's elastic operator on nx x ny x nz points, `width` of them absorbing on each face."""
+def run_devito(nx, ny, nz, h, width, steps, cores, media="constant"):
+    """Devito's elastic operator on nx x ny x nz points, `width` of them absorbing on each face.
+    media "constant": vp, vs, rho as scalar Constants (the example's own choice for a homogeneous
+    model: no material array is read); "fields": as Functions over the grid, as a heterogeneous
+    model needs them (ondes3d always reads its material arrays: rho, lambda, 1/mu)."""
     code = f"""
 import numpy as np
 from examples.seismic.elastic.elastic_example import elastic_setup
 shape = ({nx - 2 * width}, {ny - 2 * width}, {nz - 2 * width})
-s = elastic_setup(shape=shape, spacing=({h}, {h}, {h}), tn=1.0, space_order=4, nbl={width}, constant=True)
+s = elastic_setup(shape=shape, spacing=({h}, {h}, {h}), tn=1.0, space_order=4, nbl={width}, constant={media == "constant"})
 dt = s.model.critical_dt
-s = elastic_setup(shape=shape, spacing=({h}, {h}, {h}), tn={steps} * dt, space_order=4, nbl={width}, constant=True)
+s = elastic_setup(shape=shape, spacing=({h}, {h}, {h}), tn={steps} * dt, space_order=4, nbl={width}, constant={media == "constant"})
 rec1, rec2, v, tau, summary = s.forward()
 points = int(np.prod(s.model.grid.shape))
 seconds = sum(e.time for e in summary.values())
@@ -83,23 +87,39 @@ def main():
                                                   os.path.join(here, "..", "inputs", "absorbing.toml") + ":200"],
                    help="CASE:STEPS[:BLOCKS[,BLOCKS...]] (default: 1xCORES and a squarer layout, one block per core)")
     p.add_argument("--out", help="CSV of the results")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="run Devito and each ondes3d layout N times, alternately, and report the medians "
+                        "(the GPU host's throughputs vary by 10-20%% from run to run)")
+    p.add_argument("--devito-media", choices=["constant", "fields"], default="constant",
+                   help="Devito's model parameters: scalar constants (default) or grid functions")
     a = p.parse_args()
     rows = []
+    print(f"# Devito's model parameters: {a.devito_media}; medians of {max(1, a.repeat)} alternated run(s)")
     print(f"{'case':<18} {'grid':<13} {'steps':>5} {'cores':>5} {'blocks':>6} {'Devito':>11} {'ondes3d':>11} {'ratio':>6}")
     for spec in a.cases:
         case, steps, *rest = spec.split(":")
         steps = int(steps)
         layouts = (rest[0] if rest else default_blocks(a.cores)).split(",")
         nx, ny, nz, h, width = grid_of(case)
-        _, nt, dseconds, devito = run_devito(nx, ny, nz, h, width, steps, a.cores)
+        devitos, ondes_runs = [], {b: [] for b in layouts}
+        for _ in range(max(1, a.repeat)):  # alternately, so that a slow spell of the host hits both
+            devitos.append(run_devito(nx, ny, nz, h, width, steps, a.cores, a.devito_media))
+            for blocks in layouts:
+                ondes_runs[blocks].append(run_ondes3d(a.bin, case, steps, a.cores, blocks))
+        _, nt, dseconds, devito = sorted(devitos, key=lambda r: r[3])[len(devitos) // 2]
         for blocks in layouts:
-            oseconds, ondes = run_ondes3d(a.bin, case, steps, a.cores, blocks)
+            oseconds, ondes = sorted(ondes_runs[blocks], key=lambda r: r[1])[len(ondes_runs[blocks]) // 2]
             row = dict(case=os.path.basename(case), nx=nx, ny=ny, nz=nz, pml=width, steps=steps, devito_steps=nt,
+                       devito_media=a.devito_media, runs=max(1, a.repeat),
+                       devito_all=" ".join(f"{r[3] / 1e6:.1f}" for r in devitos),
+                       ondes3d_all=" ".join(f"{r[1] / 1e6:.1f}" for r in ondes_runs[blocks]),
                        cores=a.cores, blocks=blocks, devito_cups=devito, devito_seconds=dseconds, ondes3d_cups=ondes,
                        ondes3d_seconds=oseconds, ratio=ondes / devito)
             rows.append(row)
             print(f"{row['case']:<18} {f'{nx}x{ny}x{nz}':<13} {steps:>5} {a.cores:>5} {blocks:>6} "
-                  f"{devito / 1e6:>9.1f} M {ondes / 1e6:>9.1f} M {ondes / devito:>5.2f}x", flush=True)
+                  f"{devito / 1e6:>9.1f} M {ondes / 1e6:>9.1f} M {ondes / devito:>5.2f}x"
+                  + (f"   (Devito {row['devito_all']}; ondes3d {row['ondes3d_all']})" if a.repeat > 1 else ""),
+                  flush=True)
     if a.out:
         with open(a.out, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
