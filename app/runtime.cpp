@@ -82,6 +82,16 @@ void share_node_cores(starpu_conf& conf) {
 }
 }  // namespace
 
+int cores_for_submission(int cores) { return cores >= 8 ? 1 : 0; }
+
+namespace {
+int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
+  return static_cast<int>(std::thread::hardware_concurrency());
+}
+}  // namespace
+
 Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // StarPU 1.3 reads a model's `benchmarking` flag separately when a task starts and when it ends;
   // a model that turns to benchmarking mid-task (a block size it has not seen) leaves the start time
@@ -104,6 +114,9 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
     warn_if_bound_to_one_core();
     share_node_cores(conf);
   }
+  // Only where StarPU counts the workers itself: StarPU 1.3 subtracts reserve_ncpus from any count,
+  // a STARPU_NCPU the user gave included. (StarPU-MPI reserves one more for its progress thread.)
+  if (conf.ncpus < 0 && !std::getenv("STARPU_NCPU")) conf.reserve_ncpus = cores_for_submission(usable_cores());
   if (ncuda >= 0) conf.ncuda = ncuda;
   if (!scheduler.empty()) {
     const auto names = scheduler_names();

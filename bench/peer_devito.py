@@ -2,7 +2,8 @@
 """The CPU peer benchmark: Devito's own 3D elastic velocity-stress operator
 (examples/seismic/elastic: staggered grid, space order 4, leapfrog, absorbing sponge) against
 `ondes3d run` on the same grid (cells including the absorbing layers), the same number of steps
-and the same cores, CPU workers only. Prints both throughputs (cell-updates per second: grid points
+and the same cores (ondes3d's CPU workers as it counts them itself: one core fewer from 8 cores on,
+left to the thread that submits the tasks), CPU workers only. Prints both throughputs (cell-updates per second: grid points
 x time steps / time-loop seconds) and the ratio, and writes them as CSV.
 
   bench/peer_devito.sh [--cores N] [--cases inputs/benchmark.toml:60 inputs/absorbing.toml:200] [--out F.csv]
@@ -65,8 +66,14 @@ print("DEVITO", points, s.geometry.time_axis.num - 1, seconds)
     return points, nt, seconds, points * nt / seconds
 
 
+def cpu_workers(cores):
+    """ondes3d's own choice on a machine of `cores` cores (app/runtime.hpp: cores_for_submission):
+    a worker on every core but one, from 8 cores on, left to the thread that submits the tasks."""
+    return cores - (1 if cores >= 8 else 0)
+
+
 def run_ondes3d(binary, case, steps, cores, blocks):
-    env = dict(os.environ, STARPU_NCPU=str(cores), STARPU_NCUDA="0")
+    env = dict(os.environ, STARPU_NCPU=str(cpu_workers(cores)), STARPU_NCUDA="0")
     with tempfile.TemporaryDirectory() as d:
         out = subprocess.run([binary, "run", case, "--steps", str(steps), "--blocks", blocks,
                               "--output", os.path.join(d, "o.h5")], env=env, capture_output=True, text=True)
@@ -94,7 +101,8 @@ def main():
                    help="Devito's model parameters: scalar constants (default) or grid functions")
     a = p.parse_args()
     rows = []
-    print(f"# Devito's model parameters: {a.devito_media}; medians of {max(1, a.repeat)} alternated run(s)")
+    print(f"# Devito's model parameters: {a.devito_media}; medians of {max(1, a.repeat)} alternated run(s); "
+          f"ondes3d: {cpu_workers(a.cores)} CPU workers on {a.cores} cores")
     print(f"{'case':<18} {'grid':<13} {'steps':>5} {'cores':>5} {'blocks':>6} {'Devito':>11} {'ondes3d':>11} {'ratio':>6}")
     for spec in a.cases:
         case, steps, *rest = spec.split(":")

@@ -2,6 +2,9 @@
 // bitwise identical for 1x1, 2x3 and 4x4 blocks and across schedulers.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
+#include <cstdlib>
 #include <cstring>
 
 #include "helpers.hpp"
@@ -209,4 +212,23 @@ TEST(FloatMode, EveryCpuWorkerFlushesSubnormals) {
   Runtime rt("", -1, 0);
   ASSERT_GT(rt.cpu_workers(), 0);
   EXPECT_EQ(cpu_workers_flushing_subnormals(), rt.cpu_workers());
+}
+
+// Left to count the CPU workers itself, StarPU leaves one core to the thread that submits the tasks
+// from 8 usable cores on (app/runtime.hpp: cores_for_submission); a count the user gives is kept.
+TEST(Runtime, DefaultWorkersLeaveACoreToTheSubmittingThreadFromEightCores) {
+  EXPECT_EQ(cores_for_submission(2), 0);
+  EXPECT_EQ(cores_for_submission(7), 0);
+  EXPECT_EQ(cores_for_submission(8), 1);
+  EXPECT_EQ(cores_for_submission(16), 1);
+  if (std::getenv("STARPU_NCPU")) GTEST_SKIP() << "STARPU_NCPU is set";
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(set), &set), 0);
+  const int cores = CPU_COUNT(&set);
+  {
+    Runtime rt("", -1, 0);
+    EXPECT_EQ(rt.cpu_workers(), cores - cores_for_submission(cores)) << cores << " usable cores";
+  }
+  Runtime given("", cores, 0);
+  EXPECT_EQ(given.cpu_workers(), cores);
 }
