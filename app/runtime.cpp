@@ -54,12 +54,18 @@ int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
 bool Runtime::distributed() { return g_mpi; }
 
 namespace {
+// The cores this process may run on (its affinity mask; all of them if that cannot be read).
+int usable_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
+  return static_cast<int>(std::thread::hardware_concurrency());
+}
+
 // mpirun binds each rank to one core by default when there are 2 ranks or fewer: StarPU's workers,
 // its MPI progress thread and the GPU drivers would then take turns on that core (measured: a
 // 2-rank, 2-GPU run 28 times slower than 1 GPU).
 void warn_if_bound_to_one_core() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0 || CPU_COUNT(&set) > 1) return;
+  if (usable_cores() > 1) return;
   if (std::thread::hardware_concurrency() < 2) return;
   spdlog::warn("this rank is bound to a single core, which StarPU's workers and its MPI thread would share; "
                "start with mpirun --bind-to none (or --map-by ...:PE=N to give each rank N cores)");
@@ -83,14 +89,6 @@ void share_node_cores(starpu_conf& conf) {
 }  // namespace
 
 int cores_for_submission(int cores) { return cores >= 8 ? 1 : 0; }
-
-namespace {
-int usable_cores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
-  return static_cast<int>(std::thread::hardware_concurrency());
-}
-}  // namespace
 
 Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // StarPU 1.3 reads a model's `benchmarking` flag separately when a task starts and when it ends;

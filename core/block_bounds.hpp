@@ -1,7 +1,7 @@
 // Where an axis of a grid is cut into blocks: one definition for the decomposition
-// (partition/decomposition.hpp) and the validation that refuses blocks too narrow to hold ghosts.
+// (partition/decomposition.hpp), through physics/pml.hpp's block_cuts for a case, which the
+// validation that refuses blocks too narrow to hold ghosts reads too.
 #pragma once
-#include <cmath>
 #include <vector>
 
 namespace ondes {

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "core/block_bounds.hpp"
 #include "io/case_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/grid_setup.hpp"
@@ -89,8 +88,7 @@ std::vector<std::string> validate_case(const Case& c) {
   // The cuts as the decomposition places them (partition/decomposition.hpp). Edge strips are blocks
   // too, and balanced cuts make the blocks at the faces narrower: every block and strip must keep
   // kMinBlock cells.
-  const std::vector<int> xs = block_bounds(c.grid.nx, c.run.nbx, c.run.edge_strip, balance_weights(c, 0)),
-                         ys = block_bounds(c.grid.ny, c.run.nby, c.run.edge_strip, balance_weights(c, 1));
+  const std::vector<int> xs = block_cuts(c, 0), ys = block_cuts(c, 1);
   auto widths = [](const std::vector<int>& b) {
     int least = b.back(), most = 0;
     for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);

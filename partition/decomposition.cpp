@@ -5,8 +5,7 @@
 namespace ondes {
 
 Decomposition decompose(const Case& c) {
-  return decompose(block_bounds(c.grid.nx, c.run.nbx, c.run.edge_strip, balance_weights(c, 0)),
-                   block_bounds(c.grid.ny, c.run.nby, c.run.edge_strip, balance_weights(c, 1)), c.grid.nz);
+  return decompose(block_cuts(c, 0), block_cuts(c, 1), c.grid.nz);
 }
 
 Decomposition decompose(const Grid& g, int nbx_cuts, int nby_cuts, int edge_strip) {

@@ -1,8 +1,9 @@
 // The XY block decomposition: nbx x nby blocks, each with the full z column; block sizes differ by
 // at most one cell, or (run.balance = "pml") blocks at the faces are narrower so that every block
-// holds about the same work with its PML cells. With an edge strip of w cells, every cut between two blocks also gets a block w
-// cells wide on each side of it (run.edge_strip): the cells a neighbour on another rank or GPU
-// waits for are then a task of their own, computed and sent while the rest of the block computes.
+// holds about the same work with its PML cells. With an edge strip of w cells, every cut between
+// two blocks also gets a block w cells wide on each side of it (run.edge_strip): the cells a
+// neighbour on another rank or GPU waits for are then a task of their own, computed and sent while
+// the rest of the block computes.
 #pragma once
 #include <array>
 #include <vector>
@@ -33,7 +34,7 @@ struct Decomposition {
 Decomposition decompose(const Grid& g, int nbx, int nby, int edge_strip = 0);
 // The case's own: its grid, run.blocks, run.edge_strip and run.balance.
 Decomposition decompose(const Case& c);
-// Blocks between the given cuts along x and y (block_bounds), each with nz planes.
+// Blocks between the given cuts along x and y (block_bounds, block_cuts), each with nz planes.
 Decomposition decompose(const std::vector<int>& xs, const std::vector<int>& ys, int nz);
 
 }  // namespace ondes

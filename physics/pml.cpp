@@ -1,5 +1,7 @@
 #include "physics/pml.hpp"
 
+#include "core/block_bounds.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -40,9 +42,10 @@ std::vector<double> PmlRegion::slice_costs(int axis) const {
   return w;
 }
 
-std::vector<double> balance_weights(const Case& c, int axis) {
-  if (c.run.balance != "pml") return {};
-  return PmlRegion::of(c).slice_costs(axis);
+std::vector<int> block_cuts(const Case& c, int axis) {
+  const int n = axis == 0 ? c.grid.nx : c.grid.ny, parts = axis == 0 ? c.run.nbx : c.run.nby;
+  return block_bounds(n, parts, c.run.edge_strip,
+                      c.run.balance == "pml" ? PmlRegion::of(c).slice_costs(axis) : std::vector<double>{});
 }
 
 std::array<PmlAxis, 3> pml_axes(const Case& c) {

@@ -60,9 +60,10 @@ struct PmlAxis {
   void coefficients(double x, float* a, float* b) const;
 };
 
-// The cost of each index along x (axis 0) or y (1) that the case's blocks are cut by: the slices'
-// costs with run.balance = "pml", none (even cuts) with "even".
-std::vector<double> balance_weights(const Case& c, int axis);
+// Where the case's blocks are cut along x (axis 0) or y (1), as core/block_bounds.hpp gives them
+// for run.blocks and run.edge_strip: weighted by the slices' costs with run.balance = "pml", even
+// with "even". The one source of the decomposition and of the validation of its widths.
+std::vector<int> block_cuts(const Case& c, int axis);
 
 // The profiles of the three axes of a case (pml_frequency 0: the sources' dominant frequency).
 std::array<PmlAxis, 3> pml_axes(const Case& c);

@@ -142,9 +142,8 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   // or spread widely. The case is widened to 96 x 96 cells (blocks of 1x1, 2x2, 4x4 hold 100^2,
   // 52^2, 28^2 x 36 cells with their ghosts) and its C-PML thinned to 2 cells, so that the block
   // size, not the overhead or the share of PML cells, sets a task's cost (blocks of equal size:
-  // balance even); one CPU worker, so that
-  // no two tasks share the memory bus and scatter each other's times (measured: 0 failures in 50
-  // runs on 2 cores, against 1 in 20 with two workers).
+  // balance even); one CPU worker, so that no two tasks share the memory bus and scatter each
+  // other's times (measured: 0 failures in 50 runs on 2 cores, against 1 in 20 with two workers).
   std::ifstream in(small_case());
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("pml_width = 8"), 13, "pml_width = 2");
