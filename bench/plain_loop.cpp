@@ -74,6 +74,7 @@ int main(int argc, char** argv) try {
   StepParams p = step_params(c);
   p.shape = sh;
   p.pml = b.pml_box;
+  p.uniform_planes = b.uniform_planes;
   StationBlocks vb{};
   vb.v[0] = v;
   vb.cells[0] = n;

@@ -454,20 +454,28 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
 // blocks of 256 per SM (48 registers; unbounded they took 55 and four blocks): with 32-bit cell
 // decoding, H100 plain loop 12.84 -> 12.92 G (bench/results/gpu_h100_pml_kernel_bounds.log).
 // Stress: four (64 registers: its one-pass update spilled 48 bytes at 48).
-template <bool Save>
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read from
+// one address of the cell's plane (PlaneAt) rather than at the cell and its neighbours.
+template <bool Uniform>
+__device__ inline auto material_at(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Uniform) return plane_at(mat, sh, k);
+  else return array_at(mat, sh, q);
+}
+
+template <bool Save, bool Uniform>
 __global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
-  const ArrayAt m = array_at(mat, p.shape, c.q);
+  const auto m = material_at<Uniform>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
   if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
-template <bool Save, int N>
+template <bool Save, int N, bool Uniform>
 __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                                  const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
                                  BoundaryBuffers e) {
@@ -475,7 +483,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   const PmlCell c = pml_cell(p, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
   const int plane = z_plane(c.k, p.free_surface);
-  const ArrayAt m = array_at(mat, p.shape, c.q);
+  const auto m = material_at<Uniform>(mat, p.shape, c.q, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
     stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
@@ -523,7 +531,9 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   if (done == march::Marched::kNo)
     launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
-    auto k = any(edges) ? velocity_pml_cells<true> : velocity_pml_cells<false>;
+    const bool u = p.uniform_planes;
+    auto k = any(edges) ? (u ? velocity_pml_cells<true, true> : velocity_pml_cells<true, false>)
+                        : (u ? velocity_pml_cells<false, true> : velocity_pml_cells<false, false>);
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges);
     check_launch("velocity_pml_cells");
   }
@@ -553,7 +563,9 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
       check_launch("stress_cells");
     }
     if (pml_cells > 0) {
-      auto k = any(edges) ? stress_pml_cells<true, N> : stress_pml_cells<false, N>;
+      const bool u = p.uniform_planes;
+      auto k = any(edges) ? (u ? stress_pml_cells<true, N, true> : stress_pml_cells<true, N, false>)
+                          : (u ? stress_pml_cells<false, N, true> : stress_pml_cells<false, N, false>);
       k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges);
       check_launch("stress_pml_cells");
     }

@@ -58,9 +58,9 @@ struct Staging {
   }
   __device__ static bool stages(int p) { return p == 0 || thread_rank() + p * T::kThreads < T::kSize; }
 
-  // F arrays' elements of the plane at base into registers...
+  // The elements of the plane at base of the first F arrays of src into registers...
   template <int F>
-  __device__ void load(float (&r)[F][T::kPasses], const float* const (&src)[F], int64_t base) const {
+  __device__ void load(float (&r)[F][T::kPasses], const float* const* src, int64_t base) const {
 #pragma unroll
     for (int f = 0; f < F; ++f) {
       const float* plane = src[f] + base;
@@ -71,7 +71,7 @@ struct Staging {
   }
   // ... and from registers into tiles first[f] (element offsets in march_tiles).
   template <int F>
-  __device__ static void store(const float (&r)[F][T::kPasses], const int (&first)[F]) {
+  __device__ static void store(const float (&r)[F][T::kPasses], const int* first) {
 #pragma unroll
     for (int f = 0; f < F; ++f)
 #pragma unroll
@@ -185,8 +185,8 @@ struct Column {
 
 // The C-PML part of a PML cell's update, added to its new values in registers (stencil.hpp); its
 // place in the PML list follows from (i, j, k).
-template <int TY>
-__device__ __forceinline__ void add_velocity_pml(const StepParams& p, const RhoAt<TY>& m, char* pml, int64_t count,
+template <class M>
+__device__ __forceinline__ void add_velocity_pml(const StepParams& p, const M& m, char* pml, int64_t count,
                                                  const Column& c, int k, int damped, const Diffs& d,
                                                  float (&now)[kVelocityComponents]) {
   float dp[kVelocityComponents];
@@ -204,21 +204,26 @@ __device__ __forceinline__ void add_stress_pml(const StepParams& p, const Moduli
 
 // Pml: the box is the whole block, and its PML cells (outside p.pml) get their C-PML correction
 // in the same thread, as the PML kernel of compute.hpp applies it (velocity_pml_update).
-template <int TY, int MinBlocks, bool Save, bool Pml>
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read once
+// a plane (PlaneAt) instead of staging the density's tile and window: 4 of 56 bytes a cell.
+template <int TY, int MinBlocks, bool Save, bool Pml, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
                    const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
   using T = Tile<TY>;
-  constexpr int F = 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
+  constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
   const BlockShape sh = p.shape;
   const Column c = Column::of<TY>(b, kz);
   const Staging<TY> st(sh, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
-  const float* const src[F] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
-  const int tiles[F] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
+  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
+  const int tiles[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
   VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};
+  std::conditional_t<Uniform, PlaneAt, RhoAt<TY>> m = [&] {
+    if constexpr (Uniform) return plane_at(mat, sh, c.k0);
+    else return RhoAt<TY>{tile_centre(), 0.0f, 0.0f};
+  }();
   int64_t q = c.first(sh);
 #pragma unroll
   for (int d = 0; d < 4; ++d) {
@@ -226,7 +231,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     at.wyz[d] = syz[q + (d - 2) * sz];
     at.wzz[d] = szz[q + (d - 1) * sz];
   }
-  m.here = rho[q], m.up = rho[q + sz];
+  if constexpr (!Uniform) m.here = rho[q], m.up = rho[q + sz];
   float r[F][T::kPasses], old[kVelocityComponents];
   st.load(r, src, plane_base(sh, c.k0));
   load_cell(old, v, n, q);
@@ -242,7 +247,8 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       st.load(r, src, plane_base(sh, k + 1));
       load_cell(old, v, n, q + sz);
-      nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz], nrho = rho[q + 2 * sz];
+      nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
+      if constexpr (!Uniform) nrho = rho[q + 2 * sz];
     }
     if (c.active) {
       float dv[kVelocityComponents];
@@ -258,22 +264,24 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
       if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
-    m.here = m.up, m.up = nrho;
+    if constexpr (Uniform) m = plane_at(mat, sh, k + 1);
+    else m.here = m.up, m.up = nrho;
   }
 }
 
-template <int TY, int MinBlocks, bool Save, bool Pml>
+// Uniform: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
+template <int TY, int MinBlocks, bool Save, bool Pml, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
   using T = Tile<TY>;
-  constexpr int F = 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
+  constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
   const BlockShape sh = p.shape;
   const Column c = Column::of<TY>(b, kz);
   const Staging<TY> st(sh, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
-  const float* const src[F] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
+  const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
   int64_t q = c.first(sh);
@@ -283,8 +291,8 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     at.wy[d] = vy[q + (d - 1) * sz];
     at.wz[d] = vz[q + (d - 2) * sz];
   }
-  float l = lam[q];
-  {  // 1/mu of plane k0 (the loop stages k + 1's)
+  float l = Uniform ? 0.0f : lam[q];
+  if constexpr (!Uniform) {  // 1/mu of plane k0 (the loop stages k + 1's)
     float r0[1][T::kPasses];
     const float* const src0[1] = {imu};
     const int dst0[1] = {imu_tiles[0]};
@@ -299,7 +307,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     const int odd = (k - c.k0) & 1;
     __syncthreads();  // the previous plane's tiles are read
     {
-      const int dst[F] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
+      const int dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
       st.store(r, dst);
     }
     __syncthreads();
@@ -310,14 +318,17 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       st.load(r, src, plane_base(sh, k + 1));
       load_cell(old, s, n, q + sz);
-      nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz], nl = lam[q + sz];
+      nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
+      if constexpr (!Uniform) nl = lam[q + sz];
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
-      const ImuAt m{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l};
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
-      const Moduli u = elastic_moduli(m);
+      const Moduli u = [&] {
+        if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
+        else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
+      }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
       if constexpr (Pml)
         if (const int damped = damped_axes(p.pml, c.i, c.j, k)) add_stress_pml(p, u, pml, pml_cells, c, k, plane, damped, d, now);
@@ -393,8 +404,9 @@ inline int planes_per_block(const Geometry& g, int64_t tiles, int nz, int per_sm
 }
 
 // Kernel<TY, B, Save, Pml>::fn over box b, for the geometry.
-template <template <int, int, bool, bool> class Kernel, class... Args>
-void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t stream, Args... args) {
+template <template <int, int, bool, bool, bool> class Kernel, class... Args>
+void launch(const char* name, const PmlBox& b, bool save, bool pml, bool uniform, cudaStream_t stream,
+            Args... args) {
   const Geometry& g = geometry();
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
@@ -403,9 +415,14 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t
     // 56 bytes (stress); at 80 none. H100, benchmark.toml 4x4 blocks (every block saves): 11.94 ->
     // 12.58 G cell-updates/s with B = 3 for them.
     constexpr int SB = B > 3 ? 3 : B;
-    auto k = save ? (pml ? Kernel<TY, SB, true, true>::fn : Kernel<TY, SB, true, false>::fn)
-                  : (pml ? Kernel<TY, B, false, true>::fn : Kernel<TY, B, false, false>::fn);
-    const size_t bytes = sizeof(float) * Kernel<TY, B, false, false>::kTiles * Tile<TY>::kSize;
+    using K = Kernel<TY, B, false, false, false>;
+    const typename K::Fn kernels[2][2][2] = {
+        {{K::fn, Kernel<TY, B, false, false, true>::fn},
+         {Kernel<TY, B, false, true, false>::fn, Kernel<TY, B, false, true, true>::fn}},
+        {{Kernel<TY, SB, true, false, false>::fn, Kernel<TY, SB, true, false, true>::fn},
+         {Kernel<TY, SB, true, true, false>::fn, Kernel<TY, SB, true, true, true>::fn}}};
+    const auto k = kernels[save][pml][uniform];
+    const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
     const int kz = planes_per_block(g, int64_t(tiles_x) * tiles_y, nz, save ? SB : B);
     k<<<dim3(tiles_x, tiles_y, (nz + kz - 1) / kz), dim3(kTx, TY), bytes, stream>>>(args..., kz);
@@ -420,15 +437,17 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, cudaStream_t
     go(Rows8{}, std::integral_constant<int, 4>{});
   check_launch(name);
 }
-template <int TY, int B, bool S, bool P>
+template <int TY, int B, bool S, bool P, bool U>
 struct Velocity {
-  static constexpr auto fn = velocity_march<TY, B, S, P>;
-  static constexpr int kTiles = 6;
+  static constexpr auto fn = velocity_march<TY, B, S, P, U>;
+  using Fn = decltype(fn);
+  static int tiles(bool uniform) { return uniform ? 5 : 6; }
 };
-template <int TY, int B, bool S, bool P>
+template <int TY, int B, bool S, bool P, bool U>
 struct Stress {
-  static constexpr auto fn = stress_march<TY, B, S, P>;
-  static constexpr int kTiles = 5;
+  static constexpr auto fn = stress_march<TY, B, S, P, U>;
+  using Fn = decltype(fn);
+  static int tiles(bool uniform) { return uniform ? 3 : 5; }
 };
 
 // What march_block launched: nothing (the march is off), the PmlBox (the PML cells still need
@@ -437,18 +456,19 @@ enum class Marched { kNo, kInterior, kWhole };
 
 // Kernel's march over a block whose PmlBox is b: the whole block, PML cells corrected in place,
 // where it has no PML cells or ONDES_CUDA_PML=fused; else the PmlBox.
-template <template <int, int, bool, bool> class Kernel>
+template <template <int, int, bool, bool, bool> class Kernel>
 Marched march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
                     const float* mat, char* pml, int64_t pml_cells, const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   if (!g.on) return Marched::kNo;
   if (g.fused_pml || pml_cells == 0) {
     const PmlBox whole = interior(p, 0);
-    launch<Kernel>(name, whole, any(edges), pml_cells > 0, stream, p, whole, out, in, mat, pml, pml_cells, edges);
+    launch<Kernel>(name, whole, any(edges), pml_cells > 0, p.uniform_planes, stream, p, whole, out, in, mat, pml,
+                   pml_cells, edges);
     return Marched::kWhole;
   }
   if (!empty(b))
-    launch<Kernel>(name, b, any(edges), false, stream, p, b, out, in, mat, pml, int64_t(0), edges);
+    launch<Kernel>(name, b, any(edges), false, p.uniform_planes, stream, p, b, out, in, mat, pml, int64_t(0), edges);
   return Marched::kInterior;
 }
 

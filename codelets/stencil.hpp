@@ -27,6 +27,31 @@ struct ArrayAt {
   }
 };
 
+// The material of a block whose every plane is uniform (StepParams::uniform_planes: a homogeneous
+// or horizontally layered medium), seen from the cells of plane k: a cell's neighbours in x and y
+// carry its own values, those at z + 1 the next plane's. Loaded once a plane (from one address: a
+// broadcast on the GPU) instead of at every cell: the same values into the same functions, hence
+// the same bits.
+struct PlaneAt {
+  float here[kMaterialComponents], next[kMaterialComponents];
+  // q: any cell of plane k (padded index), n the array stride, sz the plane stride.
+  ONDES_CELL PlaneAt(const float* mat, int64_t n, int64_t q, int64_t sz) {
+    ONDES_UNROLL
+    for (int c = 0; c < kMaterialComponents; ++c) here[c] = mat[c * n + q], next[c] = mat[c * n + q + sz];
+  }
+  template <int C, int DX, int DY, int DZ>
+  ONDES_CELL float at() const {
+    static_assert(DX >= 0 && DX <= 1 && DY >= 0 && DY <= 1 && (DZ == 0 || DZ == 1),
+                  "the material is read at a cell and its +1 neighbours");
+    return DZ == 0 ? here[C] : next[C];
+  }
+};
+
+// The uniform material of plane k of a block (its ghost corner's padded index: any cell would do).
+ONDES_CELL PlaneAt plane_at(const float* mat, const BlockShape& sh, int k) {
+  return PlaneAt(mat, sh.cells(), int64_t(k + kGhost) * sh.sz(), sh.sz());
+}
+
 // A block's array as seen from its cell q.
 ONDES_CELL ArrayAt array_at(const float* f, const BlockShape& sh, int64_t q) {
   return ArrayAt{f, sh.cells(), q, sh.sy(), sh.sz()};

@@ -238,6 +238,9 @@ struct StepParams {
   int free_surface = 0;
   PmlBox pml;  // the block's cells outside the C-PML
   VelocityDamping damping;
+  // Every plane of the block's material is uniform, ghosts included (uniform_planes in
+  // partition/block_data.hpp): the CUDA kernels read it once a plane (codelets/stencil.hpp: PlaneAt).
+  int uniform_planes = 0;
 };
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).

@@ -1,11 +1,31 @@
 #include "partition/block_data.hpp"
 
+#include <cstdlib>
 #include <cstring>
+#include <string>
 
 #include "physics/pml.hpp"
 
 namespace ondes {
+
+bool uniform_planes(const BlockShape& s, const float* mat) {
+  const int64_t n = s.cells(), sz = s.sz();
+  for (int c = 0; c < kMaterialComponents; ++c)
+    for (int k = 0; k <= s.nz; ++k) {
+      const float* plane = mat + c * n + (k + kGhost) * sz;
+      for (int64_t q = 1; q < sz; ++q)
+        if (std::memcmp(&plane[q], &plane[0], sizeof(float)) != 0) return false;
+    }
+  return true;
+}
+
 namespace {
+// ONDES_MATERIAL=arrays: the kernels read the material arrays even where planes are uniform (the
+// A/B of the two paths, and the test that they give the same bits).
+bool material_arrays_forced() {
+  const char* e = std::getenv("ONDES_MATERIAL");
+  return e && std::string(e) == "arrays";
+}
 
 float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 
@@ -60,6 +80,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     b.stress = alloc_floats(kStressComponents * n);
     b.material = alloc_floats(kMaterialComponents * n);
     fill_material(c, b.info.x0, b.info.y0, s, b.material);
+    b.uniform_planes = uniform_planes(s, b.material) && !material_arrays_forced();
     if (c.medium.attenuating()) {
       b.anelastic_shape = anelastic_shape(c);
       b.anelastic_shape.parity = (b.info.x0 & 1) | (b.info.y0 & 1) << 1;

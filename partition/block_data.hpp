@@ -29,6 +29,7 @@ struct BlockData {
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
   PmlBox pml_box;             // the cells outside the PML; pml_index(pml_box, ...) places the others
+  bool uniform_planes = false;  // every plane of the material uniform (StepParams::uniform_planes)
   BlockSources sources;  // force points (velocity), moment points (stress)
   std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 
@@ -48,6 +49,11 @@ struct BlockData {
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.
 size_t block_bytes(const Case& c, const BlockInfo& b);
+
+// Whether every plane of a block's material (padded planes 0 to nz, those the stencils of planes
+// 0 to nz - 1 read, ghost rows and columns included) holds one value per component, bit for bit: a
+// homogeneous or horizontally layered medium without a 3D model, water or topography in the block.
+bool uniform_planes(const BlockShape& s, const float* mat);
 
 // Allocates the arrays of the blocks `rank` owns and fills them (physics/grid_setup: material, PML
 // cells and profiles, source points), and the receive copies of the boundary buffers other ranks send it.

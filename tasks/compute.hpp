@@ -92,6 +92,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   a.params = base;
   a.params.shape = b.info.shape;
   a.params.pml = b.pml_box;
+  a.params.uniform_planes = b.uniform_planes;
   if (b.h_pml) {
     d[n++] = {b.h_pml, STARPU_RW};
     a.has_pml = 1;

@@ -28,30 +28,47 @@ inline Case cube(int n, double h, double vp, double vs, double rho, double dt, i
   return c;
 }
 
-// Replaces c's medium by a 3D model with its first layer's velocities and density and Q varying
-// along x, y and z (Qp 40-160, Qs 20-80 over a 5 x 4 x 3 sample grid spanning the case's grid),
-// written to HDF5 and read back as a case would; q_band [0.5, 10] Hz.
-inline void use_attenuating_model(Case& c) {
-  const Layer first = c.medium.layers.front();
+// A 3D model over a 5 x 4 x 3 sample grid spanning the case's grid, each sample from
+// sample(i, j, k, m) (which appends to m's arrays), written to HDF5 and read back as a case would;
+// it replaces c's layers.
+template <class Sample>
+inline void use_model(Case& c, Sample&& sample) {
   Model3D m;
   m.nx = 5, m.ny = 4, m.nz = 3;
   m.spacing = {c.grid.nx * c.grid.h / 4, c.grid.ny * c.grid.h / 3, c.grid.nz * c.grid.h / 2};
   for (int k = 0; k < m.nz; ++k)
     for (int j = 0; j < m.ny; ++j)
-      for (int i = 0; i < m.nx; ++i) {
-        m.vp.push_back(float(first.vp)), m.vs.push_back(float(first.vs)), m.rho.push_back(float(first.rho));
-        const double qs = 20 + 15 * i + 10 * j * (k + 1);
-        m.inv_qp.push_back(float(1 / (2 * qs))), m.inv_qs.push_back(float(1 / qs));
-      }
+      for (int i = 0; i < m.nx; ++i) sample(i, j, k, m);
   const std::string path =
-      (std::filesystem::temp_directory_path() / ("ondes_test_" + std::to_string(getpid()) + "_q_model.h5")).string();
+      (std::filesystem::temp_directory_path() / ("ondes_test_" + std::to_string(getpid()) + "_model.h5")).string();
   write_model(path, m);
   c.medium.model = read_model(path);
   std::filesystem::remove(path);
   c.medium.layers.clear();
+}
+
+// Replaces c's medium by a 3D model with its first layer's velocities and density and Q varying
+// along x, y and z (Qp 40-160, Qs 20-80); q_band [0.5, 10] Hz.
+inline void use_attenuating_model(Case& c) {
+  const Layer first = c.medium.layers.front();
+  use_model(c, [&](int i, int j, int k, Model3D& m) {
+    m.vp.push_back(float(first.vp)), m.vs.push_back(float(first.vs)), m.rho.push_back(float(first.rho));
+    const double qs = 20 + 15 * i + 10 * j * (k + 1);
+    m.inv_qp.push_back(float(1 / (2 * qs))), m.inv_qs.push_back(float(1 / qs));
+  });
   c.medium.model_q = true;
   c.medium.q_band = {0.5, 10};
   c.medium.q_reference = 2;
+}
+
+// Replaces c's medium by an elastic 3D model: its first layer's velocities and density, each
+// varying by a few percent along x, y and z (no plane of the grid uniform).
+inline void use_heterogeneous_model(Case& c) {
+  const Layer first = c.medium.layers.front();
+  use_model(c, [&](int i, int j, int k, Model3D& m) {
+    const double f = 1 + 0.02 * i - 0.015 * j + 0.03 * k;
+    m.vp.push_back(float(first.vp * f)), m.vs.push_back(float(first.vs * f)), m.rho.push_back(float(first.rho / f));
+  });
 }
 
 inline TimeFunction gaussian(double f0, double t0) { return {StfKind::Gaussian, f0, t0, 0}; }

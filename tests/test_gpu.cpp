@@ -115,6 +115,20 @@ TEST(Gpu, AttenuatingModelCudaMatchesCpu) {
   }
 }
 
+// Material read two ways by the CUDA kernels: once a plane where every plane of a block is uniform
+// (homogeneous and layered media: the other tests), from the arrays at every cell otherwise. An
+// elastic 3D model varying along x, y and z takes the second path in the interior and PML kernels.
+TEST(Gpu, HeterogeneousModelCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  test::use_heterogeneous_model(c);
+  for (int blocks : {1, 2}) {
+    c.run.nbx = c.run.nby = blocks;
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   "3D model, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) + ", CUDA vs CPU");
+  }
+}
+
 // Ondes3D's q0 damping of two layers: the velocity kernels (interior and PML) damp as the CPU rows.
 TEST(Gpu, DampedCudaMatchesCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";

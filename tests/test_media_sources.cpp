@@ -17,6 +17,8 @@
 #include "io/case_reader.hpp"
 #include "io/fault_reader.hpp"
 #include "io/model_reader.hpp"
+#include "partition/block_data.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/medium.hpp"
 #include "physics/source.hpp"
 
@@ -214,6 +216,23 @@ std::string write_fault(const std::string& name, const std::string& text) {
   const std::string path = temp_path(name);
   std::ofstream(path) << text;
   return path;
+}
+
+// The CUDA kernels read a block's material once a plane where every plane is uniform, ghosts
+// included (uniform_planes): true of a layered medium's blocks, false of a 3D model varying along x
+// and y, and false once a single ghost cell the stencils read differs.
+TEST(Material, UniformPlanesFoundInLayersNotInAModel) {
+  Case c = test::cube(24, 100, 4000, 2300, 2500, 0.008, 10, 6, true);
+  c.medium.layers.push_back({900, 5000, 2900, 2700});
+  const BlockShape s{10, 9, c.grid.nz};
+  std::vector<float> mat(kMaterialComponents * s.cells());
+  fill_material(c, 7, 8, s, mat.data());
+  EXPECT_TRUE(uniform_planes(s, mat.data()));
+  mat[IMU * s.cells() + s.idx(s.nx, s.ny + 1, s.nz)] *= 1.0001f;  // a ghost plane nz - 1's stencils read
+  EXPECT_FALSE(uniform_planes(s, mat.data()));
+  test::use_heterogeneous_model(c);
+  fill_material(c, 7, 8, s, mat.data());
+  EXPECT_FALSE(uniform_planes(s, mat.data()));
 }
 
 TEST(FiniteFault, ColocatedPointsAddUpToThePointSource) {
