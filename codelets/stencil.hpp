@@ -315,6 +315,13 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
   constexpr DiffPlaces where{Axes, Halves};
   const int ijk[3] = {i, j, k};
   const int n_axis[3] = {s.nx, s.ny, s.nz};
+  // Every memory variable is loaded before any is stored: the compiler cannot tell that a store
+  // misses the next variable's load, and would otherwise wait for memory once per variable (the
+  // CUDA PML kernels ran latency-bound).
+  float old[9];
+  ONDES_UNROLL
+  for (int q = 0; q < 9; ++q)
+    if (damped(where.axis(q))) old[q] = v.psi[(psi_base + q) * v.count + p];
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) {
     const int a = where.axis(q);
@@ -324,8 +331,8 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
     }
     const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
-    float& m = v.psi[(psi_base + q) * v.count + p];
-    m = cb * m + ca * (d.d[q] * inv_h);
+    const float m = cb * old[q] + ca * (d.d[q] * inv_h);
+    v.psi[(psi_base + q) * v.count + p] = m;
     d.d[q] = m;
   }
 }
@@ -356,11 +363,13 @@ template <class M, class Damped>
 ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
                                     int64_t cell, int i, int j, int k, const Damped& damped, const Diffs& d) {
   const int64_t n = sp.shape.cells();
-  float dv[kVelocityComponents], dp[kVelocityComponents];
+  float old[kVelocityComponents], dv[kVelocityComponents], dp[kVelocityComponents];
+  ONDES_UNROLL
+  for (int c = 0; c < kVelocityComponents; ++c) old[c] = v[c * n + cell];  // before the memory's stores
   velocity_increments(m, d, sp.dt_h, dv);
   velocity_pml_increments(sp, m, pv, p, i, j, k, damped, d, dp);
   ONDES_UNROLL
-  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = (v[c * n + cell] + dv[c]) + dp[c];
+  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = (old[c] + dv[c]) + dp[c];
 }
 template <class M, class Damped>
 ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
