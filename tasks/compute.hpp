@@ -1,15 +1,20 @@
 // compute_velocity / compute_stress of one block: fill the ghosts of the other field from the
-// neighbours' boundary buffers, update (codelets/compute.hpp), then, for a block whose field no
-// source touches in this half step, save the updated field's edges into its own boundary buffers
-// (what a save_edges task would do: one task per block and half step instead of two).
+// neighbours' boundary buffers, update (codelets/compute.hpp), add the block's source points of
+// the field if it has any (codelets/source.hpp, at time `time`), then save the updated field's
+// edges into its own boundary buffers: one task per block and half step where an update_source
+// and a save_edges task followed the compute task before (H100, benchmark.toml 1x1: 20-25 us
+// between two dependent tasks on one GPU).
 // Buffers: the updated field (RW), the other field (RW: its ghosts are written), material (R),
-// PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if has_anelastic, one boundary buffer (R) per bit of neighbour_mask, then one own
-// boundary buffer (W) per bit of save_mask, each in Direction order. Model: regression over the
-// block's cells, history keyed by its dimensions, PML cells, neighbours and saves.
+// PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if has_anelastic, one
+// boundary buffer (R) per bit of neighbour_mask, then one own boundary buffer (W) per bit of
+// save_mask, each in Direction order, then the source points (R) and their samples (R) if
+// has_source. Model: regression over the block's cells, history keyed by its dimensions, PML
+// cells, neighbours, saves and source.
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
+#include "codelets/source.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
 
@@ -22,6 +27,8 @@ struct ComputeArgs {
   int neighbour_mask = 0;
   int save_mask = 0;  // directions whose boundary buffer of the updated field the task writes
   int64_t pml_cells = 0;
+  int has_source = 0;
+  double time = 0;  // of the source's time functions
 };
 
 namespace compute_task {
@@ -43,10 +50,18 @@ void entry(void* buffers[], void* cl_arg) {
   BoundaryBuffers out{};
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.save_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
+  // With a source, the edges are saved after it (the neighbours must see it); else by the update.
+  const BoundaryBuffers saved_by_update = a.has_source ? BoundaryBuffers{} : out;
   if (Velocity)
-    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, out);
+    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, saved_by_update);
   else
-    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic, out);
+    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic,
+              saved_by_update);
+  if (!a.has_source) return;
+  void* points = buffers[next++];
+  ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
+            vector_data<double>(buffers[next]), a.time);
+  if (a.save_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -60,7 +75,8 @@ void stress_entry(void* buffers[], void* cl_arg) {
 inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ComputeArgs>(task->cl_arg);
   const BlockShape& s = a.params.shape;
-  return footprint_of({s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask, a.anelastic.mechanisms});
+  return footprint_of(
+      {s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask, a.anelastic.mechanisms, a.has_source});
 }
 inline size_t size(starpu_task* task, unsigned) {
   return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
@@ -78,12 +94,13 @@ starpu_codelet& codelet() {
 
 }  // namespace compute_task
 
-// Submits compute_velocity (or compute_stress) of block b, reading its neighbours' boundary
-// buffers of the other field and, with save, writing its own of the updated field; on_done(arg),
-// if given, replaces the codelet's completion callback. Returns the tasks submitted (1).
+// Submits compute_velocity (or compute_stress) of block b at time t (of its source points, if it
+// has any for the field), reading its neighbours' boundary buffers of the other field and writing
+// its own of the updated field; on_done(arg), if given, replaces the codelet's completion callback.
+// Returns the tasks submitted (1).
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
-                          bool save, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[5 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
+                          double t, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
+  starpu_data_descr d[7 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};
@@ -109,10 +126,16 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
     d[n++] = {velocity ? other.h_stress_out[opposite(dir)] : other.h_velocity_out[opposite(dir)], STARPU_R};
     a.neighbour_mask |= 1 << dir;
   }
-  for (int dir = 0; save && dir < kDirections; ++dir) {
+  for (int dir = 0; dir < kDirections; ++dir) {
     if (b.info.neighbour[dir] < 0) continue;
     d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
     a.save_mask |= 1 << dir;
+  }
+  if (starpu_data_handle_t points = velocity ? b.h_force : b.h_moment) {
+    d[n++] = {points, STARPU_R};
+    d[n++] = {velocity ? b.h_force_samples : b.h_moment_samples, STARPU_R};
+    a.has_source = 1;
+    a.time = t;
   }
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),

@@ -4,31 +4,20 @@
 #include "tasks/edges.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/snapshot.hpp"
-#include "tasks/source.hpp"
 #include "tasks/stations.hpp"
 #include "tasks/watch.hpp"
 
 namespace ondes {
 namespace {
 
-// One half step of every local block: compute, sources, saves, then the messages of the halo. A
-// block whose field no source touches saves its edges in its compute task; the others after their
-// sources (the neighbours must see them), in save_edges tasks.
+// One half step of every local block: its compute task (sources and saves included), then the
+// messages of the halo.
 int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, double t) {
   int tasks = 0;
-  auto sources = [velocity](const BlockData& b) { return velocity ? b.h_force : b.h_moment; };
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += velocity ? submit_compute(g.blocks, b, plan.base, true, !sources(b))
-                        : submit_compute(g.blocks, b, plan.base, false, !sources(b), plan.on_stress_done,
-                                         plan.callback_arg);
-  for (BlockData& b : g.blocks)
-    if (b.local)
-      tasks += submit_source(velocity ? b.h_velocity : b.h_stress, sources(b),
-                             velocity ? b.h_force_samples : b.h_moment_samples, b.info.shape.cells(), t,
-                             plan.small_where, b.workers);
-  for (BlockData& b : g.blocks)
-    if (b.local && sources(b)) tasks += submit_edges(b, velocity, plan.small_where);
+      tasks += velocity ? submit_compute(g.blocks, b, plan.base, true, t)
+                        : submit_compute(g.blocks, b, plan.base, false, t, plan.on_stress_done, plan.callback_arg);
   const int kind = velocity ? kVelocityKind : kStressKind;
   for (const Transfer& x : g.halo.send[kind]) send(x);
   for (const Transfer& x : g.halo.recv[kind]) receive(x);
