@@ -11,6 +11,8 @@
 // has_source. Model: regression over the block's cells, history keyed by its dimensions, PML
 // cells, neighbours, saves and source.
 #pragma once
+#include <algorithm>
+#include <iterator>
 #include "codelets/boundary.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
@@ -103,7 +105,11 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   starpu_data_descr d[7 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
-  d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};
+  // The other field is written where ghosts come from neighbours; read only otherwise, so that a
+  // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
+  // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
+  const bool ghosts = std::any_of(std::begin(b.info.neighbour), std::end(b.info.neighbour), [](int nb) { return nb >= 0; });
+  d[n++] = {velocity ? b.h_stress : b.h_velocity, ghosts ? STARPU_RW : STARPU_R};
   d[n++] = {b.h_material, STARPU_R};
   ComputeArgs a;
   a.params = base;
