@@ -3,7 +3,7 @@
 (/run/profile/codelets): tasks, seconds, share of all task time, and seconds per iteration
 against the run's wall time per iteration.
 
-  tools/task_share.py RUN.h5 [--codelet update_source]   # exits 1 if the codelet's share > --max
+  tools/task_share.py RUN.h5 [--codelet record_seismograms]   # exits 1 if the codelet's share > --max
 Needs h5py (Debian's python3-h5py).
 """
 import argparse
@@ -19,7 +19,7 @@ def text(v):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("run")
-    ap.add_argument("--codelet", default="update_source", help="codelet to single out (default update_source)")
+    ap.add_argument("--codelet", default="record_seismograms", help="codelet to single out (default record_seismograms)")
     ap.add_argument("--max", type=float, default=None, help="fail (exit 1) above this share of the iteration, %%")
     a = ap.parse_args()
     with h5py.File(a.run, "r") as f:
