@@ -525,10 +525,7 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
                       const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  const march::Marched done =
-      march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, pml, pml_cells, edges, stream);
-  if (done == march::Marched::kWhole) return;
-  if (done == march::Marched::kNo)
+  if (!march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, edges, stream))
     launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
     const bool u = p.uniform_planes;
@@ -547,10 +544,7 @@ void compute_stress(const StepParams& p, float* s, const float* v, const float* 
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if constexpr (N == 0) {
-      const march::Marched done =
-          march::march_block<march::Stress>("stress_march", p, b, s, v, mat, pml, pml_cells, edges, stream);
-      if (done == march::Marched::kWhole) return;
-      if (done == march::Marched::kNo)
+      if (!march::march_block<march::Stress>("stress_march", p, b, s, v, mat, edges, stream))
         launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded

@@ -186,33 +186,12 @@ struct Column {
   }
 };
 
-// The C-PML part of a PML cell's update, added to its new values in registers (stencil.hpp); its
-// place in the PML list follows from (i, j, k).
-template <class M>
-__device__ __forceinline__ void add_velocity_pml(const StepParams& p, const M& m, char* pml, int64_t count,
-                                                 const Column& c, int k, int damped, const Diffs& d,
-                                                 float (&now)[kVelocityComponents]) {
-  float dp[kVelocityComponents];
-  velocity_pml_increments(p, m, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), c.i, c.j, k,
-                          DampedMask{damped}, d, dp);
-#pragma unroll
-  for (int w = 0; w < kVelocityComponents; ++w) now[w] += dp[w];
-}
-__device__ __forceinline__ void add_stress_pml(const StepParams& p, const Moduli& u, char* pml, int64_t count,
-                                               const Column& c, int k, int plane, int damped, const Diffs& d,
-                                               float (&now)[kStressComponents]) {
-  stress_pml_rates(p, u, pml_view(p.shape, pml, count), pml_index(p.pml, p.shape, c.i, c.j, k), c.i, c.j, k, plane,
-                   DampedMask{damped}, d, [&](int w, float x) { now[w] += x; });
-}
-
-// Pml: the box is the whole block, and its PML cells (outside p.pml) get their C-PML correction
-// in the same thread, as the PML kernel of compute.hpp applies it (velocity_pml_update).
 // Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read once
 // a plane (PlaneAt) instead of staging the density's tile and window: 4 of 56 bytes a cell.
-template <int TY, int MinBlocks, bool Save, bool Pml, bool Uniform>
+template <int TY, int MinBlocks, bool Save, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
+                   const float* __restrict__ mat, BoundaryBuffers e, int kz) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
   const BlockShape sh = p.shape;
@@ -259,8 +238,6 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
       velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
-      if constexpr (Pml)
-        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) add_velocity_pml(p, m, pml, pml_cells, c, k, damped, d, now);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) v[w * n + q] = now[w];
       if (p.damping.layers) damp_velocity(p.damping.plane(k), v, n, q);
@@ -273,10 +250,10 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // Uniform: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
-template <int TY, int MinBlocks, bool Save, bool Pml, bool Uniform>
+template <int TY, int MinBlocks, bool Save, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, char* pml, int64_t pml_cells, BoundaryBuffers e, int kz) {
+                 const float* __restrict__ mat, BoundaryBuffers e, int kz) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
   const BlockShape sh = p.shape;
@@ -333,8 +310,6 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
         else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
-      if constexpr (Pml)
-        if (const int damped = damped_axes(p.pml, c.i, c.j, k)) add_stress_pml(p, u, pml, pml_cells, c, k, plane, damped, d, now);
 #pragma unroll
       for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
       if (Save) save_cell_edges(sh, e, kStressKind, s, q, c.i, c.j, k);
@@ -348,12 +323,14 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // register bound (KZ by default at most 16, fewer on small boxes: planes_per_block).
 // ONDES_CUDA_MARCH=TYxKZxB sets them (TY 8 with B 3-4, or 16 with B 2; KZ then fixed), or =off
 // selects the one-thread-per-cell kernels.
-// The march covers the PmlBox and the PML kernels of compute.hpp the PML cells, unless
-// ONDES_CUDA_PML=fused: the march over the whole block, PML cells corrected in place.
+// The march covers the PmlBox and the PML kernels of compute.hpp the PML cells. Dropped: the
+// march over the whole block, each PML cell's C-PML correction in its march thread (10.7-12.9 G
+// against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
+// interior cells diverged), and PML thread blocks interleaved with the march's in one launch
+// (bench/results/gpu_h100_pml_joined.txt).
 struct Geometry {
   bool on = true;
   int ty = 8, kz = 16, min_blocks = 4;
-  bool fused_pml = false;
   bool fixed_kz = false;  // KZ given: not reduced on small boxes (planes_per_block)
 };
 
@@ -372,14 +349,8 @@ inline Geometry read_march() {
                e);
   return g;
 }
-inline Geometry read_geometry() {
-  Geometry g = read_march();
-  const char* e = std::getenv("ONDES_CUDA_PML");
-  g.fused_pml = e && std::string_view(e) == "fused";
-  return g;
-}
 inline const Geometry& geometry() {
-  static const Geometry g = read_geometry();
+  static const Geometry g = read_march();
   return g;
 }
 
@@ -406,10 +377,9 @@ inline int planes_per_block(const Geometry& g, int64_t tiles, int nz, int per_sm
   return kz;
 }
 
-// Kernel<TY, B, Save, Pml>::fn over box b, for the geometry.
-template <template <int, int, bool, bool, bool> class Kernel, class... Args>
-void launch(const char* name, const PmlBox& b, bool save, bool pml, bool uniform, cudaStream_t stream,
-            Args... args) {
+// Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
+template <template <int, int, bool, bool> class Kernel, class... Args>
+void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
@@ -418,13 +388,10 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, bool uniform
     // 56 bytes (stress); at 80 none. H100, benchmark.toml 4x4 blocks (every block saves): 11.94 ->
     // 12.58 G cell-updates/s with B = 3 for them.
     constexpr int SB = B > 3 ? 3 : B;
-    using K = Kernel<TY, B, false, false, false>;
-    const typename K::Fn kernels[2][2][2] = {
-        {{K::fn, Kernel<TY, B, false, false, true>::fn},
-         {Kernel<TY, B, false, true, false>::fn, Kernel<TY, B, false, true, true>::fn}},
-        {{Kernel<TY, SB, true, false, false>::fn, Kernel<TY, SB, true, false, true>::fn},
-         {Kernel<TY, SB, true, true, false>::fn, Kernel<TY, SB, true, true, true>::fn}}};
-    const auto k = kernels[save][pml][uniform];
+    using K = Kernel<TY, B, false, false>;
+    const typename K::Fn kernels[2][2] = {{K::fn, Kernel<TY, B, false, true>::fn},
+                                          {Kernel<TY, SB, true, false>::fn, Kernel<TY, SB, true, true>::fn}};
+    const auto k = kernels[save][uniform];
     const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
     const int kz = planes_per_block(g, int64_t(tiles_x) * tiles_y, nz, save ? SB : B);
@@ -440,39 +407,27 @@ void launch(const char* name, const PmlBox& b, bool save, bool pml, bool uniform
     go(Rows8{}, std::integral_constant<int, 4>{});
   check_launch(name);
 }
-template <int TY, int B, bool S, bool P, bool U>
+template <int TY, int B, bool S, bool U>
 struct Velocity {
-  static constexpr auto fn = velocity_march<TY, B, S, P, U>;
+  static constexpr auto fn = velocity_march<TY, B, S, U>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 5 : 6; }
 };
-template <int TY, int B, bool S, bool P, bool U>
+template <int TY, int B, bool S, bool U>
 struct Stress {
-  static constexpr auto fn = stress_march<TY, B, S, P, U>;
+  static constexpr auto fn = stress_march<TY, B, S, U>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 3 : 5; }
 };
 
-// What march_block launched: nothing (the march is off), the PmlBox (the PML cells still need
-// their kernel), or the whole block.
-enum class Marched { kNo, kInterior, kWhole };
-
-// Kernel's march over a block whose PmlBox is b: the whole block, PML cells corrected in place,
-// where it has no PML cells or ONDES_CUDA_PML=fused; else the PmlBox.
-template <template <int, int, bool, bool, bool> class Kernel>
-Marched march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
-                    const float* mat, char* pml, int64_t pml_cells, const BoundaryBuffers& edges, cudaStream_t stream) {
-  const Geometry& g = geometry();
-  if (!g.on) return Marched::kNo;
-  if (g.fused_pml || pml_cells == 0) {
-    const PmlBox whole = interior(p, 0);
-    launch<Kernel>(name, whole, any(edges), pml_cells > 0, p.uniform_planes, stream, p, whole, out, in, mat, pml,
-                   pml_cells, edges);
-    return Marched::kWhole;
-  }
-  if (!empty(b))
-    launch<Kernel>(name, b, any(edges), false, p.uniform_planes, stream, p, b, out, in, mat, pml, int64_t(0), edges);
-  return Marched::kInterior;
+// Kernel's march over box b (the block's cells outside the PML: interior()), unless the march is
+// off (ONDES_CUDA_MARCH=off); returns whether it was launched.
+template <template <int, int, bool, bool> class Kernel>
+bool march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
+                 const float* mat, const BoundaryBuffers& edges, cudaStream_t stream) {
+  if (!geometry().on) return false;
+  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, stream, p, b, out, in, mat, edges);
+  return true;
 }
 
 }  // namespace ondes::cuda::march
