@@ -450,10 +450,12 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
-// One thread per PML cell: the interior update and the C-PML correction. Velocity: five thread
-// blocks of 256 per SM (48 registers; unbounded they took 55 and four blocks): with 32-bit cell
-// decoding, H100 plain loop 12.84 -> 12.92 G (bench/results/gpu_h100_pml_kernel_bounds.log).
-// Stress: four (64 registers: its one-pass update spilled 48 bytes at 48).
+// One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
+// 256 per SM (64 registers). Velocity: five (48 registers) were better while its memory
+// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, bench/results/
+// gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
+// four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
+// Stress: its one-pass update spilled 48 bytes at 48.
 // Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read from
 // one address of the cell's plane (PlaneAt) rather than at the cell and its neighbours.
 template <bool Uniform>
@@ -463,7 +465,7 @@ __device__ inline auto material_at(const float* mat, const BlockShape& sh, int64
 }
 
 template <bool Save, bool Uniform>
-__global__ void __launch_bounds__(256, 5) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+__global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, thread_index());
