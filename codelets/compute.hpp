@@ -455,7 +455,8 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
 // variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, bench/results/
 // gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
 // four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
-// Stress: its one-pass update spilled 48 bytes at 48.
+// Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
+// (plain loop 3.681 against 3.654 ms a step).
 // Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read from
 // one address of the cell's plane (PlaneAt) rather than at the cell and its neighbours.
 template <bool Uniform>
