@@ -320,9 +320,16 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
-// register bound (KZ by default at most 16, fewer on small boxes: planes_per_block).
-// ONDES_CUDA_MARCH=TYxKZxB sets them (TY 8 with B 3-4, or 16 with B 2; KZ then fixed), or =off
-// selects the one-thread-per-cell kernels.
+// register bound. ONDES_CUDA_MARCH=TYxKZxB sets them (TY 8 with B 3-4, or 16 with B 2), or =off
+// selects the one-thread-per-cell kernels. KZ by default (kz 0): 2 planes a thread block for the
+// kernels at 4 blocks per SM, 4 for the edge-saving ones at 3. Short marches, many thread blocks
+// with their loads in flight from the start, fill the memory pipeline better than long ones
+// reusing their z windows, the more so the faster the memory; with fewer blocks resident a march
+// needs a few more planes to hide its first loads. benchmark.toml, TY 8, B 4, plain loop (one
+// block, no edges; bench/results/gpu_march_planes.txt): KZ 16 / 8 / 4 / 2 on the H100 18.20 /
+// 17.98 / 18.31 / 18.78 G; KZ 16 / 8 / 4 / 2 / 1 on the H200 22.91 / 23.47 / 24.91 / 24.90 / 23.21
+// G. StarPU with KZ 2 for all: 1x1 18.26 G, but 2x2 17.48 and 4x4 15.34 G against 17.84 and 16.17
+// with KZ 4 (what the earlier rule, KZ 16 halved on small boxes, gave them).
 // The march covers the PmlBox and the PML kernels of compute.hpp the PML cells. Dropped: the
 // march over the whole block, each PML cell's C-PML correction in its march thread (10.7-12.9 G
 // against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
@@ -330,9 +337,10 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // (bench/results/gpu_h100_pml_joined.txt).
 struct Geometry {
   bool on = true;
-  int ty = 8, kz = 16, min_blocks = 4;
-  bool fixed_kz = false;  // KZ given: not reduced on small boxes (planes_per_block)
+  int ty = 8, kz = 0, min_blocks = 4;
 };
+// Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM.
+inline int planes_per_block(const Geometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
 
 inline Geometry read_march() {
   Geometry g;
@@ -343,7 +351,6 @@ inline Geometry read_march() {
   const int got = std::sscanf(e, "%dx%dx%d", &r.ty, &r.kz, &r.min_blocks);
   const bool ok = got == 3 && r.kz >= 1 &&
                   ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
-  r.fixed_kz = true;
   if (ok) return r;
   std::fprintf(stderr, "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB: TY 8 with B 3-4, TY 16 with B 2)\n",
                e);
@@ -352,29 +359,6 @@ inline Geometry read_march() {
 inline const Geometry& geometry() {
   static const Geometry g = read_march();
   return g;
-}
-
-// The GPU's multiprocessors (a CUDA worker thread drives one GPU).
-inline int multiprocessors() {
-  thread_local int sms = 0;
-  if (sms == 0) {
-    int d = 0;
-    cudaGetDevice(&d);
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, d) != cudaSuccess || sms <= 0) sms = 1;
-  }
-  return sms;
-}
-
-// Planes a thread block walks down: the geometry's KZ, halved (down to 4) while the grid over a box
-// of `tiles` columns and nz planes would give the GPU fewer than 24 thread blocks per slot (B per
-// multiprocessor). A small box otherwise leaves the GPU a few waves and a long tail: H100,
-// benchmark.toml, KZ 16 / 8 / 4 at 1x1 blocks 14.67 / 14.57 / 14.55 G, at 2x2 13.27 / 13.73 /
-// 14.05 G, at 4x4 12.80 / 13.33 / 13.85 G.
-inline int planes_per_block(const Geometry& g, int64_t tiles, int nz, int per_sm) {
-  int kz = g.kz;
-  if (g.fixed_kz) return kz;
-  while (kz > 4 && tiles * ((nz + kz - 1) / kz) < 24 * int64_t(per_sm) * multiprocessors()) kz /= 2;
-  return kz;
 }
 
 // Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
@@ -394,7 +378,7 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     const auto k = kernels[save][uniform];
     const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
-    const int kz = planes_per_block(g, int64_t(tiles_x) * tiles_y, nz, save ? SB : B);
+    const int kz = planes_per_block(g, save ? SB : B);
     k<<<dim3(tiles_x, tiles_y, (nz + kz - 1) / kz), dim3(kTx, TY), bytes, stream>>>(args..., kz);
   };
   using Rows8 = std::integral_constant<int, 8>;
