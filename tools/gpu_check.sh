@@ -290,7 +290,7 @@ fi
 # Compute's view of the stencil kernels.
 if [[ $parts == *" tune "* ]]; then
   section "launch geometry, plain loop, $(basename "$case_file"), $steps steps"
-  for m in ${MARCHES:-8x16x4 8x32x4 8x64x4 8x16x3 8x32x3 16x16x2 16x32x2}; do
+  for m in ${MARCHES:-8x1x4 8x2x4 8x4x4 8x8x4 8x16x4 8x4x3 8x16x3 16x4x2 16x16x2}; do
     l=$(ONDES_CUDA_MARCH=$m "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
     say "march $m: $l"
   done
