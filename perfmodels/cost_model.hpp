@@ -5,7 +5,8 @@
 // Per block and iteration: bytes = 120 per cell (the fewest a step moves: velocity 13 floats read
 // or written, stress 17) + 160 per PML cell (18 memory variables read and written, two indices)
 // + the boundary layers saved to and loaded from the buffers; tasks = 2 compute, which add the
-// block's sources and save its edges too. A block on a worker of kind k takes bytes / bandwidth_k + tasks x task_overhead_k.
+// block's sources and save its edges too. A block on a worker of kind k takes bytes / bandwidth_k
+// + tasks x task_overhead_k.
 // Blocks are placed largest first on the worker that would finish them first (what a
 // performance-aware scheduler aims at); iterations overlap (StarPU keeps a window of them in
 // flight), so a worker's time per iteration is the sum of its blocks'. A boundary buffer read on

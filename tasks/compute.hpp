@@ -4,15 +4,13 @@
 // edges into its own boundary buffers: one task per block and half step where an update_source
 // and a save_edges task followed the compute task before (H100, benchmark.toml 1x1: 20-25 us
 // between two dependent tasks on one GPU).
-// Buffers: the updated field (RW), the other field (RW: its ghosts are written), material (R),
-// PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if has_anelastic, one
-// boundary buffer (R) per bit of neighbour_mask, then one own boundary buffer (W) per bit of
-// save_mask, each in Direction order, then the source points (R) and their samples (R) if
-// has_source. Model: regression over the block's cells, history keyed by its dimensions, PML
-// cells, neighbours, saves and source.
+// Buffers: the updated field (RW), the other field (RW where neighbours fill its ghosts, else R),
+// material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
+// has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
+// own boundary buffer (W) towards each of those neighbours, each in Direction order, then the
+// source points (R) and their samples (R) if has_source. Model: regression over the block's
+// cells, history keyed by its dimensions, PML cells, neighbours and source.
 #pragma once
-#include <algorithm>
-#include <iterator>
 #include "codelets/boundary.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
@@ -26,8 +24,7 @@ struct ComputeArgs {
   StepParams params;
   int has_pml = 0;
   AnelasticShape anelastic;  // mechanisms 0: elastic, no anelastic buffer
-  int neighbour_mask = 0;
-  int save_mask = 0;  // directions whose boundary buffer of the updated field the task writes
+  int neighbour_mask = 0;  // directions whose ghosts it fills and whose boundary buffer it writes
   int64_t pml_cells = 0;
   int has_source = 0;
   double time = 0;  // of the source's time functions
@@ -51,7 +48,7 @@ void entry(void* buffers[], void* cl_arg) {
   const float* mat = vector_data<float>(buffers[2]);
   BoundaryBuffers out{};
   for (int dir = 0; dir < kDirections; ++dir)
-    if (a.save_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
+    if (a.neighbour_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
   // With a source, the edges are saved after it (the neighbours must see it); else by the update.
   const BoundaryBuffers saved_by_update = a.has_source ? BoundaryBuffers{} : out;
   if (Velocity)
@@ -63,7 +60,7 @@ void entry(void* buffers[], void* cl_arg) {
   void* points = buffers[next++];
   ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
             vector_data<double>(buffers[next]), a.time);
-  if (a.save_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
+  if (a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -78,7 +75,7 @@ inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ComputeArgs>(task->cl_arg);
   const BlockShape& s = a.params.shape;
   return footprint_of(
-      {s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.save_mask, a.anelastic.mechanisms, a.has_source});
+      {s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.anelastic.mechanisms, a.has_source});
 }
 inline size_t size(starpu_task* task, unsigned) {
   return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
@@ -105,11 +102,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   starpu_data_descr d[7 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
-  // The other field is written where ghosts come from neighbours; read only otherwise, so that a
-  // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
-  // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
-  const bool ghosts = std::any_of(std::begin(b.info.neighbour), std::end(b.info.neighbour), [](int nb) { return nb >= 0; });
-  d[n++] = {velocity ? b.h_stress : b.h_velocity, ghosts ? STARPU_RW : STARPU_R};
+  d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
   d[n++] = {b.h_material, STARPU_R};
   ComputeArgs a;
   a.params = base;
@@ -132,11 +125,12 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
     d[n++] = {velocity ? other.h_stress_out[opposite(dir)] : other.h_velocity_out[opposite(dir)], STARPU_R};
     a.neighbour_mask |= 1 << dir;
   }
-  for (int dir = 0; dir < kDirections; ++dir) {
-    if (b.info.neighbour[dir] < 0) continue;
-    d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
-    a.save_mask |= 1 << dir;
-  }
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (a.neighbour_mask & (1 << dir)) d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+  // The other field is written where ghosts come from neighbours; read only otherwise, so that a
+  // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
+  // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
+  if (!a.neighbour_mask) d[1].mode = STARPU_R;
   if (starpu_data_handle_t points = velocity ? b.h_force : b.h_moment) {
     d[n++] = {points, STARPU_R};
     d[n++] = {velocity ? b.h_force_samples : b.h_moment_samples, STARPU_R};
