@@ -4,6 +4,8 @@
 // `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <type_traits>
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
@@ -90,13 +92,37 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 namespace ondes::cpu {
 namespace {
 
+// The material as a row's cells read it: the arrays at each cell (CellMaterial), or, where every
+// plane of the block is uniform (StepParams::uniform_planes), the row's plane loaded once
+// (PlaneMaterial, stencil.hpp's PlaneAt): the same values into the same arithmetic, hence the same
+// bits, without the three material streams (12 of ~130 bytes a cell-update) and with the moduli
+// loop-invariant.
+struct CellMaterial {
+  const float* mat;
+  int64_t n, sy, sz;
+  ONDES_ROW ArrayAt at(int64_t i) const { return ArrayAt{mat, n, i, sy, sz}; }
+};
+struct PlaneMaterial {
+  PlaneAt plane;
+  ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
+};
+// f(material) for the cells of plane k: PlaneMaterial if uniform, else CellMaterial.
+template <class F>
+ONDES_ROW inline void with_material(bool uniform, const float* mat, const BlockShape& sh, int k, F&& f) {
+  if (uniform)
+    f(PlaneMaterial{plane_at(mat, sh, k)});
+  else
+    f(CellMaterial{mat, sh.cells(), sh.sy(), sh.sz()});
+}
+
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
 // is a template parameter so the row has no branch and vectorises.
-ONDES_RUN void velocity_row(float* v, const float* s, const float* mat, int64_t row, int nx, int64_t n,
-                                   int64_t sy, int64_t sz, float scale) {
+template <class M>
+ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, int64_t row, int nx, int64_t n, int64_t sy,
+                            int64_t sz, float scale) {
 #pragma GCC ivdep
   for (int64_t i = row; i < row + nx; ++i)
-    add_velocity(v, n, i, ArrayAt{mat, n, i, sy, sz}, velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
+    add_velocity(v, n, i, mat.at(i), velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
 // N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; the
@@ -134,20 +160,20 @@ struct RowRelaxation {
   }
 };
 
-template <int Plane, int N, bool PerCell>
-ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const float* mat, int64_t row,
-                                 int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
+template <int Plane, int N, bool PerCell, class M>
+ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, int64_t row, int x0, int j,
+                          int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
   const RowRelaxation<N, PerCell> relax(a, x0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < nx; ++t) {
     const int64_t i = row + t;
     float g[2], d;
-    stress_cell<N>(s, a, relax.at(t, i, g, d), n, i, ArrayAt{mat, n, i, sy, sz},
-                   stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale, Plane);
+    stress_cell<N>(s, a, relax.at(t, i, g, d), n, i, mat.at(i), stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale,
+                   Plane);
   }
 }
-template <int N, bool PerCell>
-ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const float* mat,
+template <int N, bool PerCell, class M>
+ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const M& mat,
                                     int64_t row, int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz,
                                     float scale) {
   if (plane == kSurface)
@@ -162,6 +188,15 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
 ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockShape& s, int j, int k) {
   if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) return {0, 0};
   return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
+}
+
+// ONDES_CPU_PML_ROWS=split (A/B): a PML row outside the box in y or z in three runs.
+inline bool split_rows() {
+  static const bool split = [] {
+    const char* e = std::getenv("ONDES_CPU_PML_ROWS");
+    return e && std::string_view(e) == "split";
+  }();
+  return split;
 }
 
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
@@ -189,36 +224,37 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
       default: break;  // not a PML run
     }
   };
-  if (yz) return segment(0, s.nx, yz | 1);
-  segment(0, x_lo, 1);
-  segment(x_hi, s.nx, 1);
+  if (yz && !split_rows()) return segment(0, s.nx, yz | 1);
+  segment(0, x_lo, yz | 1);
+  if (yz) segment(x_lo, x_hi, yz);
+  segment(x_hi, s.nx, yz | 1);
 }
 
 // A run of len PML cells of row `row` from cell i0 (place q0 in the PML list), damped along
 // `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
 // one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
 // one core either way, absorbing.toml.)
-template <class Damped>
-ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const float* mat, const PmlView& pv,
+template <class Damped, class M>
+ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
                                 int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
 #pragma GCC ivdep
   for (int t = 0; t < len; ++t) {
     const int64_t c = row + i0 + t;
     float dp[kVelocityComponents];
-    velocity_pml_increments(p, ArrayAt{mat, n, c, sy, sz}, pv, q0 + t, i0 + t, j, k, damped,
-                            velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp);
+    velocity_pml_increments(p, mat.at(c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
+                            dp);
     for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
   }
 }
-template <class Damped>
-ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const float* mat, const PmlView& pv,
+template <class Damped, class M>
+ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
                               int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
 #pragma GCC ivdep
   for (int t = 0; t < len; ++t) {
     const int64_t c = row + i0 + t;
-    stress_pml_rates(p, elastic_moduli(ArrayAt{mat, n, c, sy, sz}), pv, q0 + t, i0 + t, j, k, plane, damped,
+    stress_pml_rates(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k, plane, damped,
                      stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
   }
 }
@@ -232,19 +268,21 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
   for (int k = 0; k < sh.nz; ++k)
-    for (int j = 0; j < sh.ny; ++j) {
-      const int64_t row = sh.idx(0, j, k);
-      velocity_row(v, s, mat, row, sh.nx, n, sy, sz, p.dt_h);
-      if (pml)
-        pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-          velocity_pml_run(p, v, s, mat, pv, row, i0, len, q0, j, k, damped);
-        });
-      if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
-        const VelocityDamping::Plane f = p.damping.plane(k);
+    with_material(p.uniform_planes, mat, sh, k, [&](const auto& m) ONDES_ROW {
+      for (int j = 0; j < sh.ny; ++j) {
+        const int64_t row = sh.idx(0, j, k);
+        velocity_row(v, s, m, row, sh.nx, n, sy, sz, p.dt_h);
+        if (pml)
+          pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
+            velocity_pml_run(p, v, s, m, pv, row, i0, len, q0, j, k, damped);
+          });
+        if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
+          const VelocityDamping::Plane f = p.damping.plane(k);
 #pragma GCC ivdep
-        for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(f, v, n, i);
+          for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(f, v, n, i);
+        }
       }
-    }
+    });
 }
 
 template <int N, bool PerCell>
@@ -253,29 +291,33 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
+  // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
+  const bool uniform = p.uniform_planes && !PerCell;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
-    for (int j = 0; j < sh.ny; ++j) {
-      const int64_t row = sh.idx(0, j, k);
-      // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
-      const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-      if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, mat, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
-      if (!pml) continue;
-      pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-        if constexpr (N == 0) {
-          stress_pml_run(p, s, v, mat, pv, row, i0, len, q0, j, k, plane, damped);
-        } else {
-          const RowRelaxation<N, PerCell> relax(a, i0, j, k);
+    with_material(uniform, mat, sh, k, [&](const auto& m) ONDES_ROW {
+      for (int j = 0; j < sh.ny; ++j) {
+        const int64_t row = sh.idx(0, j, k);
+        // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
+        const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
+        if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
+        if (!pml) continue;
+        pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
+          if constexpr (N == 0) {
+            stress_pml_run(p, s, v, m, pv, row, i0, len, q0, j, k, plane, damped);
+          } else {
+            const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
-          for (int t = 0; t < len; ++t) {
-            const int64_t c = row + i0 + t;
-            float g[2], r;
-            anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), ArrayAt{mat, n, c, sy, sz}, pv, q0 + t,
-                                         c, i0 + t, j, k, plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+            for (int t = 0; t < len; ++t) {
+              const int64_t c = row + i0 + t;
+              float g[2], r;
+              anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), m.at(c), pv, q0 + t, c, i0 + t, j, k,
+                                           plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+            }
           }
-        }
-      });
-    }
+        });
+      }
+    });
   }
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
