@@ -44,7 +44,8 @@ def run_devito(nx, ny, nz, h, width, steps, cores, media="constant"):
     """Devito's elastic operator on nx x ny x nz points, `width` of them absorbing on each face.
     media "constant": vp, vs, rho as scalar Constants (the example's own choice for a homogeneous
     model: no material array is read); "fields": as Functions over the grid, as a heterogeneous
-    model needs them (ondes3d always reads its material arrays: rho, lambda, 1/mu)."""
+    model needs them (ondes3d reads its material arrays, rho, lambda and 1/mu, where the medium varies
+    within a plane; a homogeneous or layered medium's once a plane)."""
     code = f"""
 import numpy as np
 from examples.seismic.elastic.elastic_example import elastic_setup

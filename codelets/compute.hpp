@@ -190,22 +190,26 @@ ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockS
   return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
 }
 
-// ONDES_CPU_PML_ROWS=split (A/B): a PML row outside the box in y or z in three runs.
-inline bool split_rows() {
-  static const bool split = [] {
+// ONDES_CPU_PML_ROWS=whole (A/B): a PML row outside the box in y or z as one run (below).
+inline bool whole_rows() {
+  static const bool whole = [] {
     const char* e = std::getenv("ONDES_CPU_PML_ROWS");
-    return e && std::string_view(e) == "split";
+    return e && std::string_view(e) == "whole";
   }();
-  return split;
+  return whole;
 }
 
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
 // fields are still in cache: the row's runs of PML cells damped along the same axes, each as
 // run(first i, length, its first cell's place in the PML list, DampedAxes<mask>{}). A row outside
-// the PmlBox in y or z is all PML, one run with x damped too: inside the box's x span the x
-// profile's a is zero, so those memory variables stay +0 and add +0, the bits of not damping x
-// (stencil.hpp's pml_memory), and one long run beats three (one core, absorbing.toml: 129 -> 134 M
-// cell-updates/s). A row crossing the box has the cells left and right of it (x damped only).
+// the PmlBox in y or z is all PML: three runs, x damped in the two outside the box's x span only,
+// so that the middle one neither reads nor writes x's memory variables (24 bytes a cell and
+// field). One run with x damped throughout gives the same bits (inside the box's x span the x
+// profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory) and was
+// the faster on one core (absorbing.toml: 129 -> 134 M cell-updates/s, before the material was
+// read once a plane); three runs: 2-core dev machine, absorbing.toml 2x1, 241-247 -> 250-258 M
+// (ONDES_CPU_PML_ROWS=whole A/B), 16-core GPU host within its noise (687-712 -> 693-718 M).
+// A row crossing the box has the cells left and right of it (x damped only).
 template <class RunFn>
 ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
   const int yz = int(j < b.lo[1] || j >= b.hi[1]) << 1 | int(k < b.lo[2] || k >= b.hi[2]) << 2;
@@ -224,7 +228,7 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
       default: break;  // not a PML run
     }
   };
-  if (yz && !split_rows()) return segment(0, s.nx, yz | 1);
+  if (yz && whole_rows()) return segment(0, s.nx, yz | 1);
   segment(0, x_lo, yz | 1);
   if (yz) segment(x_lo, x_hi, yz);
   segment(x_hi, s.nx, yz | 1);

@@ -32,23 +32,15 @@ struct ComputeArgs {
 
 namespace compute_task {
 
+// One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
+// update, the sources (points and samples: StarPU vector buffers, null without sources), and the
+// field's edges into `out`. The compute task's work, and each half of the step task's
+// (tasks/step.hpp).
 template <bool Velocity, class B>
-void entry(void* buffers[], void* cl_arg) {
-  const auto a = task_args<ComputeArgs>(cl_arg);
+void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
+                  const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
   const BlockShape& s = a.params.shape;
-  float* other = vector_data<float>(buffers[1]);
-  int next = 3;
-  char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
-  char* anelastic = !Velocity && a.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
-  BoundaryBuffers in{};
-  for (int dir = 0; dir < kDirections; ++dir)
-    if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
   if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressKind : kVelocityKind, in, other);
-  float* field = vector_data<float>(buffers[0]);
-  const float* mat = vector_data<float>(buffers[2]);
-  BoundaryBuffers out{};
-  for (int dir = 0; dir < kDirections; ++dir)
-    if (a.neighbour_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
   // With a source, the edges are saved after it (the neighbours must see it); else by the update.
   const BoundaryBuffers saved_by_update = a.has_source ? BoundaryBuffers{} : out;
   if (Velocity)
@@ -57,10 +49,26 @@ void entry(void* buffers[], void* cl_arg) {
     ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic,
               saved_by_update);
   if (!a.has_source) return;
-  void* points = buffers[next++];
   ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
-            vector_data<double>(buffers[next]), a.time);
+            vector_data<double>(samples), a.time);
   if (a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
+}
+
+template <bool Velocity, class B>
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<ComputeArgs>(cl_arg);
+  int next = 3;
+  char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  char* anelastic = !Velocity && a.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
+  BoundaryBuffers in{}, out{};
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (a.neighbour_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
+  void* points = a.has_source ? buffers[next] : nullptr;
+  void* samples = a.has_source ? buffers[next + 1] : nullptr;
+  update_field<Velocity, B>(a, vector_data<float>(buffers[0]), vector_data<float>(buffers[1]),
+                            vector_data<float>(buffers[2]), pml, anelastic, in, out, points, samples);
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -93,6 +101,47 @@ starpu_codelet& codelet() {
 
 }  // namespace compute_task
 
+// Submits a task of codelet cl over buffers d[0..n) with value arguments args (bytes) on block b's
+// workers, at its priority; on_done(arg), if given, replaces the codelet's completion callback.
+inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, void* args, size_t bytes,
+                              const BlockData& b, void (*on_done)(void*), void* arg, const char* what) {
+  const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
+                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                               STARPU_CALLBACK_WITH_ARG_NFREE, on_done, arg, 0)
+                          : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
+                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
+                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0);
+  check_starpu(ret, what);
+}
+
+// The arguments of block b's velocity (or stress) update at time t (of its sources), without its
+// neighbours (neighbour_mask 0).
+inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, bool velocity, double t) {
+  ComputeArgs a;
+  a.params = base;
+  a.params.shape = b.info.shape;
+  a.params.pml = b.pml_box;
+  a.params.uniform_planes = b.uniform_planes;
+  if (b.h_pml) {
+    a.has_pml = 1;
+    a.pml_cells = b.pml_cells;
+  }
+  if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
+  if (velocity ? b.h_force : b.h_moment) {
+    a.has_source = 1;
+    a.time = t;
+  }
+  return a;
+}
+
+// The source points (R) and samples (R) of block b's velocity (or stress) into d; returns 2.
+inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* d) {
+  d[0] = {velocity ? b.h_force : b.h_moment, STARPU_R};
+  d[1] = {velocity ? b.h_force_samples : b.h_moment_samples, STARPU_R};
+  return 2;
+}
+
 // Submits compute_velocity (or compute_stress) of block b at time t (of its source points, if it
 // has any for the field), reading its neighbours' boundary buffers of the other field and writing
 // its own of the updated field; on_done(arg), if given, replaces the codelet's completion callback.
@@ -104,20 +153,9 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
   d[n++] = {b.h_material, STARPU_R};
-  ComputeArgs a;
-  a.params = base;
-  a.params.shape = b.info.shape;
-  a.params.pml = b.pml_box;
-  a.params.uniform_planes = b.uniform_planes;
-  if (b.h_pml) {
-    d[n++] = {b.h_pml, STARPU_RW};
-    a.has_pml = 1;
-    a.pml_cells = b.pml_cells;
-  }
-  if (!velocity && b.h_anelastic) {
-    d[n++] = {b.h_anelastic, STARPU_RW};
-    a.anelastic = b.anelastic_shape;
-  }
+  ComputeArgs a = compute_args(b, base, velocity, t);
+  if (a.has_pml) d[n++] = {b.h_pml, STARPU_RW};
+  if (a.anelastic.mechanisms) d[n++] = {b.h_anelastic, STARPU_RW};
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];
     if (nb < 0) continue;
@@ -131,22 +169,9 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
   // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
   if (!a.neighbour_mask) d[1].mode = STARPU_R;
-  if (starpu_data_handle_t points = velocity ? b.h_force : b.h_moment) {
-    d[n++] = {points, STARPU_R};
-    d[n++] = {velocity ? b.h_force_samples : b.h_moment_samples, STARPU_R};
-    a.has_source = 1;
-    a.time = t;
-  }
+  if (a.has_source) n += source_buffers(b, velocity, d + n);
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
-  const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
-                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
-                                               STARPU_CALLBACK_WITH_ARG_NFREE,
-                                               on_done, arg, 0)
-                          : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
-                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0);
-  check_starpu(ret, velocity ? "submitting compute_velocity" : "submitting compute_stress");
+  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg, velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;
 }
 

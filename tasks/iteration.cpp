@@ -5,6 +5,7 @@
 #include "tasks/messages.hpp"
 #include "tasks/snapshot.hpp"
 #include "tasks/stations.hpp"
+#include "tasks/step.hpp"
 #include "tasks/watch.hpp"
 
 namespace ondes {
@@ -26,22 +27,37 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
 
 bool due(int every, int n) { return every > 0 && (n + 1) % every == 0; }
 
+// The rank's one block, if the run has one block (no neighbours, no halo): its iterations are step
+// tasks (tasks/step.hpp) unless ONDES_STEP_TASK=off.
+BlockData* lone_block(GraphData& g) {
+  if (g.blocks.size() != 1 || !g.blocks[0].local || !step_tasks_enabled()) return nullptr;
+  return &g.blocks[0];
+}
+
 }  // namespace
 
 Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   Submitted s;
   const double t = n * plan.dt;
-  s.tasks += submit_half_step(g, plan, true, t);
-  s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt);
+  std::vector<bool> recorded(g.stations.size(), false);  // by the step task
+  BlockData* lone = lone_block(g);
+  if (lone) {
+    s.tasks += submit_step(*lone, g.stations, plan.base, n, plan.nsteps, plan.dt, plan.rank,
+                           due(plan.watchdog_every, n), &recorded, plan.on_stress_done, plan.callback_arg);
+  } else {
+    s.tasks += submit_half_step(g, plan, true, t);
+    s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt);
+  }
   // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.
-  for (StationGroup& group : g.stations)
-    s.tasks += submit_station_group(g.blocks, group, plan.rank, n, plan.nsteps, plan.small_where);
+  for (size_t i = 0; i < g.stations.size(); ++i)
+    if (!recorded[i]) s.tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, n, plan.nsteps, plan.small_where);
   if (g.pgv)
     for (BlockData& b : g.blocks)
       if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
   if (due(plan.watchdog_every, n)) {
-    for (BlockData& b : g.blocks)
-      if (b.local) s.periodic += submit_watch(b, plan.small_where);
+    if (!lone)  // else measured by the step task
+      for (BlockData& b : g.blocks)
+        if (b.local) s.periodic += submit_watch(b, plan.small_where);
     s.watched = true;
   }
   if (g.planes && !g.planes->empty() && due(plan.snapshot_every, n)) {

@@ -9,15 +9,18 @@ namespace ondes {
 
 namespace watch_task {
 
+// The block's peak (a one-float buffer) from its velocity v; also run by the step task.
 template <class B>
-void entry(void* buffers[], void* cl_arg) {
-  const auto shape = task_args<BlockShape>(cl_arg);
-  const float* v = vector_data<float>(buffers[0]);
-  float* peak = vector_data<float>(buffers[1]);
+void measure(const BlockShape& shape, const float* v, float* peak) {
   if constexpr (B::cuda)
     cuda::velocity_peak(shape, v, peak, B::stream());
   else
     *peak = cpu::velocity_peak(shape, v);
+}
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  measure<B>(task_args<BlockShape>(cl_arg), vector_data<float>(buffers[0]), vector_data<float>(buffers[1]));
 }
 
 inline starpu_codelet& codelet() {

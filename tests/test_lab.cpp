@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 
+#include "h5read.hpp"
 #include "helpers.hpp"
 #include "io/case_reader.hpp"
 #include "io/h5util.hpp"
@@ -131,6 +132,41 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
   fs::remove_all(d);
 }
 
+// One block: each iteration is one step task (velocity, stress, sources and the stations: no task
+// hop between them), counted as two block updates; ONDES_STEP_TASK=off gives the three-task graph
+// and the same seismograms, bit for bit.
+TEST(Profile, LoneBlockIterationIsOneStepTask) {
+  const fs::path d = temp_dir("step");
+  const int steps = 30;
+  auto run = [&](const std::string& env, const std::string& name) {
+    return test::shell(fmt::format("{} {} run {} --blocks 1x1 --steps {} --output {} --summary {} --trace {}", env,
+                                   ONDES_BINARY, small_case(), steps, (d / (name + ".h5")).string(),
+                                   (d / (name + ".csv")).string(), (d / (name + "_trace.csv")).string()),
+                       d / (name + ".log"));
+  };
+  auto r = run("", "step");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto s = read_csv(d / "step.csv").at(0);
+  EXPECT_EQ(std::stoi(s.at("tasks_per_iteration")), 1);
+  EXPECT_EQ(std::stoll(s.at("compute_tasks_cpu")) + std::stoll(s.at("compute_tasks_cuda")), 2 * steps);
+  std::map<std::string, int> per_codelet;
+  for (const auto& e : read_csv(d / "step_trace.csv")) ++per_codelet[e.at("codelet")];
+  EXPECT_EQ(per_codelet["step"], steps);
+  EXPECT_EQ(per_codelet.size(), 1u) << "compute or record tasks beside the step tasks";
+
+  auto off = run("ONDES_STEP_TASK=off", "tasks");
+  ASSERT_EQ(off.code, 0) << off.output;
+  std::map<std::string, int> split;
+  for (const auto& e : read_csv(d / "tasks_trace.csv")) ++split[e.at("codelet")];
+  EXPECT_EQ(split["compute_velocity"], steps);
+  EXPECT_EQ(split.count("step"), 0u);
+  const auto a = test::read_floats((d / "step.h5").string(), "/seismograms/velocity");
+  const auto b = test::read_floats((d / "tasks.h5").string(), "/seismograms/velocity");
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b) << "the step task's seismograms differ from the three-task graph's";
+  fs::remove_all(d);
+}
+
 // Calibrated at three block sizes, the stencil models predict a fourth, never run, between its
 // neighbours; the history keeps each calibrated size apart.
 TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
@@ -150,8 +186,9 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   text.replace(text.find("ny = 48"), 7, "ny = 96");
   const fs::path case_file = d / "wide.toml";
   std::ofstream(case_file) << text;
+  // ONDES_STEP_TASK=off: the one block of 1x1 runs compute tasks too, not a step task.
   for (const char* blocks : {"1x1", "2x2", "4x4"}) {
-    auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
+    auto r = test::shell(fmt::format("ONDES_STEP_TASK=off STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
                                      "--sched dmda --output {}",
                                      home.string(), ONDES_BINARY, case_file.string(), blocks, (d / "o.h5").string()),
                          d / "log");

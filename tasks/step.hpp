@@ -1,0 +1,130 @@
+// step: a whole iteration of a block without neighbours, as one task: compute_velocity's update
+// and sources, compute_stress's, then one time sample of each station group lying in the block
+// alone. Why: on one GPU, each dependent task hop costs 16-32 us of an idle GPU (StarPU finds
+// the task done, releases its data, schedules and launches the next); a one-block iteration had
+// two (velocity -> stress -> velocity; the recording ran beside the stress), 1.5% of a 3.6 ms
+// step on the H100. Nothing else changes: the same kernels in the same order, hence the same bits.
+// Buffers: velocity (RW), stress (RW), material (R), PML memory (RW) if has_pml, the anelastic
+// buffer (RW) if the stress update has one, the force points and samples (R) if the velocity has
+// sources, the moment ones (R) if the stress has, then per station group its points (R) and
+// traces (RW), then the block's peak (W) when the watchdog's measure is due. Model: regression over
+// the block's cells.
+// ONDES_STEP_TASK=off keeps the two compute tasks and the record task (A/B).
+#pragma once
+#include <cstdlib>
+#include <string_view>
+
+#include "tasks/compute.hpp"
+#include "tasks/stations.hpp"
+#include "tasks/watch.hpp"
+
+namespace ondes {
+
+constexpr int kMaxStepGroups = 4;  // station groups recorded by a step task (more: record tasks)
+
+struct StepArgs {
+  ComputeArgs velocity, stress;
+  int watch = 0;  // the watchdog's measure is due: the block's peak buffer is the last
+  int groups = 0;
+  RecordArgs record[kMaxStepGroups];
+};
+
+namespace step_task {
+
+template <class B>
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<StepArgs>(cl_arg);
+  float* v = vector_data<float>(buffers[0]);
+  float* s = vector_data<float>(buffers[1]);
+  const float* mat = vector_data<float>(buffers[2]);
+  int next = 3;
+  char* pml = a.velocity.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  char* anelastic = a.stress.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
+  void* force[2] = {};
+  void* moment[2] = {};
+  if (a.velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
+  if (a.stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
+  compute_task::update_field<true, B>(a.velocity, v, s, mat, pml, nullptr, {}, {}, force[0], force[1]);
+  compute_task::update_field<false, B>(a.stress, s, v, mat, pml, anelastic, {}, {}, moment[0], moment[1]);
+  for (int g = 0; g < a.groups; ++g, next += 2) {
+    StationBlocks blocks{};
+    blocks.v[0] = v;
+    blocks.cells[0] = a.record[g].cells[0];
+    ONDES_RUN(B, record, blocks, vector_data<StationPoint>(buffers[next]), vector_count(buffers[next]),
+              a.record[g].step, a.record[g].nsteps, vector_data<float>(buffers[next + 1]));
+  }
+  if (a.watch) watch_task::measure<B>(a.velocity.params.shape, v, vector_data<float>(buffers[next]));
+}
+
+inline uint32_t footprint(starpu_task* task) {
+  const auto a = task_args<StepArgs>(task->cl_arg);
+  const BlockShape& s = a.velocity.params.shape;
+  return footprint_of({s.nx, s.ny, s.nz, a.velocity.pml_cells, a.stress.anelastic.mechanisms,
+                       a.velocity.has_source, a.stress.has_source, a.groups, a.watch});
+}
+inline size_t size(starpu_task* task, unsigned) {
+  return static_cast<size_t>(task_args<StepArgs>(task->cl_arg).velocity.params.shape.cells());
+}
+
+inline starpu_codelet& codelet() {
+  static starpu_perfmodel model = regression_model("ondes3d_step", footprint, size);
+  static starpu_codelet cl = make_codelet("step", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {});
+  return cl;
+}
+
+}  // namespace step_task
+
+// Whether iterations of a lone block run as step tasks (ONDES_STEP_TASK=off: no).
+inline bool step_tasks_enabled() {
+  static const bool on = [] {
+    const char* e = std::getenv("ONDES_STEP_TASK");
+    return !(e && std::string_view(e) == "off");
+  }();
+  return on;
+}
+
+// A station group the step task of block b records: on this rank, read from b's velocity alone.
+inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank) {
+  return g.involved && g.home == rank && !g.sampled && g.blocks.size() == 1 && g.blocks[0] == b.info.id;
+}
+
+// Submits iteration n of block b (no neighbours) as one step task at time t, recording the station
+// groups recorded_by_step (the first kMaxStepGroups of them; *recorded says which), and with watch
+// the watchdog's measure into the block's peak (what watch_velocity does, without a task hop of its
+// own: 0.5-0.8 ms every 50 steps on the H100); on_done(arg), if given, replaces the codelet's
+// completion callback. Returns the tasks submitted (1).
+inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const StepParams& base, int n, int nsteps,
+                       double dt, int rank, bool watch, std::vector<bool>* recorded, void (*on_done)(void*) = nullptr,
+                       void* arg = nullptr) {
+  StepArgs a;
+  a.watch = watch;
+  const double t = n * dt;
+  a.velocity = compute_args(b, base, true, t);
+  a.stress = compute_args(b, base, false, t + 0.5 * dt);
+  starpu_data_descr d[10 + 2 * kMaxStepGroups];
+  int k = 0;
+  d[k++] = {b.h_velocity, STARPU_RW};
+  d[k++] = {b.h_stress, STARPU_RW};
+  d[k++] = {b.h_material, STARPU_R};
+  if (a.velocity.has_pml) d[k++] = {b.h_pml, STARPU_RW};
+  if (a.stress.anelastic.mechanisms) d[k++] = {b.h_anelastic, STARPU_RW};
+  if (a.velocity.has_source) k += source_buffers(b, true, d + k);
+  if (a.stress.has_source) k += source_buffers(b, false, d + k);
+  recorded->assign(groups.size(), false);
+  for (size_t g = 0; g < groups.size() && a.groups < kMaxStepGroups; ++g) {
+    if (!recorded_by_step(groups[g], b, rank)) continue;
+    RecordArgs& r = a.record[a.groups++];
+    r.step = n;
+    r.nsteps = nsteps;
+    r.nblocks = 1;
+    r.cells[0] = b.info.shape.cells();
+    d[k++] = {groups[g].h_points, STARPU_R};
+    d[k++] = {groups[g].h_traces, STARPU_RW};
+    (*recorded)[g] = true;
+  }
+  if (watch) d[k++] = {b.h_peak, STARPU_W};
+  insert_block_task(step_task::codelet(), d, k, &a, sizeof(a), b, on_done, arg, "submitting step");
+  return 1;
+}
+
+}  // namespace ondes
