@@ -502,7 +502,9 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
 // gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
 // four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
 // Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
-// (plain loop 3.681 against 3.654 ms a step).
+// (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
+// loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
+// 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
 // Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read from
 // one address of the cell's plane (PlaneAt) rather than at the cell and its neighbours.
 template <bool Uniform>

@@ -329,7 +329,8 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // block, no edges; bench/results/gpu_march_planes.txt): KZ 16 / 8 / 4 / 2 on the H100 18.20 /
 // 17.98 / 18.31 / 18.78 G; KZ 16 / 8 / 4 / 2 / 1 on the H200 22.91 / 23.47 / 24.91 / 24.90 / 23.21
 // G. StarPU with KZ 2 for all: 1x1 18.26 G, but 2x2 17.48 and 4x4 15.34 G against 17.84 and 16.17
-// with KZ 4 (what the earlier rule, KZ 16 halved on small boxes, gave them).
+// with KZ 4 (what the earlier rule, KZ 16 halved on small boxes, gave them). More thread blocks per
+// SM spill: 5 (48 registers) / 6 (40) took the H100's plain loop from 18.78 to 17.33 / 12.24 G.
 // The march covers the PmlBox and the PML kernels of compute.hpp the PML cells. Dropped: the
 // march over the whole block, each PML cell's C-PML correction in its march thread (10.7-12.9 G
 // against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
