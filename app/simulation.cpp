@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
+#include "core/env.hpp"
 #include "io/checkpoint.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
@@ -42,7 +43,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   blocks_ = build_blocks(c, d, map, rank);
   const auto local = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; });
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
-  spdlog::info("material uniform in every plane in {} of {} blocks (the CUDA kernels read it once a plane)", by_plane, local);
+  spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);
   stations_ = build_station_groups(c, d, steps, map, rank, gpu_affinity() && cuda_devices().size() > 1);
   register_handles(blocks_);
   place_compute(d);
@@ -116,10 +117,7 @@ std::vector<int> Simulation::cuda_devices() {
 // steps, both GPUs together as fast as one). Pinned, on 2 H200s: strong scaling 1.57x -> 1.70x,
 // weak scaling 50% -> 96%, seismograms bitwise the CPU's (bench/results/gpu_h200x2_affinity.txt).
 // On by default; ONDES_GPU_AFFINITY=off leaves the placement to the scheduler (scheduler studies).
-bool Simulation::gpu_affinity() {
-  const char* e = std::getenv("ONDES_GPU_AFFINITY");
-  return !e || std::string(e) != "off";
-}
+bool Simulation::gpu_affinity() { return !env_is("ONDES_GPU_AFFINITY", "off"); }
 
 void Simulation::pin_to_gpus(const Decomposition& d) {
   const std::vector<int> devices = cuda_devices();

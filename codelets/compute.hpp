@@ -4,10 +4,9 @@
 // `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 #include <type_traits>
 #include "codelets/edges.hpp"
+#include "core/env.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
 #include "codelets/stencil.hpp"
@@ -192,10 +191,7 @@ ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockS
 
 // ONDES_CPU_PML_ROWS=whole (A/B): a PML row outside the box in y or z as one run (below).
 inline bool whole_rows() {
-  static const bool whole = [] {
-    const char* e = std::getenv("ONDES_CPU_PML_ROWS");
-    return e && std::string_view(e) == "whole";
-  }();
+  static const bool whole = env_is("ONDES_CPU_PML_ROWS", "whole");
   return whole;
 }
 

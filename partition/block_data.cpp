@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "core/env.hpp"
 #include "physics/pml.hpp"
 
 namespace ondes {
@@ -22,10 +23,7 @@ bool uniform_planes(const BlockShape& s, const float* mat) {
 namespace {
 // ONDES_MATERIAL=arrays: the kernels read the material arrays even where planes are uniform (the
 // A/B of the two paths, and the test that they give the same bits).
-bool material_arrays_forced() {
-  const char* e = std::getenv("ONDES_MATERIAL");
-  return e && std::string(e) == "arrays";
-}
+bool material_arrays_forced() { return env_is("ONDES_MATERIAL", "arrays"); }
 
 float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 

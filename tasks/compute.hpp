@@ -171,7 +171,8 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   if (!a.neighbour_mask) d[1].mode = STARPU_R;
   if (a.has_source) n += source_buffers(b, velocity, d + n);
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
-  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg, velocity ? "submitting compute_velocity" : "submitting compute_stress");
+  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg,
+                    velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;
 }
 

@@ -11,9 +11,7 @@
 // the block's cells.
 // ONDES_STEP_TASK=off keeps the two compute tasks and the record task (A/B).
 #pragma once
-#include <cstdlib>
-#include <string_view>
-
+#include "core/env.hpp"
 #include "tasks/compute.hpp"
 #include "tasks/stations.hpp"
 #include "tasks/watch.hpp"
@@ -76,10 +74,7 @@ inline starpu_codelet& codelet() {
 
 // Whether iterations of a lone block run as step tasks (ONDES_STEP_TASK=off: no).
 inline bool step_tasks_enabled() {
-  static const bool on = [] {
-    const char* e = std::getenv("ONDES_STEP_TASK");
-    return !(e && std::string_view(e) == "off");
-  }();
+  static const bool on = !env_is("ONDES_STEP_TASK", "off");
   return on;
 }
 
@@ -89,7 +84,8 @@ inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank
 }
 
 // Submits iteration n of block b (no neighbours) as one step task at time t, recording the station
-// groups recorded_by_step (the first kMaxStepGroups of them; *recorded says which), and with watch
+// groups recorded_by_step (the first kMaxStepGroups of them, marked true in *recorded, one flag a
+// group, set false by the caller), and with watch
 // the watchdog's measure into the block's peak (what watch_velocity does, without a task hop of its
 // own: 0.5-0.8 ms every 50 steps on the H100); on_done(arg), if given, replaces the codelet's
 // completion callback. Returns the tasks submitted (1).
@@ -110,7 +106,6 @@ inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const St
   if (a.stress.anelastic.mechanisms) d[k++] = {b.h_anelastic, STARPU_RW};
   if (a.velocity.has_source) k += source_buffers(b, true, d + k);
   if (a.stress.has_source) k += source_buffers(b, false, d + k);
-  recorded->assign(groups.size(), false);
   for (size_t g = 0; g < groups.size() && a.groups < kMaxStepGroups; ++g) {
     if (!recorded_by_step(groups[g], b, rank)) continue;
     RecordArgs& r = a.record[a.groups++];
