@@ -11,6 +11,7 @@
 // Why: the one-thread-per-cell kernels fetch each neighbour through L1 and L2 (H100 velocity
 // kernel: L2 83% busy, L1 hit rate 51%, DRAM at 58%); here each value crosses L2 about once.
 #pragma once
+#include <algorithm>
 #include <string_view>
 #include <type_traits>
 
@@ -166,16 +167,35 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
   for (int c = 0; c < C; ++c) r[c] = f[c * n + q];
 }
 
+// The order the thread blocks of a march run in: a 1D grid over the box's tiles (x fastest), in
+// bands of `rows` tile rows walked down plane by plane (kz planes a thread block), band after band.
+// Why: in x, y, z order a thread block's z neighbours ran a whole layer of tiles earlier (16 x 62
+// on benchmark.toml, two waves of resident thread blocks), and the planes its z windows share with
+// them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
+// loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
+// with bands of 4 rows (bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
+struct Order {
+  int kz, rows;
+};
+
 // The thread block's column: tile origin (i0, j0), planes [k0, k1), this thread's cell (i, j).
 struct Column {
   int i0, j0, i, j, k0, k1;
   bool active;
   template <int TY>
-  __device__ static Column of(const PmlBox& b, int kz) {
+  __device__ static Column of(const PmlBox& b, const Order& o) {
+    int tx = blockIdx.x, ty = blockIdx.y, tz = blockIdx.z;  // rows 0: a 3D grid
+    if (o.rows > 0) {
+      const int tiles_x = (b.hi[0] - b.lo[0] + kTx - 1) / kTx, tiles_y = (b.hi[1] - b.lo[1] + TY - 1) / TY;
+      const int tiles_z = (b.hi[2] - b.lo[2] + o.kz - 1) / o.kz;
+      const int r = blockIdx.x / tiles_x, band = r / (o.rows * tiles_z), first = band * o.rows;
+      const int rows = min(o.rows, tiles_y - first), u = r - band * o.rows * tiles_z;
+      tx = blockIdx.x - r * tiles_x, tz = u / rows, ty = first + (u - tz * rows);
+    }
     Column c;
-    c.i0 = b.lo[0] + blockIdx.x * kTx, c.j0 = b.lo[1] + blockIdx.y * TY;
+    c.i0 = b.lo[0] + tx * kTx, c.j0 = b.lo[1] + ty * TY;
     c.i = c.i0 + threadIdx.x, c.j = c.j0 + threadIdx.y;
-    c.k0 = b.lo[2] + blockIdx.z * kz, c.k1 = min(b.hi[2], c.k0 + kz);
+    c.k0 = b.lo[2] + tz * o.kz, c.k1 = min(b.hi[2], c.k0 + o.kz);
     c.active = c.i < b.hi[0] && c.j < b.hi[1];
     return c;
   }
@@ -191,11 +211,11 @@ struct Column {
 template <int TY, int MinBlocks, bool Save, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, BoundaryBuffers e, int kz) {
+                   const float* __restrict__ mat, BoundaryBuffers e, Order o) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
   const BlockShape sh = p.shape;
-  const Column c = Column::of<TY>(b, kz);
+  const Column c = Column::of<TY>(b, o);
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
@@ -253,11 +273,11 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 template <int TY, int MinBlocks, bool Save, bool Uniform>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, BoundaryBuffers e, int kz) {
+                 const float* __restrict__ mat, BoundaryBuffers e, Order o) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
   const BlockShape sh = p.shape;
-  const Column c = Column::of<TY>(b, kz);
+  const Column c = Column::of<TY>(b, o);
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
@@ -320,7 +340,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
-// register bound. ONDES_CUDA_MARCH=TYxKZxB sets them (TY 8 with B 3-4, or 16 with B 2), or =off
+// register bound. ONDES_CUDA_MARCH=TYxKZxB[xR] sets them (TY 8 with B 3-4, or 16 with B 2; R: Order), or =off
 // selects the one-thread-per-cell kernels. KZ by default (kz 0): 2 planes a thread block for the
 // kernels at 4 blocks per SM, 4 for the edge-saving ones at 3. Short marches, many thread blocks
 // with their loads in flight from the start, fill the memory pipeline better than long ones
@@ -336,9 +356,17 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
 // interior cells diverged), and PML thread blocks interleaved with the march's in one launch
 // (bench/results/gpu_h100_pml_joined.txt).
+// Bands (Order): R tile rows each; -1 for as many as make about one wave of the kernel's resident
+// thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 (the default) for a 3D
+// grid in x, y, z order. The GPUs disagree (bench/results/gpu_march_bands.txt): H100 plain loop
+// 18.77 G with the 3D grid, 19.47 in one band of a 1D grid (the same order), 20.08 / 20.27 with
+// bands of 16 / 32 rows (StarPU 1x1 19.06-19.20 -> 19.63-19.70 G with 16); H200 24.85 G with the
+// 3D grid, 23.96 in one band, 23.86-24.10 in bands, though bands cut the march's DRAM reads there
+// too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step). So the 3D grid stays the default
+// until a per-GPU choice is understood; ONDES_CUDA_MARCH=8x0x4x32 (or x-1) selects bands.
 struct Geometry {
   bool on = true;
-  int ty = 8, kz = 0, min_blocks = 4;
+  int ty = 8, kz = 0, min_blocks = 4, rows = 0;
 };
 // Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM.
 inline int planes_per_block(const Geometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
@@ -349,11 +377,13 @@ inline Geometry read_march() {
   if (!e) return g;
   if (std::string_view(e) == "off") return Geometry{false};
   Geometry r;
-  const int got = std::sscanf(e, "%dx%dx%d", &r.ty, &r.kz, &r.min_blocks);
-  const bool ok = got == 3 && r.kz >= 1 &&
+  const int got = std::sscanf(e, "%dx%dx%dx%d", &r.ty, &r.kz, &r.min_blocks, &r.rows);
+  const bool ok = got >= 3 && r.kz >= 0 && r.rows >= -1 &&
                   ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
   if (ok) return r;
-  std::fprintf(stderr, "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB: TY 8 with B 3-4, TY 16 with B 2)\n",
+  std::fprintf(stderr,
+               "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB[xR]: TY 8 with B 3-4, TY 16 with B 2; KZ 0 "
+               "for the default planes; R tile rows a band, 0 for a 3D grid, -1 for a wave's)\n",
                e);
   return g;
 }
@@ -363,6 +393,14 @@ inline const Geometry& geometry() {
 }
 
 // Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
+// Thread blocks of a kernel at per_sm a multiprocessor resident on the current GPU at once.
+inline int resident_blocks(int per_sm) {
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+    sms = 1;
+  return sms * per_sm;
+}
+
 template <template <int, int, bool, bool> class Kernel, class... Args>
 void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
@@ -379,8 +417,11 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     const auto k = kernels[save][uniform];
     const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
-    const int kz = planes_per_block(g, save ? SB : B);
-    k<<<dim3(tiles_x, tiles_y, (nz + kz - 1) / kz), dim3(kTx, TY), bytes, stream>>>(args..., kz);
+    const int kz = planes_per_block(g, save ? SB : B), tiles_z = (nz + kz - 1) / kz;
+    const int rows = g.rows >= 0 ? g.rows : std::max(1, resident_blocks(save ? SB : B) / tiles_x);
+    const Order o{kz, std::min(rows, tiles_y)};
+    const dim3 grid = rows > 0 ? dim3(unsigned(tiles_x) * tiles_y * tiles_z) : dim3(tiles_x, tiles_y, tiles_z);
+    k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., o);
   };
   using Rows8 = std::integral_constant<int, 8>;
   using Rows16 = std::integral_constant<int, 16>;
