@@ -392,7 +392,6 @@ inline const Geometry& geometry() {
   return g;
 }
 
-// Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
 // Thread blocks of a kernel at per_sm a multiprocessor resident on the current GPU at once.
 inline int resident_blocks(int per_sm) {
   int device = 0, sms = 0;
@@ -401,6 +400,7 @@ inline int resident_blocks(int per_sm) {
   return sms * per_sm;
 }
 
+// Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
 template <template <int, int, bool, bool> class Kernel, class... Args>
 void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
