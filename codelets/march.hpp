@@ -12,6 +12,7 @@
 // kernel: L2 83% busy, L1 hit rate 51%, DRAM at 58%); here each value crosses L2 about once.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <string_view>
 #include <type_traits>
 
@@ -174,8 +175,9 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
 // loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
 // with bands of 4 rows (bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
+// tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once).
 struct Order {
-  int kz, rows;
+  int kz, rows, tiles_x, tiles_y, tiles_z;
 };
 
 // The thread block's column: tile origin (i0, j0), planes [k0, k1), this thread's cell (i, j).
@@ -186,11 +188,9 @@ struct Column {
   __device__ static Column of(const PmlBox& b, const Order& o) {
     int tx = blockIdx.x, ty = blockIdx.y, tz = blockIdx.z;  // rows 0: a 3D grid
     if (o.rows > 0) {
-      const int tiles_x = (b.hi[0] - b.lo[0] + kTx - 1) / kTx, tiles_y = (b.hi[1] - b.lo[1] + TY - 1) / TY;
-      const int tiles_z = (b.hi[2] - b.lo[2] + o.kz - 1) / o.kz;
-      const int r = blockIdx.x / tiles_x, band = r / (o.rows * tiles_z), first = band * o.rows;
-      const int rows = min(o.rows, tiles_y - first), u = r - band * o.rows * tiles_z;
-      tx = blockIdx.x - r * tiles_x, tz = u / rows, ty = first + (u - tz * rows);
+      const int r = blockIdx.x / o.tiles_x, band = r / (o.rows * o.tiles_z), first = band * o.rows;
+      const int rows = min(o.rows, o.tiles_y - first), u = r - band * o.rows * o.tiles_z;
+      tx = blockIdx.x - r * o.tiles_x, tz = u / rows, ty = first + (u - tz * rows);
     }
     Column c;
     c.i0 = b.lo[0] + tx * kTx, c.j0 = b.lo[1] + ty * TY;
@@ -357,16 +357,16 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // interior cells diverged), and PML thread blocks interleaved with the march's in one launch
 // (bench/results/gpu_h100_pml_joined.txt).
 // Bands (Order): R tile rows each; -1 for as many as make about one wave of the kernel's resident
-// thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 (the default) for a 3D
-// grid in x, y, z order. The GPUs disagree (bench/results/gpu_march_bands.txt): H100 plain loop
-// 18.77 G with the 3D grid, 19.47 in one band of a 1D grid (the same order), 20.08 / 20.27 with
-// bands of 16 / 32 rows (StarPU 1x1 19.06-19.20 -> 19.63-19.70 G with 16); H200 24.85 G with the
-// 3D grid, 23.96 in one band, 23.86-24.10 in bands, though bands cut the march's DRAM reads there
-// too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step). So the 3D grid stays the default
-// until a per-GPU choice is understood; ONDES_CUDA_MARCH=8x0x4x32 (or x-1) selects bands.
+// thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 for a 3D grid in x, y,
+// z order; by default the GPU's (device_rows). The GPUs disagree (bench/results/gpu_march_bands.txt):
+// H100 plain loop 18.77 G with the 3D grid, 19.47 in one band of a 1D grid (the same order), 20.08
+// / 20.27 with bands of 16 / 32 rows (StarPU 1x1 19.06-19.20 -> 19.63-19.70 G with 16); H200 24.85 G
+// with the 3D grid, 23.96 in one band, 23.86-24.10 in bands, though bands cut the march's DRAM
+// reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
+constexpr int kDeviceRows = -2;  // Geometry::rows: the current GPU's default (device_rows)
 struct Geometry {
   bool on = true;
-  int ty = 8, kz = 0, min_blocks = 4, rows = 0;
+  int ty = 8, kz = 0, min_blocks = 4, rows = kDeviceRows;
 };
 // Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM.
 inline int planes_per_block(const Geometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
@@ -400,6 +400,32 @@ inline int resident_blocks(int per_sm) {
   return sms * per_sm;
 }
 
+// The default band rows on a GPU: bands of 32 rows where DRAM is slower than 4 TB/s, the 3D grid
+// elsewhere. Why: where DRAM bounds the march, bands' L2 reuse pays (H100, 3.35 TB/s: plain loop
+// 18.77 -> 20.27 G, StarPU 1x1 19.1 -> 19.7 G); on the H200 (4.9 TB/s) its L2 does (ncu: the
+// fabric between the L2's two partitions 95-97% busy in both march kernels), bands' fewer DRAM
+// bytes do not show, and the 1D grid costs 3-4% (24.85 -> 23.9-24.1 G).
+inline int query_device_rows(int device) {
+  int khz = 0, bits = 0;
+  if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
+    return 0;
+  const double bytes_per_s = 2.0 * 1e3 * khz * bits / 8;  // double data rate
+  return bytes_per_s > 0 && bytes_per_s < 4e12 ? 32 : 0;
+}
+// Queried once a GPU: the memory clock query took ~0.5 ms a call under CUDA 13 (H200: StarPU
+// 4x4 fell from 18.7 to 3.0 G cell-updates/s with it at every launch).
+inline int device_rows() {
+  constexpr int kDevices = 64;
+  static std::atomic<int> rows[kDevices] = {};  // 0: not queried yet, else rows + 1
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0) return 0;
+  if (device >= kDevices) return query_device_rows(device);
+  int r = rows[device].load(std::memory_order_relaxed);
+  if (r == 0) rows[device].store(r = query_device_rows(device) + 1, std::memory_order_relaxed);
+  return r - 1;
+}
+
 // Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
 template <template <int, int, bool, bool> class Kernel, class... Args>
 void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStream_t stream, Args... args) {
@@ -418,8 +444,10 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
     const int kz = planes_per_block(g, save ? SB : B), tiles_z = (nz + kz - 1) / kz;
-    const int rows = g.rows >= 0 ? g.rows : std::max(1, resident_blocks(save ? SB : B) / tiles_x);
-    const Order o{kz, std::min(rows, tiles_y)};
+    const int rows = g.rows >= 0            ? g.rows
+                     : g.rows == kDeviceRows ? device_rows()
+                                             : std::max(1, resident_blocks(save ? SB : B) / tiles_x);
+    const Order o{kz, std::min(rows, tiles_y), tiles_x, tiles_y, tiles_z};
     const dim3 grid = rows > 0 ? dim3(unsigned(tiles_x) * tiles_y * tiles_z) : dim3(tiles_x, tiles_y, tiles_z);
     k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., o);
   };
