@@ -175,9 +175,35 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
 // loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
 // with bands of 4 rows (bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
-// tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once).
+// n / d for 0 <= n < 2^31 by a multiply and a shift (Granlund and Montgomery's round-up method,
+// 31-bit numerators): the band order's divisions by launch constants. Why: as integer divisions
+// (~20 instructions each, per warp, for thread blocks of two planes) they made the 1D grid 3-4%
+// slower than the 3D grid on the H200, in the very same block order.
+struct FastDiv {
+  unsigned m = 1u << 31;
+  int s = 0;
+  FastDiv() = default;
+  explicit FastDiv(unsigned d) {
+    while ((1u << s) < d) ++s;
+    m = unsigned(((uint64_t(1) << (31 + s)) + d - 1) / d);
+  }
+  ONDES_HD unsigned operator()(unsigned n) const { return unsigned((uint64_t(n) * m) >> (31 + s)); }
+};
+
+// tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once); the
+// divisors of Column::of: tiles_x, a band's thread block rows (rows x tiles_z), rows and the last
+// band's rows.
 struct Order {
   int kz, rows, tiles_x, tiles_y, tiles_z;
+  FastDiv by_x, by_band, by_rows, by_last;
+  static Order of(int kz, int rows, int tiles_x, int tiles_y, int tiles_z) {
+    Order o{kz, rows, tiles_x, tiles_y, tiles_z, {}, {}, {}, {}};
+    if (rows > 0) {
+      const int last = tiles_y - (tiles_y - 1) / rows * rows;
+      o.by_x = FastDiv(tiles_x), o.by_band = FastDiv(rows * tiles_z), o.by_rows = FastDiv(rows), o.by_last = FastDiv(last);
+    }
+    return o;
+  }
 };
 
 // The thread block's column: tile origin (i0, j0), planes [k0, k1), this thread's cell (i, j).
@@ -188,9 +214,10 @@ struct Column {
   __device__ static Column of(const PmlBox& b, const Order& o) {
     int tx = blockIdx.x, ty = blockIdx.y, tz = blockIdx.z;  // rows 0: a 3D grid
     if (o.rows > 0) {
-      const int r = blockIdx.x / o.tiles_x, band = r / (o.rows * o.tiles_z), first = band * o.rows;
-      const int rows = min(o.rows, o.tiles_y - first), u = r - band * o.rows * o.tiles_z;
-      tx = blockIdx.x - r * o.tiles_x, tz = u / rows, ty = first + (u - tz * rows);
+      const int r = o.by_x(blockIdx.x), band = o.by_band(r), first = band * o.rows;
+      const bool last = first + o.rows > o.tiles_y;
+      const int rows = last ? o.tiles_y - first : o.rows, u = r - band * o.rows * o.tiles_z;
+      tx = blockIdx.x - r * o.tiles_x, tz = last ? o.by_last(u) : o.by_rows(u), ty = first + (u - tz * rows);
     }
     Column c;
     c.i0 = b.lo[0] + tx * kTx, c.j0 = b.lo[1] + ty * TY;
@@ -447,7 +474,7 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     const int rows = g.rows >= 0            ? g.rows
                      : g.rows == kDeviceRows ? device_rows()
                                              : std::max(1, resident_blocks(save ? SB : B) / tiles_x);
-    const Order o{kz, std::min(rows, tiles_y), tiles_x, tiles_y, tiles_z};
+    const Order o = Order::of(kz, std::min(rows, tiles_y), tiles_x, tiles_y, tiles_z);
     const dim3 grid = rows > 0 ? dim3(unsigned(tiles_x) * tiles_y * tiles_z) : dim3(tiles_x, tiles_y, tiles_z);
     k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., o);
   };
