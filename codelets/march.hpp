@@ -19,6 +19,7 @@
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
+#include "core/fast_div.hpp"
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda::march {
@@ -175,24 +176,11 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
 // loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
 // with bands of 4 rows (bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
-// n / d for 0 <= n < 2^31 by a multiply and a shift (Granlund and Montgomery's round-up method,
-// 31-bit numerators): the band order's divisions by launch constants. Why: as integer divisions
-// (~20 instructions each, per warp, for thread blocks of two planes) they made the 1D grid 3-4%
-// slower than the 3D grid on the H200, in the very same block order.
-struct FastDiv {
-  unsigned m = 1u << 31;
-  int s = 0;
-  FastDiv() = default;
-  explicit FastDiv(unsigned d) {
-    while ((1u << s) < d) ++s;
-    m = unsigned(((uint64_t(1) << (31 + s)) + d - 1) / d);
-  }
-  ONDES_HD unsigned operator()(unsigned n) const { return unsigned((uint64_t(n) * m) >> (31 + s)); }
-};
-
 // tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once); the
 // divisors of Column::of: tiles_x, a band's thread block rows (rows x tiles_z), rows and the last
-// band's rows.
+// band's rows, as FastDiv. Why: as integer divisions (~20 instructions each, per warp, for thread
+// blocks of two planes) they made the 1D grid 3.6% slower than the 3D grid on the H200, in the
+// very same block order (0.7% with FastDiv; bench/results/gpu_march_bands.txt).
 struct Order {
   int kz, rows, tiles_x, tiles_y, tiles_z;
   FastDiv by_x, by_band, by_rows, by_last;

@@ -10,6 +10,7 @@
 #include "codelets/compute.hpp"
 #include "codelets/stations.hpp"
 #include "codelets/stencil.hpp"
+#include "core/fast_div.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/interp.hpp"
@@ -28,6 +29,27 @@ ArrayAt at(const float* f, int64_t i) { return ArrayAt{f, 0, i, 0, 0}; }
 }  // namespace
 
 // The 4th-order staggered difference is exact up to degree 4 (error ~ f^(5) h^4).
+// The GPU kernels' index decoding (codelets/march.hpp's band order) divides by FastDiv.
+TEST(FastDiv, MatchesIntegerDivision) {
+  std::vector<unsigned> divisors;
+  for (unsigned d = 1; d <= 4096; ++d) divisors.push_back(d);
+  for (unsigned d : {65535u, 65536u, 65537u, 1000003u, (1u << 30) - 1, 1u << 30, (1u << 30) + 1, (1u << 31) - 1})
+    divisors.push_back(d);
+  uint64_t x = 88172645463325252ull;  // xorshift64: numerators spread over [0, 2^31)
+  for (unsigned d : divisors) {
+    const ondes::FastDiv f(d);
+    for (uint64_t n : {0ull, 1ull, d - 1ull, d + 0ull, d + 1ull, 2ull * d - 1, 2ull * d, (1ull << 31) - 1, (1ull << 31) - d})
+      if (n < (1ull << 31)) ASSERT_EQ(f(unsigned(n)), unsigned(n) / d) << n << " / " << d;
+    for (int t = 0; t < 256; ++t) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      const unsigned n = unsigned(x) & 0x7fffffffu;
+      ASSERT_EQ(f(n), n / d) << n << " / " << d;
+    }
+  }
+  const ondes::FastDiv one;
+  EXPECT_EQ(one(12345u), 12345u);
+}
+
 TEST(Stencil, FourthOrderDifferencesAreExactForQuartics) {
   std::vector<float> f(16);
   for (int i = 0; i < 16; ++i) f[i] = static_cast<float>(quartic(i));
