@@ -373,11 +373,11 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // (bench/results/gpu_h100_pml_joined.txt).
 // Bands (Order): R tile rows each; -1 for as many as make about one wave of the kernel's resident
 // thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 for a 3D grid in x, y,
-// z order; by default the GPU's (device_rows). The GPUs disagree (bench/results/gpu_march_bands.txt):
-// H100 plain loop 18.77 G with the 3D grid, 19.47 in one band of a 1D grid (the same order), 20.08
-// / 20.27 with bands of 16 / 32 rows (StarPU 1x1 19.06-19.20 -> 19.63-19.70 G with 16); H200 24.85 G
-// with the 3D grid, 23.96 in one band, 23.86-24.10 in bands, though bands cut the march's DRAM
-// reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
+// z order; by default the GPU's (device_rows). The GPUs disagree (bench/results/gpu_march_bands.txt,
+// plain loop): H100 18.68 G with the 3D grid, 18.79-18.83 in one band of a 1D grid (the same order),
+// 19.95-19.98 / 20.31 with bands of 16 / 32 rows (StarPU 1x1 18.34-18.43 -> 19.88-19.89 G with 32);
+// H200 24.89 G with the 3D grid, 24.71 in one band, 24.63-24.79 in bands, though bands cut the
+// march's DRAM reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
 constexpr int kDeviceRows = -2;  // Geometry::rows: the current GPU's default (device_rows)
 struct Geometry {
   bool on = true;
@@ -417,9 +417,9 @@ inline int resident_blocks(int per_sm) {
 
 // The default band rows on a GPU: bands of 32 rows where DRAM is slower than 4 TB/s, the 3D grid
 // elsewhere. Why: where DRAM bounds the march, bands' L2 reuse pays (H100, 3.35 TB/s: plain loop
-// 18.77 -> 20.27 G, StarPU 1x1 19.1 -> 19.7 G); on the H200 (4.9 TB/s) its L2 does (ncu: the
-// fabric between the L2's two partitions 95-97% busy in both march kernels), bands' fewer DRAM
-// bytes do not show, and the 1D grid costs 3-4% (24.85 -> 23.9-24.1 G).
+// 18.68 -> 20.31 G); on the H200 (4.9 TB/s) its L2 does (ncu: the fabric between the L2's two
+// partitions 95-97% busy in both march kernels), bands' fewer DRAM bytes do not show, and the 1D
+// grid costs 0.4-0.7% (24.89 -> 24.71-24.79 G).
 inline int query_device_rows(int device) {
   int khz = 0, bits = 0;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
