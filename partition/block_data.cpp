@@ -64,6 +64,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
   for (size_t i = 0; i < blocks.size(); ++i) {
     BlockData& b = blocks[i];
     b.info = d.blocks[i];
+    b.name = "x" + std::to_string(b.info.bx) + "y" + std::to_string(b.info.by);
     b.local = map.owner(b.info.id) == rank;
     if (!b.local) {
       for (int dir = 0; dir < kDirections; ++dir) {

@@ -1,6 +1,7 @@
 // A block's arrays and their StarPU handles. Arrays are allocated with starpu_malloc (pinned when
 // a GPU is used) and registered once; StarPU moves them between memory nodes, the application never does.
 #pragma once
+#include <string>
 #include <starpu.h>
 
 #include <array>
@@ -18,6 +19,7 @@ namespace ondes {
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 struct BlockData {
   BlockInfo info;
+  std::string name;  // "x<bx>y<by>": its tasks' StarPU name, the block column of the task trace
   bool local = true;
   float* velocity = nullptr;  // 3 components
   float* stress = nullptr;    // 6 components

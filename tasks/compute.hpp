@@ -102,16 +102,19 @@ starpu_codelet& codelet() {
 }  // namespace compute_task
 
 // Submits a task of codelet cl over buffers d[0..n) with value arguments args (bytes) on block b's
-// workers, at its priority; on_done(arg), if given, replaces the codelet's completion callback.
+// workers, at its priority, named after the block; on_done(arg), if given, replaces the codelet's
+// completion callback.
 inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, void* args, size_t bytes,
                               const BlockData& b, void (*on_done)(void*), void* arg, const char* what) {
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
                                                STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
                                                STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
-                                               STARPU_CALLBACK_WITH_ARG_NFREE, on_done, arg, 0)
+                                               STARPU_NAME, b.name.c_str(), STARPU_CALLBACK_WITH_ARG_NFREE, on_done,
+                                               arg, 0)
                           : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
                                                STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
-                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0);
+                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                               STARPU_NAME, b.name.c_str(), 0);
   check_starpu(ret, what);
 }
 

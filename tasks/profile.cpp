@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace ondes::profile {
@@ -15,6 +16,7 @@ namespace {
 struct Event {
   int worker;
   const char* codelet;
+  std::string task;  // the task's StarPU name (a block task's block), or empty
   double start_us, end_us;
 };
 
@@ -71,7 +73,7 @@ void record(const starpu_task* task) {
   Totals& t = s.totals[{task->cl->name ? task->cl->name : "?", starpu_worker_get_type(p->workerid)}];
   ++t.tasks;
   t.us += end - start;
-  if (s.trace) s.events.push_back({p->workerid, task->cl->name, start, end});
+  if (s.trace) s.events.push_back({p->workerid, task->cl->name, task->name ? task->name : "", start, end});
 }
 
 void task_ended(void*) { record(starpu_task_get_current()); }
@@ -113,10 +115,10 @@ void write_trace(const std::string& path) {
     t0 = std::min_element(s.events.begin(), s.events.end(), [](const Event& a, const Event& b) {
            return a.start_us < b.start_us;
          })->start_us;
-  out << "worker,worker_kind,codelet,start_s,end_s\n";
+  out << "worker,worker_kind,codelet,start_s,end_s,block\n";
   for (const Event& e : s.events)
-    out << fmt::format("{},{},{},{:.7f},{:.7f}\n", e.worker, worker_kind(e.worker), e.codelet,
-                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6);
+    out << fmt::format("{},{},{},{:.7f},{:.7f},{}\n", e.worker, worker_kind(e.worker), e.codelet,
+                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6, e.task);
   if (!out) throw std::runtime_error(fmt::format("{}: writing the task trace failed", path));
 }
 

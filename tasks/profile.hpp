@@ -23,8 +23,9 @@ void record(const starpu_task* task);
 // The measured interval so far: codelet totals, worker times, transfers between memory nodes.
 RunProfile collect();
 
-// The tasks kept since start(true), as CSV: worker,worker_kind,codelet,start_s,end_s (seconds
-// from the first task's start). Throws when the file cannot be written.
+// The tasks kept since start(true), as CSV: worker,worker_kind,codelet,start_s,end_s,block (seconds
+// from the first task's start; block: a block task's block, x<bx>y<by>, else empty). Throws when
+// the file cannot be written.
 void write_trace(const std::string& path);
 
 }  // namespace ondes::profile

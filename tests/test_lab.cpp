@@ -112,6 +112,13 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
     EXPECT_LE(std::stod(e.at("start_s")), std::stod(e.at("end_s")));
   }
   EXPECT_EQ(per_codelet["compute_velocity"], 4 * steps);
+  // Each compute task names its block: every block of the 2x2 layout, a velocity and a stress
+  // update per step.
+  std::map<std::string, int> per_block;
+  for (const auto& e : trace)
+    if (e.at("codelet").rfind("compute_", 0) == 0) ++per_block[e.at("block")];
+  EXPECT_EQ(per_block, (std::map<std::string, int>{{"x0y0", 2 * steps}, {"x1y0", 2 * steps}, {"x0y1", 2 * steps},
+                                                    {"x1y1", 2 * steps}}));
   // A block adds its sources and saves its edges in its compute task: no task of their own.
   EXPECT_EQ(per_codelet.count("update_source"), 0u);
   EXPECT_EQ(per_codelet.count("save_edges"), 0u);
