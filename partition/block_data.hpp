@@ -1,10 +1,10 @@
 // A block's arrays and their StarPU handles. Arrays are allocated with starpu_malloc (pinned when
 // a GPU is used) and registered once; StarPU moves them between memory nodes, the application never does.
 #pragma once
-#include <string>
 #include <starpu.h>
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "partition/decomposition.hpp"

@@ -28,7 +28,6 @@ double quartic_d(double x) { return 1.2 * x * x * x - 5.1 * x * x + x - 2; }
 ArrayAt at(const float* f, int64_t i) { return ArrayAt{f, 0, i, 0, 0}; }
 }  // namespace
 
-// The 4th-order staggered difference is exact up to degree 4 (error ~ f^(5) h^4).
 // The GPU kernels' index decoding (codelets/march.hpp's band order) divides by FastDiv.
 TEST(FastDiv, MatchesIntegerDivision) {
   std::vector<unsigned> divisors;
@@ -50,6 +49,7 @@ TEST(FastDiv, MatchesIntegerDivision) {
   EXPECT_EQ(one(12345u), 12345u);
 }
 
+// The 4th-order staggered difference is exact up to degree 4 (error ~ f^(5) h^4).
 TEST(Stencil, FourthOrderDifferencesAreExactForQuartics) {
   std::vector<float> f(16);
   for (int i = 0; i < 16; ++i) f[i] = static_cast<float>(quartic(i));

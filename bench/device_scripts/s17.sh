@@ -2,11 +2,8 @@
 # H200: what bounds the march kernels? ncu SOL / memory / warp-state sections of one step's four
 # main kernels, 3D grid with KZ 2 (default) and KZ 4; plus the L2 sector counts.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
-o=${1:?out}; mkdir -p $o
-for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+. ./common.sh "$@"
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader
-big=inputs/benchmark.toml
 for m in 8x2x4x0 8x4x4x0 8x2x4x32; do
   echo "plain $m: $(ONDES_CUDA_MARCH=$m bin/plain_loop $big 200 2>&1 | grep -o 'in .*per step')"
 done

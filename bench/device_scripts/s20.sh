@@ -3,12 +3,9 @@
 # whole tiles (ONDES_CUDA_STAGE=full), the per-GPU band default (queried once a GPU): test_gpu,
 # plain loop A/B alternated, ncu of the march kernels, gpu_check correctness + benchmark.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
-o=${1:?out}; mkdir -p $o
-for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+. ./common.sh "$@"
 nvidia-smi --query-gpu=name --format=csv,noheader
-big=inputs/benchmark.toml
-timeout 200 bin/test_gpu > $o/test_gpu.log 2>&1; echo "test_gpu rc=$? $(grep -cE '^\[       OK' $o/test_gpu.log) ok, $(grep -cE 'FAILED  \]' $o/test_gpu.log) failed"
+test_gpu_run
 for rep in 1 2; do for st in trimmed full; do for m in default ${MARCHES:-8x0x4x0 8x0x4x32}; do
   mm=$m; [ $m = default ] && mm=""
   echo "plain $st $m #$rep: $(ONDES_CUDA_STAGE=$st ONDES_CUDA_MARCH=$mm bin/plain_loop $big 300 2>&1 | grep -o 'in .*per step')"

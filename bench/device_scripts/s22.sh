@@ -2,10 +2,8 @@
 # Issue 16: task traces of 2 GPUs in one process (weak: 512 x 1024 on 2 GPUs, 1x2+16 dmdas and
 # dmda, 1x2 dmda; strong: benchmark.toml 1x2+16 dmda) and of 1 GPU 1x1 (the same per-GPU block).
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
-o=${1:?out}; mkdir -p $o
-for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
-big=inputs/benchmark.toml weak=/tmp/weak_2.toml
+. ./common.sh "$@"
+weak=/tmp/weak_2.toml
 sed "s/^ny = .*/ny = 1024/" $big > $weak
 run() {  # NAME CASE NCUDA BLOCKS STRIP SCHED
   STARPU_NCPU=0 STARPU_NCUDA=$3 STARPU_CALIBRATE=1 bin/ondes3d run $2 --steps 40 --blocks $4 --edge-strip $5 --sched $6 --output /tmp/c.h5 > /dev/null 2>&1

@@ -2,9 +2,7 @@
 # Issue 16: what a cut costs one GPU's kernels. 512 x 1024 (the weak case) on one H200 as 1x1, 1x2
 # and 1x2 with edge strips of 16, every kernel under ncu (one worker), summed per step.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
-o=${1:?out}; mkdir -p $o
-for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+. ./common.sh "$@"
 nvidia-smi --query-gpu=name --format=csv,noheader
 weak=/tmp/weak_2.toml
 sed "s/^ny = .*/ny = 1024/" inputs/benchmark.toml > $weak

@@ -2,14 +2,9 @@
 # The band order's divisions by multiply and shift (march.hpp FastDiv): test_gpu with bands of 32 and
 # with the default, plain loop 3D grid / bands of 32 / one band / bands of 16 alternated, StarPU 1x1.
 cd "$(dirname "$0")"
-export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
-o=${1:?out}; mkdir -p $o
-for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+. ./common.sh "$@"
 nvidia-smi --query-gpu=name --format=csv,noheader
-big=inputs/benchmark.toml
-for m in 8x0x4x32 8x0x4x7 default; do mm=$m; [ $m = default ] && mm=""
-  ONDES_CUDA_MARCH=$mm timeout 200 bin/test_gpu > $o/test_gpu_$m.log 2>&1; echo "test_gpu $m rc=$? $(grep -cE '^\[       OK' $o/test_gpu_$m.log) ok, $(grep -cE 'FAILED  \]' $o/test_gpu_$m.log) failed"
-done
+for m in 8x0x4x32 8x0x4x7 default; do test_gpu_run $m; done
 for rep in 1 2; do for m in 8x0x4x0 8x0x4x32 8x0x4x999 8x0x4x16 8x0x4x-1; do
   echo "plain $m #$rep: $(ONDES_CUDA_MARCH=$m bin/plain_loop $big 300 2>&1 | grep -o 'in .*per step')"
 done; done

@@ -1,0 +1,17 @@
+# Sourced by every script here, from bundle/ (`cd "$(dirname "$0")"; . ./common.sh "$@"`): the
+# bundle's libraries, StarPU quiet with a home of its own, the binaries unpacked, o = the output
+# folder (the script's first argument), big = the benchmark case.
+export LD_LIBRARY_PATH=$PWD/lib STARPU_SILENT=1 STARPU_HOME=/tmp/ondes-starpu-home
+o=${1:?out}; mkdir -p "$o"
+for f in bin/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+big=inputs/benchmark.toml
+
+# test_gpu_run [MARCH]: bin/test_gpu (with ONDES_CUDA_MARCH=MARCH unless MARCH is empty or
+# "default"), logged to $o, and a line with its exit status and passed / failed counts.
+test_gpu_run() {
+  local m=${1:-} mm=${1:-} log=$o/test_gpu${1:+_$1}.log
+  [ "$mm" = default ] && mm=""
+  env ${mm:+ONDES_CUDA_MARCH=$mm} timeout 200 bin/test_gpu > "$log" 2>&1
+  local rc=$?
+  echo "test_gpu${m:+ $m} rc=$rc $(grep -cE '^\[       OK' "$log") ok, $(grep -cE 'FAILED  \]' "$log") failed"
+}
