@@ -80,9 +80,10 @@ int main(int argc, char** argv) try {
   vb.cells[0] = n;
   auto step = [&](int it) {
     const double t = it * c.time.dt;
-    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, stream);
+    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, stream);
     cuda::apply_sources(v, n, force, b.sources.force.size(), force_samples, t, stream);
-    cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, stream);
+    cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, BoundaryBuffers{},
+                         stream);
     cuda::apply_sources(s, n, moment, b.sources.moment.size(), moment_samples, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);

@@ -1,7 +1,9 @@
-// compute_velocity / compute_stress of one block: the interior sweep over the per-cell stencils of
-// stencil.hpp, then the C-PML correction of the block's PML cells (pml may be null), for the
-// stress the free-surface images, and the updated field's edges into the boundary buffers of
-// `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
+// compute_velocity / compute_stress of one block: the other field's ghosts from the neighbours'
+// boundary buffers `ghosts` (null where the block has none; the CUDA march reads x faces straight
+// from them: XHalo), the interior sweep over the per-cell stencils of stencil.hpp, then the C-PML
+// correction of the block's PML cells (pml may be null), for the stress the free-surface images,
+// and the updated field's edges into the boundary buffers of `edges` (null where not wanted). CPU
+// loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
 #include <type_traits>
@@ -12,17 +14,18 @@
 #include "codelets/stencil.hpp"
 
 namespace ondes::cpu {
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& edges);
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges);
+void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges);
+void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& edges, cudaStream_t stream);
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges, cudaStream_t stream);
+void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, cudaStream_t stream);
+void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
+                    cudaStream_t stream);
 }  // namespace ondes::cuda
 
 namespace ondes {
@@ -335,14 +338,16 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
   });
 }
 
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t count,
-                      const BoundaryBuffers& edges) {
+void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t count,
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
+  load_ghosts(p.shape, kStressKind, ghosts, s);
   velocity_sweep(p, v, s, mat, pml, count);
   save_edges(p.shape, kVelocityKind, v, edges);
 }
 
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t count,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges) {
+void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t count,
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
+  load_ghosts(p.shape, kVelocityKind, ghosts, v);
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
 }
@@ -568,11 +573,13 @@ template <int B, bool S> struct StressCells { static constexpr auto fn = stress_
 
 }  // namespace
 
-void compute_velocity(const StepParams& p, float* v, const float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& edges, cudaStream_t stream) {
+void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
-  if (!march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, edges, stream))
+  const XHalo h = march::x_halo(p.shape, b, ghosts);
+  load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
+  if (!march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, edges, h, stream))
     launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
   if (pml_cells > 0) {
     const bool u = p.uniform_planes;
@@ -583,15 +590,18 @@ void compute_velocity(const StepParams& p, float* v, const float* s, const float
   }
 }
 
-void compute_stress(const StepParams& p, float* s, const float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& edges, cudaStream_t stream) {
+void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
+                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
+                    cudaStream_t stream) {
   const Geometry& g = geometry();
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
+  const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
+  load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if constexpr (N == 0) {
-      if (!march::march_block<march::Stress>("stress_march", p, b, s, v, mat, edges, stream))
+      if (!march::march_block<march::Stress>("stress_march", p, b, s, v, mat, edges, h, stream))
         launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded

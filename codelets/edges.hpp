@@ -13,6 +13,20 @@ struct BoundaryBuffers {
   float* at[kDirections];
 };
 
+// The x faces (XM, XP) whose ghosts the CUDA march reads straight from the neighbours' buffers in
+// the rows (j, k) of its box, so that load_ghosts leaves those rows alone; null: from the field.
+// Why: an x face's ghosts are two floats a row, each row a 32-byte sector written for 8 bytes; on
+// one H200, 4x4 blocks of benchmark.toml, the ghost copies moved 16 MB a launch where 4.7 MB were
+// needed, 0.48 of a step's 4.05 ms of kernels (bench/results/gpu_h200_kernels_by_layout.txt).
+struct XHalo {
+  const float* at[2] = {nullptr, nullptr};  // XM, XP
+  PmlBox rows;                              // the box whose rows (j, k) they serve
+  ONDES_HD const float* face(int dir) const { return dir == XM ? at[0] : dir == XP ? at[1] : nullptr; }
+  ONDES_HD bool serves(int dir, int j, int k) const {
+    return face(dir) && j >= rows.lo[1] && j < rows.hi[1] && k >= rows.lo[2] && k < rows.hi[2];
+  }
+};
+
 }  // namespace ondes
 
 namespace ondes::cpu {
@@ -22,7 +36,8 @@ void load_ghosts(const BlockShape& shape, int kind, const BoundaryBuffers& b, fl
 
 namespace ondes::cuda {
 void save_edges(const BlockShape& shape, int kind, const float* field, const BoundaryBuffers& b, cudaStream_t stream);
-void load_ghosts(const BlockShape& shape, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream);
+void load_ghosts(const BlockShape& shape, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream,
+                 const XHalo& skip = {});
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
@@ -73,14 +88,16 @@ __device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {
 }
 
 // A thread per element of a plane of all the boxes (x: direction after direction, at most four),
-// the planes (y) and the halo components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts.
+// the planes (y) and the halo components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts,
+// but for the rows that skip serves.
 template <bool Edges>
-__global__ void halo_kernel(BlockShape sh, int kind, float* field, BoundaryBuffers b) {
+__global__ void halo_kernel(BlockShape sh, int kind, float* field, BoundaryBuffers b, XHalo skip) {
   int r = blockIdx.x * kBoxThreads + threadIdx.x;
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!b.at[dir]) continue;
     const Box box = halo_box(sh, dir, Edges);
     if (r < box.ni * box.nj) {
+      if (!Edges && skip.serves(dir, box.j0 + r / box.ni, blockIdx.y)) return;
       copy_box_element(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y, r, field, b.at[dir],
                        Edges);
       return;
@@ -102,14 +119,15 @@ int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
 void save_edges(const BlockShape& sh, int kind, const float* field, const BoundaryBuffers& b, cudaStream_t stream) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<true><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, const_cast<float*>(field), b);
+  halo_kernel<true><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, const_cast<float*>(field), b, XHalo{});
   check_launch("halo_kernel (edges)");
 }
 
-void load_ghosts(const BlockShape& sh, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream) {
+void load_ghosts(const BlockShape& sh, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream,
+                 const XHalo& skip) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<false><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, field, b);
+  halo_kernel<false><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
   check_launch("halo_kernel (ghosts)");
 }
 

@@ -19,9 +19,11 @@
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
+#include "core/env.hpp"
 #include "core/fast_div.hpp"
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
+#include <cuda_pipeline.h>
 namespace ondes::cuda::march {
 
 constexpr int kTx = 32, kHalo = 2, kPitch = kTx + 2 * kHalo;
@@ -84,6 +86,68 @@ struct Staging {
         if (stages(p)) march_tiles[first[f] + thread_rank() + p * T::kThreads] = r[f][p];
   }
 };
+
+// The ghosts of the x faces an XHalo serves, in the tiles of a column that reaches them: Staging
+// stages the field's (stale) ghost columns as ever, then one thread an element overwrites them
+// with the neighbour's buffer (after a barrier: another thread staged that element). Only the
+// first three tiles (the halo components, read at x offsets) and the tile rows of the column's
+// cells: nothing else reads a ghost column. Why not a per-element choice in Staging's loads: that
+// made every march of the kernel 3-6% slower and spilled (H100, ncu, 2x2 and 4x4 blocks).
+template <int TY>
+struct XPatch {
+  static constexpr int kPerFace = kGhost * TY * kHaloComponents;  // columns x rows x components
+  static constexpr int kSlots = 2 * kPerFace;  // floats of shared memory after the tiles (slots)
+  // This thread's element, packed in one register (the saving marches are at their 80-register
+  // bound, and a pointer, an offset and a value held across the plane spilled 12 bytes): its
+  // offset in march_tiles (bits 0-11; never 0, the tile's first rows are y halo), its offset in
+  // its component's plane of the face buffer (bits 12-30) and the face (bit 31: XP). 0: none.
+  // The value comes through shared memory (cp.async into the thread's slot): no register either.
+  static constexpr unsigned kTileBits = 12, kRowBits = 19, kXP = 1u << 31;
+  unsigned at = 0;
+  bool face;  // the column reaches a face (uniform in the thread block: the others skip the barrier)
+  __device__ XPatch(const BlockShape& sh, const PmlBox& b, const XHalo& h, int i0, int j0) {
+    const bool xm = h.at[0] && i0 < kHalo, xp = h.at[1] && i0 + kTx + kHalo > sh.nx;
+    face = xm || xp;
+    int t = thread_rank(), dir = XM;  // threads [0, kPerFace) for XM if reached, the next for XP
+    if (!xm || t >= kPerFace) {
+      dir = XP, t -= xm ? kPerFace : 0;
+      if (!xp || t >= kPerFace) return;
+    }
+    const int f = t / (kGhost * TY), u = t % (kGhost * TY), row = u / kGhost, col = u % kGhost;
+    const int j = j0 + row, li = ghost_box(sh, dir).i0 + col - (i0 - kHalo);
+    if (j >= b.hi[1] || li >= kPitch) return;  // no cell of the column reads it
+    const unsigned tile = f * Tile<TY>::kSize + (row + kHalo) * kPitch + li;
+    at = tile | unsigned(j * kGhost + col) << kTileBits | (dir == XP ? kXP : 0u);
+  }
+  // Plane k's element into this thread's slot (slots: the first slot's offset in march_tiles).
+  __device__ void load(const BlockShape& sh, const XHalo& h, int k, int slots) const {
+    if (!at) return;
+    const int f = tile() / Tile<TY>::kSize;
+    const float* face = at & kXP ? h.at[1] : h.at[0];  // a face buffer: components x nz x ny x kGhost
+    __pipeline_memcpy_async(&march_tiles[slots + thread_rank()],
+                            face + (int64_t(f) * sh.nz + k) * (sh.ny * kGhost) + (at >> kTileBits & ((1u << kRowBits) - 1)),
+                            sizeof(float));
+    __pipeline_commit();
+  }
+  __device__ void store(int slots) const {
+    if (!face) return;
+    __pipeline_wait_prior(0);
+    __syncthreads();  // Staging's store of the same elements is done
+    if (at) march_tiles[tile()] = march_tiles[slots + thread_rank()];
+  }
+  __device__ int tile() const { return at & ((1u << kTileBits) - 1); }
+  static_assert(kHaloComponents * Tile<TY>::kSize <= (1 << kTileBits), "tile offsets fit their bits");
+  static_assert(kSlots <= Tile<TY>::kThreads, "a slot a thread");
+};
+// XPatch in the kernels that read x faces from their buffers (XF), else nothing.
+struct NoXPatch {
+  template <class... A>
+  __device__ explicit NoXPatch(const A&...) {}
+  __device__ void load(const BlockShape&, const XHalo&, int, int) const {}
+  __device__ void store(int) const {}
+};
+template <int TY, bool XF>
+using XPatchIf = std::conditional_t<XF, XPatch<TY>, NoXPatch>;
 
 // The stress components as the velocity stencil reads them: x/y offsets from tiles 0-4 (sxx, sxy,
 // sxz, syy, syz), z from the windows (planes k-2..k+1 for sxz, syz; k-1..k+2 for szz).
@@ -221,16 +285,17 @@ struct Column {
   }
 };
 
-// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read once
-// a plane (PlaneAt) instead of staging the density's tile and window: 4 of 56 bytes a cell.
-template <int TY, int MinBlocks, bool Save, bool Uniform>
-__global__ void __launch_bounds__(kTx* TY, MinBlocks)
-    velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, BoundaryBuffers e, Order o) {
+// One thread block's march (velocity_march). XF: the x halo of the faces h serves comes from the
+// neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
+// kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
+template <int TY, bool Save, bool Uniform, bool XF>
+__device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBox& b, float* __restrict__ v,
+                                                const float* __restrict__ s, const float* __restrict__ mat,
+                                                const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
+  constexpr int slots = F * K;                      // XPatch's, after the tiles
   const BlockShape sh = p.shape;
-  const Column c = Column::of<TY>(b, o);
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
@@ -241,6 +306,11 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     if constexpr (Uniform) return plane_at(mat, sh, c.k0);
     else return RhoAt<TY>{tile_centre(), 0.0f, 0.0f};
   }();
+  XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
+  auto stage = [&](auto& r, int k) {
+    st.load(r, src, plane_base(sh, k));
+    xp.load(sh, h, k, slots);
+  };
   int64_t q = c.first(sh, b);
 #pragma unroll
   for (int d = 0; d < 4; ++d) {
@@ -250,19 +320,20 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
   }
   if constexpr (!Uniform) m.here = rho[q], m.up = rho[q + sz];
   float r[F][T::kPasses], old[kVelocityComponents];
-  st.load(r, src, plane_base(sh, c.k0));
+  stage(r, c.k0);
   load_cell(old, v, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
     __syncthreads();  // the previous plane's tiles are read
     st.store(r, tiles);
+    xp.store(slots);
     __syncthreads();
     float now[kVelocityComponents];
 #pragma unroll
     for (int d = 0; d < kVelocityComponents; ++d) now[d] = old[d];
     float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
-      st.load(r, src, plane_base(sh, k + 1));
+      stage(r, k + 1);
       load_cell(old, v, n, q + sz);
       nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
       if constexpr (!Uniform) nrho = rho[q + 2 * sz];
@@ -284,21 +355,39 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
   }
 }
 
-// Uniform: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
-template <int TY, int MinBlocks, bool Save, bool Uniform>
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read once
+// a plane (PlaneAt) instead of staging the density's tile and window: 4 of 56 bytes a cell.
+// X: the x halo of the faces h serves is read from the neighbours' buffers (XHalo, XPatch). One
+// body for all the thread blocks: with a face body and another one for the columns that reach no
+// face, ptxas spilled 16-28 bytes; those columns pay one test a plane.
+template <int TY, int MinBlocks, bool Save, bool Uniform, bool X>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
-    stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, BoundaryBuffers e, Order o) {
+    velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
+                   const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
+  const Column c = Column::of<TY>(b, o);
+  velocity_column<TY, Save, Uniform, X>(p, b, v, s, mat, e, h, c);
+}
+
+// One thread block's march (stress_march); XF as velocity_column's.
+template <int TY, bool Save, bool Uniform, bool XF>
+__device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
+                                              const float* __restrict__ v, const float* __restrict__ mat,
+                                              const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
   constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
+  constexpr int slots = (Uniform ? 3 : 5) * K;      // XPatch's, after the tiles (1/mu: two)
   const BlockShape sh = p.shape;
-  const Column c = Column::of<TY>(b, o);
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
+  XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
+  auto stage = [&](auto& r, int k) {
+    st.load(r, src, plane_base(sh, k));
+    xp.load(sh, h, k, slots);
+  };
   int64_t q = c.first(sh, b);
 #pragma unroll
   for (int d = 0; d < 4; ++d) {
@@ -315,7 +404,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     st.store(r0, dst0);
   }
   float r[F][T::kPasses], old[kStressComponents];
-  st.load(r, src, plane_base(sh, c.k0));
+  stage(r, c.k0);
   load_cell(old, s, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
@@ -325,13 +414,14 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
       const int dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
       st.store(r, dst);
     }
+    xp.store(slots);
     __syncthreads();
     float now[kStressComponents];
 #pragma unroll
     for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
     float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
-      st.load(r, src, plane_base(sh, k + 1));
+      stage(r, k + 1);
       load_cell(old, s, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
       if constexpr (!Uniform) nl = lam[q + sz];
@@ -352,6 +442,15 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
     l = nl;
   }
+}
+
+// Uniform, X: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
+template <int TY, int MinBlocks, bool Save, bool Uniform, bool X>
+__global__ void __launch_bounds__(kTx* TY, MinBlocks)
+    stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
+                 const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
+  const Column c = Column::of<TY>(b, o);
+  stress_column<TY, Save, Uniform, X>(p, b, s, v, mat, e, h, c);
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
@@ -441,9 +540,9 @@ inline int device_rows() {
   return r - 1;
 }
 
-// Kernel<TY, B, Save, Uniform>::fn over box b, for the geometry.
-template <template <int, int, bool, bool> class Kernel, class... Args>
-void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStream_t stream, Args... args) {
+// Kernel<TY, B, Save, Uniform, X>::fn over box b, for the geometry.
+template <template <int, int, bool, bool, bool> class Kernel, class... Args>
+void launch(const char* name, const PmlBox& b, bool save, bool uniform, bool x, cudaStream_t stream, Args... args) {
   const Geometry& g = geometry();
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
@@ -452,16 +551,21 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     // 56 bytes (stress); at 80 none. H100, benchmark.toml 4x4 blocks (every block saves): 11.94 ->
     // 12.58 G cell-updates/s with B = 3 for them.
     constexpr int SB = B > 3 ? 3 : B;
-    using K = Kernel<TY, B, false, false>;
-    const typename K::Fn kernels[2][2] = {{K::fn, Kernel<TY, B, false, true>::fn},
-                                          {Kernel<TY, SB, true, false>::fn, Kernel<TY, SB, true, true>::fn}};
-    const auto k = kernels[save][uniform];
-    const size_t bytes = sizeof(float) * K::tiles(uniform) * Tile<TY>::kSize;
+    // The same for the x-face (XHalo) kernels: at 4 those spilled 16-36 bytes, at 3 none.
+    using K = Kernel<TY, B, false, false, false>;
+    const typename K::Fn kernels[2][2][2] = {
+        {{K::fn, Kernel<TY, B, false, true, false>::fn},
+         {Kernel<TY, SB, true, false, false>::fn, Kernel<TY, SB, true, true, false>::fn}},
+        {{Kernel<TY, SB, false, false, true>::fn, Kernel<TY, SB, false, true, true>::fn},
+         {Kernel<TY, SB, true, false, true>::fn, Kernel<TY, SB, true, true, true>::fn}}};
+    const auto k = kernels[x][save][uniform];
+    const int per_sm = save || x ? SB : B;
+    const size_t bytes = sizeof(float) * (K::tiles(uniform) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
-    const int kz = planes_per_block(g, save ? SB : B), tiles_z = (nz + kz - 1) / kz;
+    const int kz = planes_per_block(g, per_sm), tiles_z = (nz + kz - 1) / kz;
     const int rows = g.rows >= 0            ? g.rows
                      : g.rows == kDeviceRows ? device_rows()
-                                             : std::max(1, resident_blocks(save ? SB : B) / tiles_x);
+                                             : std::max(1, resident_blocks(per_sm) / tiles_x);
     const Order o = Order::of(kz, std::min(rows, tiles_y), tiles_x, tiles_y, tiles_z);
     const dim3 grid = rows > 0 ? dim3(unsigned(tiles_x) * tiles_y * tiles_z) : dim3(tiles_x, tiles_y, tiles_z);
     k<<<grid, dim3(kTx, TY), bytes, stream>>>(args..., o);
@@ -476,26 +580,42 @@ void launch(const char* name, const PmlBox& b, bool save, bool uniform, cudaStre
     go(Rows8{}, std::integral_constant<int, 4>{});
   check_launch(name);
 }
-template <int TY, int B, bool S, bool U>
+template <int TY, int B, bool S, bool U, bool X>
 struct Velocity {
-  static constexpr auto fn = velocity_march<TY, B, S, U>;
+  static constexpr auto fn = velocity_march<TY, B, S, U, X>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 5 : 6; }
 };
-template <int TY, int B, bool S, bool U>
+template <int TY, int B, bool S, bool U, bool X>
 struct Stress {
-  static constexpr auto fn = stress_march<TY, B, S, U>;
+  static constexpr auto fn = stress_march<TY, B, S, U, X>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 3 : 5; }
 };
 
-// Kernel's march over box b (the block's cells outside the PML: interior()), unless the march is
-// off (ONDES_CUDA_MARCH=off); returns whether it was launched.
-template <template <int, int, bool, bool> class Kernel>
+// The x faces of `ghosts` a march over box b reads from the buffers (XHalo): those whose ghost
+// columns only march cells read in the box's rows, the box reaching the face and at least two cells
+// wide (else PML cells beside it read them too). None when the march is off.
+// ONDES_CUDA_XHALO=off: every ghost from the field (the A/B of XHalo).
+inline XHalo x_halo(const BlockShape& sh, const PmlBox& b, const BoundaryBuffers& ghosts) {
+  static const bool off = env_is("ONDES_CUDA_XHALO", "off");
+  XHalo h;
+  if (off || !geometry().on || empty(b) || int64_t(sh.ny) * kGhost >= (1 << XPatch<8>::kRowBits)) return h;
+  if (b.lo[0] == 0 && b.hi[0] >= kGhost) h.at[0] = ghosts.at[XM];
+  if (b.hi[0] == sh.nx && b.lo[0] <= sh.nx - kGhost) h.at[1] = ghosts.at[XP];
+  h.rows = b;
+  return h;
+}
+
+// Kernel's march over box b (the block's cells outside the PML: interior()), reading the x halo of
+// h's faces from their buffers, unless the march is off (ONDES_CUDA_MARCH=off); returns whether it
+// was launched.
+template <template <int, int, bool, bool, bool> class Kernel>
 bool march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
-                 const float* mat, const BoundaryBuffers& edges, cudaStream_t stream) {
+                 const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
   if (!geometry().on) return false;
-  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, stream, p, b, out, in, mat, edges);
+  const bool x = h.at[0] || h.at[1];
+  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, x, stream, p, b, out, in, mat, edges, h);
   return true;
 }
 

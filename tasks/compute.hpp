@@ -40,13 +40,12 @@ template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
                   const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
   const BlockShape& s = a.params.shape;
-  if (a.neighbour_mask) ONDES_RUN(B, load_ghosts, s, Velocity ? kStressKind : kVelocityKind, in, other);
   // With a source, the edges are saved after it (the neighbours must see it); else by the update.
   const BoundaryBuffers saved_by_update = a.has_source ? BoundaryBuffers{} : out;
   if (Velocity)
-    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, saved_by_update);
+    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
   else
-    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic,
+    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic, in,
               saved_by_update);
   if (!a.has_source) return;
   ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
