@@ -1,0 +1,24 @@
+#!/bin/bash
+# For a reverted build (bench/results/gpu_h100_yfaces_attempt.patch applied on ff27c1b, whose s28.sh
+# also sets ONDES_CUDA_FACES and takes MODES): the march reads the y faces' ghosts from the buffers
+# too (FaceHalo / FacePatch over four faces):
+# test_gpu, StarPU 1x1 and 2x2 / 4x4 with ONDES_CUDA_FACES = on (all faces) / x (x faces only, the
+# previous build's behaviour) / off (every ghost by the copy kernel) alternated, per-kernel ncu of
+# 4x4 and 2x2 (on / x), then gpu_check correctness + benchmark.
+cd "$(dirname "$0")"
+. ./common.sh "$@"
+nvidia-smi --query-gpu=name --format=csv,noheader
+test_gpu_run
+export STARPU_NCPU=0 STARPU_NCUDA=1
+for l in 1x1 2x2 4x4; do
+  STARPU_CALIBRATE=1 bin/ondes3d run $big --steps 40 --blocks $l --sched dmda --output /tmp/c.h5 > /dev/null 2>&1
+  for rep in 1 2; do for x in on x off; do
+    [ $l = 1x1 ] && [ $x != on ] && continue
+    echo "starpu $l faces $x #$rep: $(ONDES_CUDA_FACES=$x bin/ondes3d run $big --steps 300 --blocks $l --sched dmda --output /tmp/r.h5 2>&1 | grep -o 'done in.*cell-updates/s')"
+  done; done
+done
+unset STARPU_NCPU STARPU_NCUDA
+MODES="on x" bash s28.sh "$o" | grep -v "^NVIDIA"
+timeout ${CHECK_LIMIT:-240} bash gpu_check.sh $o/check ${CHECK_STEPS:-300} "${CHECK_PARTS:-correctness benchmark}" > /dev/null 2>&1
+grep -E "correctness status|FAILED" $o/check/gpu_check.log | tail -5
+grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
