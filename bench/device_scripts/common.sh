@@ -15,3 +15,17 @@ test_gpu_run() {
   local rc=$?
   echo "test_gpu${m:+ $m} rc=$rc $(grep -cE '^\[       OK' "$log") ok, $(grep -cE 'FAILED  \]' "$log") failed"
 }
+
+# starpu_ab VAR "MODES" LAYOUT...: for each layout a calibration run, then two rounds of the StarPU
+# run on the benchmark case with VAR set to each of MODES in turn (1x1: the first mode only), a
+# line each. The A/B of a switch on one build, alternated so that drifts hit every mode alike.
+starpu_ab() {
+  local var=$1 modes=$2 l rep x; shift 2
+  for l in "$@"; do
+    STARPU_CALIBRATE=1 bin/ondes3d run $big --steps 40 --blocks $l --sched dmda --output /tmp/c.h5 > /dev/null 2>&1
+    for rep in 1 2; do for x in $modes; do
+      [ $l = 1x1 ] && [ $x != "${modes%% *}" ] && continue
+      echo "starpu $l $var=$x #$rep: $(env $var=$x bin/ondes3d run $big --steps 300 --blocks $l --sched dmda --output /tmp/r.h5 2>&1 | grep -o 'done in.*cell-updates/s')"
+    done; done
+  done
+}

@@ -6,11 +6,5 @@ cd "$(dirname "$0")"
 nvidia-smi --query-gpu=name --format=csv,noheader
 test_gpu_run
 export STARPU_NCPU=0 STARPU_NCUDA=1
-for l in 1x1 2x2 4x4; do
-  STARPU_CALIBRATE=1 bin/ondes3d run $big --steps 40 --blocks $l --sched dmda --output /tmp/c.h5 > /dev/null 2>&1
-  for rep in 1 2; do for x in on off; do
-    [ $l = 1x1 ] && [ $x = off ] && continue
-    echo "starpu $l xhalo $x #$rep: $(ONDES_CUDA_XHALO=$x bin/ondes3d run $big --steps 300 --blocks $l --sched dmda --output /tmp/r.h5 2>&1 | grep -o 'done in.*cell-updates/s')"
-  done; done
-done
+starpu_ab ONDES_CUDA_XHALO "on off" 1x1 2x2 4x4
 bash s28.sh "$o" | grep -v "^NVIDIA"
