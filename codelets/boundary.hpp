@@ -8,19 +8,32 @@
 
 namespace ondes {
 
-// Element r (row-major in the plane: jj = r / ni) of plane k, component c of a box copy: between
-// field component fc of the block's array and the buffer, in either direction. One per-element
-// source for the CUDA kernels, which launch a thread per element of a plane and the planes and
-// components as grid dimensions (no 64-bit divisions per element).
-ONDES_HD inline void copy_box_element(const BlockShape& sh, const Box& b, int c, int fc, int k, int r, float* field,
-                                      float* buffer, bool to_buffer) {
+// Element r (row-major in the plane: jj = r / ni) of planes [k0, k0 + P), component c of a box
+// copy, where keep(k) (and k < nz): between field component fc of the block's array and the
+// buffer, in either direction. All P values are read before any is written, so that a thread
+// has P loads in flight. One per-element source for the CUDA kernels, which launch a thread per
+// element of a plane and the plane runs and components as grid dimensions (no 64-bit divisions
+// per element).
+template <int P, class Keep>
+ONDES_HD inline void copy_box_run(const BlockShape& sh, const Box& b, int c, int fc, int k0, int r, float* field,
+                                  float* buffer, bool to_buffer, Keep&& keep) {
   const int jj = r / b.ni, ii = r - jj * b.ni;
-  float& f = field[fc * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k)];
-  float& x = buffer[buffer_index(b, sh.nz, c, k, jj, ii)];
-  if (to_buffer)
-    x = f;
-  else
-    f = x;
+  float* f = field + fc * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k0);
+  float* x = buffer + buffer_index(b, sh.nz, c, k0, jj, ii);
+  const int64_t fs = sh.sz(), xs = int64_t(b.ni) * b.nj;
+  float* from = to_buffer ? f : x;
+  float* to = to_buffer ? x : f;
+  const int64_t from_s = to_buffer ? fs : xs, to_s = to_buffer ? xs : fs;
+  float v[P];
+  bool on[P];
+#pragma unroll
+  for (int p = 0; p < P; ++p) {
+    on[p] = k0 + p < sh.nz && keep(k0 + p);
+    if (on[p]) v[p] = from[p * from_s];
+  }
+#pragma unroll
+  for (int p = 0; p < P; ++p)
+    if (on[p]) to[p * to_s] = v[p];
 }
 
 ONDES_HD inline int64_t box_floats(const BlockShape& sh, int ncomp, const Box& b) { return int64_t(ncomp) * b.ni * b.nj * sh.nz; }
@@ -83,10 +96,11 @@ void load_box(const BlockShape& sh, int kind, int dir, const float* buffer, floa
 namespace ondes::cuda {
 
 // The CUDA copies (codelets/edges.hpp) launch a thread per element of a plane of the boxes (x),
-// the planes (y) and the halo components (z).
+// the runs of `planes` planes (y) and the halo components (z).
 constexpr int kBoxThreads = 128;
-inline dim3 box_grid(const BlockShape& sh, int plane_elements) {
-  return dim3(unsigned(blocks_for(plane_elements, kBoxThreads)), unsigned(sh.nz), unsigned(kHaloComponents));
+inline dim3 box_grid(const BlockShape& sh, int plane_elements, int planes) {
+  return dim3(unsigned(blocks_for(plane_elements, kBoxThreads)), unsigned((sh.nz + planes - 1) / planes),
+              unsigned(kHaloComponents));
 }
 
 }  // namespace ondes::cuda

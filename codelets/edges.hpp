@@ -5,6 +5,7 @@
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/kernel_support.hpp"
+#include "core/env.hpp"
 
 namespace ondes {
 
@@ -88,18 +89,18 @@ __device__ inline Box halo_box(const BlockShape& sh, int dir, bool edges) {
 }
 
 // A thread per element of a plane of all the boxes (x: direction after direction, at most four),
-// the planes (y) and the halo components (z): box_grid. Edges: field -> buffers; else buffers -> ghosts,
-// but for the rows that skip serves.
-template <bool Edges>
+// P planes of it (y: the runs of planes) and the halo components (z): box_grid. Edges: field ->
+// buffers; else buffers -> ghosts, but for the rows that skip serves.
+template <bool Edges, int P>
 __global__ void halo_kernel(BlockShape sh, int kind, float* field, BoundaryBuffers b, XHalo skip) {
   int r = blockIdx.x * kBoxThreads + threadIdx.x;
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!b.at[dir]) continue;
     const Box box = halo_box(sh, dir, Edges);
     if (r < box.ni * box.nj) {
-      if (!Edges && skip.serves(dir, box.j0 + r / box.ni, blockIdx.y)) return;
-      copy_box_element(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y, r, field, b.at[dir],
-                       Edges);
+      const int j = box.j0 + r / box.ni;
+      copy_box_run<P>(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y * P, r, field, b.at[dir],
+                      Edges, [&](int k) { return Edges || !skip.serves(dir, j, k); });
       return;
     }
     r -= box.ni * box.nj;
@@ -114,21 +115,46 @@ int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
   return n;
 }
 
+// Planes a thread of the copies: 8 by default, or ONDES_CUDA_HALO_PLANES=1 / 16 (1: one element a
+// thread, the A/B). Why: with one element a thread, each thread's one load and one store in turn,
+// a 4x4 block's ghost copy took ~10 us a launch for ~2 MB (H100, ncu: 0.35 ms of a step's 4.7 ms
+// of kernels at 0.86 TB/s; with 8, 0.27 ms, and its DRAM bytes 0.30 -> 0.17 GB a step).
+inline int halo_planes() {
+  static const int p = [] {
+    const char* e = std::getenv("ONDES_CUDA_HALO_PLANES");
+    const int v = e ? std::atoi(e) : 8;
+    return v == 1 || v == 16 ? v : 8;
+  }();
+  return p;
+}
+
+template <bool Edges>
+void launch_halo(const BlockShape& sh, int kind, float* field, const BoundaryBuffers& b, const XHalo& skip, int n,
+                 cudaStream_t stream) {
+  const int planes = halo_planes();
+  const dim3 grid = box_grid(sh, n, planes);
+  if (planes == 1)
+    halo_kernel<Edges, 1><<<grid, kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
+  else if (planes == 16)
+    halo_kernel<Edges, 16><<<grid, kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
+  else
+    halo_kernel<Edges, 8><<<grid, kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
+  check_launch(Edges ? "halo_kernel (edges)" : "halo_kernel (ghosts)");
+}
+
 }  // namespace
 
 void save_edges(const BlockShape& sh, int kind, const float* field, const BoundaryBuffers& b, cudaStream_t stream) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<true><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, const_cast<float*>(field), b, XHalo{});
-  check_launch("halo_kernel (edges)");
+  launch_halo<true>(sh, kind, const_cast<float*>(field), b, XHalo{}, n, stream);
 }
 
 void load_ghosts(const BlockShape& sh, int kind, const BoundaryBuffers& b, float* field, cudaStream_t stream,
                  const XHalo& skip) {
   const int n = plane_elements(sh, b);
   if (n == 0) return;
-  halo_kernel<false><<<box_grid(sh, n), kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
-  check_launch("halo_kernel (ghosts)");
+  launch_halo<false>(sh, kind, field, b, skip, n, stream);
 }
 
 }  // namespace ondes::cuda
