@@ -29,3 +29,24 @@ starpu_ab() {
     done; done
   done
 }
+
+# ncu_step LAYOUT LABEL [VAR=VALUE...]: every kernel of 60 steps of a StarPU run at LAYOUT (after
+# 100 steps' launches) under Nsight Compute, one CUDA worker, no cache flush, with the variables
+# set; the log in $o/ncu_LAYOUT_LABEL.csv, summed by kernel (ncu_sum.py) under "== LAYOUT LABEL".
+ncu_step() {
+  local l=$1 label=$2 n; shift 2
+  n=$(( ${l%x*} * ${l#*x} ))
+  env "$@" STARPU_NWORKER_PER_CUDA=1 timeout 240 ncu --csv --cache-control none --clock-control none \
+    --print-units base --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+    --launch-skip $((100 * n)) --launch-count $((60 * n)) \
+    bin/ondes3d run $big --steps 30 --blocks $l --sched dmda --output /tmp/r.h5 > $o/ncu_${l}_$label.csv 2>&1
+  echo "== $l $label"; python3 ncu_sum.py $o/ncu_${l}_$label.csv $n
+}
+
+# check_table: gpu_check.sh correctness + benchmark (CHECK_STEPS, default 300; CHECK_PARTS;
+# CHECK_LIMIT seconds) into $o/check, then its correctness status and its table.
+check_table() {
+  timeout ${CHECK_LIMIT:-300} bash gpu_check.sh $o/check ${CHECK_STEPS:-300} "${CHECK_PARTS:-correctness benchmark}" > /dev/null 2>&1
+  grep -E "correctness status|FAILED" $o/check/gpu_check.log | tail -5
+  grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
+}
