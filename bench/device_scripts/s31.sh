@@ -5,6 +5,4 @@
 cd "$(dirname "$0")"
 . ./common.sh "$@"
 bash s30.sh "$o" | grep -v "^NVIDIA"
-timeout ${CHECK_LIMIT:-300} bash gpu_check.sh $o/check ${CHECK_STEPS:-300} "${CHECK_PARTS:-correctness benchmark}" > /dev/null 2>&1
-grep -E "correctness status|FAILED" $o/check/gpu_check.log | tail -5
-grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
+check_table

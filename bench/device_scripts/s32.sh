@@ -13,6 +13,4 @@ export STARPU_NCPU=0 STARPU_NCUDA=1
 starpu_ab ONDES_CUDA_FACES "on x off" 1x1 2x2 4x4
 unset STARPU_NCPU STARPU_NCUDA
 MODES="on x" bash s28.sh "$o" | grep -v "^NVIDIA"
-timeout ${CHECK_LIMIT:-240} bash gpu_check.sh $o/check ${CHECK_STEPS:-300} "${CHECK_PARTS:-correctness benchmark}" > /dev/null 2>&1
-grep -E "correctness status|FAILED" $o/check/gpu_check.log | tail -5
-grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
+CHECK_LIMIT=${CHECK_LIMIT:-240} check_table
