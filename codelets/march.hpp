@@ -614,8 +614,7 @@ template <template <int, int, bool, bool, bool> class Kernel>
 bool march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
                  const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
   if (!geometry().on) return false;
-  const bool x = h.at[0] || h.at[1];
-  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, x, stream, p, b, out, in, mat, edges, h);
+  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, h.any(), stream, p, b, out, in, mat, edges, h);
   return true;
 }
 

@@ -15,6 +15,7 @@
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
 #include "codelets/source.hpp"
+#include "core/env.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
 
@@ -32,6 +33,14 @@ struct ComputeArgs {
 
 namespace compute_task {
 
+// ONDES_EDGES=apart: a block's edges saved by a copy after its update rather than by the update
+// itself (the A/B of the saving marches, which a CUDA block with neighbours runs at 3 thread blocks
+// an SM for the registers the save takes, against 4 without).
+inline bool edges_apart() {
+  static const bool on = env_is("ONDES_EDGES", "apart");
+  return on;
+}
+
 // One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
 // update, the sources (points and samples: StarPU vector buffers, null without sources), and the
 // field's edges into `out`. The compute task's work, and each half of the step task's
@@ -41,16 +50,17 @@ void update_field(const ComputeArgs& a, float* field, float* other, const float*
                   const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
   const BlockShape& s = a.params.shape;
   // With a source, the edges are saved after it (the neighbours must see it); else by the update.
-  const BoundaryBuffers saved_by_update = a.has_source ? BoundaryBuffers{} : out;
+  const bool apart = a.has_source || edges_apart();
+  const BoundaryBuffers saved_by_update = apart ? BoundaryBuffers{} : out;
   if (Velocity)
     ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
   else
     ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic, in,
               saved_by_update);
-  if (!a.has_source) return;
-  ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
-            vector_data<double>(samples), a.time);
-  if (a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
+  if (a.has_source)
+    ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
+              vector_data<double>(samples), a.time);
+  if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 
 template <bool Velocity, class B>

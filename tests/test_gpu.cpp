@@ -54,9 +54,11 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
   // 4x3: every block's march reads its x halo from the neighbours' buffers (codelets/edges.hpp
-  // XHalo), the edge blocks' on one face only; 5x2: the edge blocks' boxes are one cell wide, so
-  // their PML cells read the x ghosts too and the ghost copies fill them.
-  for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{4, 3}, std::pair{5, 2}}) {
+  // XHalo), the edge blocks' on one face only; 2x4: one x face a block, both y faces from the ghost
+  // copies; 5x2 and 2x5: the edge blocks' boxes are one cell wide (tall), so their PML cells read
+  // those ghosts too and the ghost copies fill them.
+  for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{4, 3}, std::pair{2, 4}, std::pair{5, 2},
+                          std::pair{2, 5}}) {
     c.run.nbx = nbx;
     c.run.nby = nby;
     const auto cpu = test::run(c, "", -1, 0);

@@ -50,3 +50,38 @@ check_table() {
   grep -E "correctness status|FAILED" $o/check/gpu_check.log | tail -5
   grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
 }
+
+# rate BINARY LAYOUT[+STRIP] [VAR=VALUE...]: the "done in ... cell-updates/s" of a StarPU dmda run of
+# the benchmark case, STEPS steps (default 300), LAYOUT's blocks with STRIP-cell edge strips, the
+# variables set; calibrate: the same quietly, 40 steps with STARPU_CALIBRATE=1 (before the measured runs).
+rate() {
+  local b=$1 l=${2%%+*} strip=0
+  [[ $2 == *+* ]] && strip=${2#*+}
+  shift 2
+  env "$@" $b run $big --steps ${STEPS:-300} --blocks $l --edge-strip $strip --sched dmda --output /tmp/r.h5 2>&1 |
+    grep -o 'done in.*cell-updates/s'
+}
+calibrate() {
+  local b=$1 l=$2
+  shift 2
+  STEPS=40 rate $b $l STARPU_CALIBRATE=1 "$@" > /dev/null
+}
+
+# head_ab VAR "MODES" LAYOUT...: for each layout (NXxNY[+STRIP]) a calibration run of this build and
+# of the previous one (bin/ondes3d_head: the previous bundle's bin/ondes3d.gz copied into bin/), then
+# two rounds of the previous build's run and this build's with VAR set to each of MODES in turn
+# (1x1: the first mode only); a line each.
+head_ab() {
+  local var=$1 modes=$2 l rep x; shift 2
+  for l in "$@"; do
+    calibrate bin/ondes3d $l
+    calibrate bin/ondes3d_head $l
+    for rep in 1 2; do
+      echo "$l head #$rep: $(rate bin/ondes3d_head $l)"
+      for x in $modes; do
+        [ $l = 1x1 ] && [ $x != "${modes%% *}" ] && continue
+        echo "$l $x #$rep: $(rate bin/ondes3d $l $var=$x)"
+      done
+    done
+  done
+}
