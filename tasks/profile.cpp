@@ -41,6 +41,11 @@ std::string worker_kind(int worker) {
   return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER ? "cuda" : "cpu";
 }
 
+// A CUDA worker's GPU (several workers, one per stream, share one); empty for a CPU worker.
+std::string worker_device(int worker) {
+  return starpu_worker_get_type(worker) == STARPU_CUDA_WORKER ? std::to_string(starpu_worker_get_devid(worker)) : "";
+}
+
 std::string node_kind(unsigned node) {
   return starpu_node_get_kind(node) == STARPU_CUDA_RAM ? "cuda" : "ram";
 }
@@ -115,10 +120,10 @@ void write_trace(const std::string& path) {
     t0 = std::min_element(s.events.begin(), s.events.end(), [](const Event& a, const Event& b) {
            return a.start_us < b.start_us;
          })->start_us;
-  out << "worker,worker_kind,codelet,start_s,end_s,block\n";
+  out << "worker,worker_kind,codelet,start_s,end_s,block,device\n";
   for (const Event& e : s.events)
-    out << fmt::format("{},{},{},{:.7f},{:.7f},{}\n", e.worker, worker_kind(e.worker), e.codelet,
-                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6, e.task);
+    out << fmt::format("{},{},{},{:.7f},{:.7f},{},{}\n", e.worker, worker_kind(e.worker), e.codelet,
+                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6, e.task, worker_device(e.worker));
   if (!out) throw std::runtime_error(fmt::format("{}: writing the task trace failed", path));
 }
 

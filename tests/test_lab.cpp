@@ -52,7 +52,7 @@ std::vector<std::map<std::string, std::string>> read_csv(const fs::path& p) {
   while (std::getline(in, line)) {
     const auto f = split(line);
     std::map<std::string, std::string> row;
-    for (size_t i = 0; i < header.size() && i < f.size(); ++i) row[header[i]] = f[i];
+    for (size_t i = 0; i < header.size(); ++i) row[header[i]] = i < f.size() ? f[i] : "";  // empty last fields
     rows.push_back(row);
   }
   return rows;
@@ -110,6 +110,11 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
   for (const auto& e : trace) {
     ++per_codelet[e.at("codelet")];
     EXPECT_LE(std::stod(e.at("start_s")), std::stod(e.at("end_s")));
+    // a CUDA worker's task names its GPU, a CPU worker's none
+    if (e.at("worker_kind") == "cuda")
+      EXPECT_GE(std::stoi(e.at("device")), 0);
+    else
+      EXPECT_EQ(e.at("device"), "");
   }
   EXPECT_EQ(per_codelet["compute_velocity"], 4 * steps);
   // Each compute task names its block: every block of the 2x2 layout, a velocity and a stress
