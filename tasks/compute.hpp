@@ -49,7 +49,8 @@ template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
                   const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
   const BlockShape& s = a.params.shape;
-  // With a source, the edges are saved after it (the neighbours must see it); else by the update.
+  // With a source, the edges are saved after it (the neighbours must see it), and with ONDES_EDGES=apart
+  // after the update; else by the update.
   const bool apart = a.has_source || edges_apart();
   const BoundaryBuffers saved_by_update = apart ? BoundaryBuffers{} : out;
   if (Velocity)
