@@ -44,9 +44,30 @@ struct OnCpu {
   static constexpr bool cuda = false;
 };
 #ifdef ONDES_CUDA_CODELETS
+// The stream of this worker's kernels: StarPU's, or within a PriorityScope its priority stream.
+cudaStream_t cuda_stream();
 struct OnCuda {
   static constexpr bool cuda = true;
-  static cudaStream_t stream() { return starpu_cuda_get_local_stream(); }
+  static cudaStream_t stream() { return cuda_stream(); }
+};
+// A task of priority above 0 (a frontier block: its halo leaves for another GPU or rank) launches
+// its kernels on a stream of the GPU's highest priority for the scope's life, tied to StarPU's
+// stream by events at both ends, so that its kernels take the SMs as soon as thread blocks of the
+// kernels already running (another block's march) finish, instead of after those kernels. Why: two
+// H100s, 1x2 blocks with 16-cell strips, the strip's velocity task took 0.72 ms on one GPU (the
+// big block's march ahead of it) and 0.09-0.11 ms on the other (bench/results/
+// gpu_h100_faces_occupancy.txt). ONDES_CUDA_PRIORITY_STREAMS=off: StarPU's stream always.
+bool priority_streams();
+class PriorityScope {
+ public:
+  PriorityScope();
+  ~PriorityScope();
+  PriorityScope(const PriorityScope&) = delete;
+  PriorityScope& operator=(const PriorityScope&) = delete;
+
+ private:
+  int worker_ = -1;
+  cudaStream_t starpu_ = nullptr;
 };
 #endif
 #define ONDES_RUN(B, kernel, ...)                          \

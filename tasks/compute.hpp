@@ -11,6 +11,8 @@
 // source points (R) and their samples (R) if has_source. Model: regression over the block's
 // cells, history keyed by its dimensions, PML cells, neighbours and source.
 #pragma once
+#include <type_traits>
+
 #include "codelets/boundary.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
@@ -33,12 +35,30 @@ struct ComputeArgs {
 
 namespace compute_task {
 
-// ONDES_EDGES=apart: a block's edges saved by a copy after its update rather than by the update
-// itself (the A/B of the saving marches, which a CUDA block with neighbours runs at 3 thread blocks
-// an SM for the registers the save takes, against 4 without).
-inline bool edges_apart() {
-  static const bool on = env_is("ONDES_EDGES", "apart");
-  return on;
+// Where a block's edges are saved (ONDES_EDGES): `apart`, by a copy after its update; `update`, by
+// the update itself (the saving marches); by default on CUDA workers apart for a block with no x
+// neighbour and by the update otherwise, on CPU workers by the update. Why: a saving march needs
+// the registers of 3 thread blocks an SM against the plain march's 4, and a march that reads x
+// faces from the neighbours' buffers (XHalo) runs at 3 anyway; so a block with x neighbours saves
+// in its march for free, while one without loses more march speed than a copy of its y faces
+// costs (two H200s, 1x2 with 16-row strips, 300 steps: 40.75-41.53 G cell-updates/s saved by the
+// update, 42.42-43.31 apart; one GPU 1x2 23.00-23.10 -> 23.23-23.46; H100 4x4 17.42 by the update,
+// 17.11 apart; bench/results/gpu_h200x2_edges_apart.txt).
+enum class EdgeSaving { Auto, Apart, Update };
+inline EdgeSaving edge_saving() {
+  static const EdgeSaving m = env_is("ONDES_EDGES", "apart")    ? EdgeSaving::Apart
+                              : env_is("ONDES_EDGES", "update") ? EdgeSaving::Update
+                                                                : EdgeSaving::Auto;
+  return m;
+}
+template <class B>
+bool edges_apart(const ComputeArgs& a) {
+  if (a.has_source) return true;  // the neighbours must see the sources: saved after them
+  switch (edge_saving()) {
+    case EdgeSaving::Apart: return true;
+    case EdgeSaving::Update: return false;
+    default: return B::cuda && !(a.neighbour_mask & (1 << XM | 1 << XP));
+  }
 }
 
 // One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
@@ -49,9 +69,7 @@ template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
                   const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
   const BlockShape& s = a.params.shape;
-  // With a source, the edges are saved after it (the neighbours must see it), and with ONDES_EDGES=apart
-  // after the update; else by the update.
-  const bool apart = a.has_source || edges_apart();
+  const bool apart = edges_apart<B>(a);
   const BoundaryBuffers saved_by_update = apart ? BoundaryBuffers{} : out;
   if (Velocity)
     ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
@@ -66,6 +84,9 @@ void update_field(const ComputeArgs& a, float* field, float* other, const float*
 
 template <bool Velocity, class B>
 void entry(void* buffers[], void* cl_arg) {
+#ifdef ONDES_CUDA_CODELETS
+  std::conditional_t<B::cuda, PriorityScope, int> frontier{};
+#endif
   const auto a = task_args<ComputeArgs>(cl_arg);
   int next = 3;
   char* pml = a.has_pml ? vector_data<char>(buffers[next++]) : nullptr;

@@ -214,7 +214,12 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   starpu_perfmodel_per_arch* cpu = starpu_perfmodel_get_model_per_devices(&model, 0, STARPU_CPU_WORKER, 0, 1, -1);
   ASSERT_NE(cpu, nullptr);
   const starpu_perfmodel_regression_model& reg = cpu->regression;
-  ASSERT_TRUE(reg.nl_valid) << "samples " << reg.nsample << ", sizes " << reg.minx << " to " << reg.maxx;
+  std::string history;  // every entry, for the failure messages
+  for (starpu_perfmodel_history_list* l = cpu->list; l; l = l->next)
+    history += fmt::format(" [{} cells: {:.1f} +- {:.1f} us, n {}]", l->entry->size, l->entry->mean, l->entry->deviation,
+                           l->entry->nsample);
+  ASSERT_TRUE(reg.nl_valid) << "samples " << reg.nsample << ", sizes " << reg.minx << " to " << reg.maxx << ", fit a "
+                            << reg.a << " b " << reg.b << " c " << reg.c << "; history" << history;
   EXPECT_EQ(reg.minx, 28u * 28 * 36);
   EXPECT_EQ(reg.maxx, 100u * 100 * 36);
   // History: the calibrated sizes, each block shape (with its PML and neighbours) its own entry.
@@ -231,8 +236,8 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   // 3x3 blocks (32 x 32 + ghosts: 36^2 x 36 cells) were never run: the fit places them between.
   const double unseen = 36.0 * 36 * 36;
   const double predicted = reg.a * std::pow(unseen, reg.b) + reg.c;
-  EXPECT_GT(predicted, by_size.at(28 * 28 * 36).first);
-  EXPECT_LT(predicted, by_size.at(52 * 52 * 36).second);
+  EXPECT_GT(predicted, by_size.at(28 * 28 * 36).first) << history;
+  EXPECT_LT(predicted, by_size.at(52 * 52 * 36).second) << history;
   starpu_perfmodel_unload_model(&model);
   fs::remove_all(d);
 }
@@ -392,9 +397,10 @@ TEST(CostModel, MachineFileRoundTripsAndBadOnesNameTheKey) {
   fs::remove_all(d);
 }
 
-// ONDES_EDGES=apart (an A/B switch of the GPU kernels): the blocks' edges saved by a copy after
-// each update instead of by the update itself give the same seismograms, bit for bit; with the
-// saves left out, a neighbour would read stale ghosts and they would differ.
+// ONDES_EDGES=apart / update (the A/B switch of where a block saves its edges; by default CUDA
+// blocks with no x neighbour save apart, others in the update): edges saved by a copy after each
+// update instead of by the update itself give the same seismograms, bit for bit; with the saves
+// left out, a neighbour would read stale ghosts and they would differ.
 TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
   const fs::path d = temp_dir("edges_apart");
   auto run = [&](const std::string& env, const std::string& name) {
@@ -402,7 +408,7 @@ TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
                                    small_case(), (d / (name + ".h5")).string()),
                        d / (name + ".log"));
   };
-  const auto in_update = run("", "in_update");
+  const auto in_update = run("ONDES_EDGES=update", "in_update");
   ASSERT_EQ(in_update.code, 0) << in_update.output;
   const auto apart = run("ONDES_EDGES=apart", "apart");
   ASSERT_EQ(apart.code, 0) << apart.output;

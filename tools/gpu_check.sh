@@ -85,7 +85,7 @@ fi
 
 # Scaling over every GPU of the machine (issue 16), in one table: granularity on one GPU (1x1,
 # 2x2, 4x4), strong scaling on benchmark.toml with G GPUs in one process and with G ranks of one
-# GPU each (best of a few layouts), and weak scaling (G times the grid along x on G GPUs, both
+# GPU each (best of a few layouts), and weak scaling (G times the grid along y on G GPUs, both
 # ways). Speed-up: against the best 1-GPU layout; weak efficiency: rate / (G x the 1-GPU rate of
 # the same per-GPU grid). Any GPU count; the rank rows need mpirun. SCALING_GPUS (default: all,
 # then every smaller count down to 2) narrows it.
@@ -131,7 +131,9 @@ if [[ $parts == *" scaling "* ]]; then
   for g in ${SCALING_GPUS:-$(seq "$ngpu" -1 2)}; do
     [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
     # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas.
-    local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" ${SCALING_LAYOUTS:-})
+    # SCALING_LAYOUTS adds layouts, G standing for the GPU count (e.g. "1xG+32 1xG+8").
+    extra=${SCALING_LAYOUTS:-}
+    local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" ${extra//G/$g})
     best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${local_layouts[@]}" "$((2 * g))x2" > /dev/null
     best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${local_layouts[@]}" > /dev/null
     weak=/tmp/weak_$g.toml
