@@ -33,10 +33,16 @@ copy_gbs=$(echo "$copy" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p')
 
 gpus() { nvidia-smi --query-gpu=name --format=csv,noheader | wc -l; }
 # For the MPI parts: $mpirun, and /tmp/ondes_rank_gpu.sh, through which each rank takes the GPU of
-# its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share).
+# its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share). The ranks of one
+# node exchange their halos through Open MPI's shared memory by a single copy (CMA) where the
+# machine allows it, rather than copy-in/copy-out (4 ranks at 1x4+16 on 4 H200s: 35.5 against
+# 18-25 G cell-updates/s, bench/results/gpu_h200x2_edges_apart.txt); ONDES_MPI_SINGLE_COPY=none
+# keeps copy-in/copy-out.
 mpi_setup() {
+  export OMPI_MCA_btl_vader_single_copy_mechanism=${ONDES_MPI_SINGLE_COPY:-cma}
   mpirun="mpirun --oversubscribe --bind-to none"
   [ "$(id -u)" != 0 ] || mpirun="$mpirun --allow-run-as-root"
+  say "MPI: Open MPI shared memory single copy = $OMPI_MCA_btl_vader_single_copy_mechanism"
   cat > /tmp/ondes_rank_gpu.sh <<'SH'
 #!/bin/sh
 n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)

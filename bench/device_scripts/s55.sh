@@ -2,7 +2,7 @@
 # The ranks' halo path through host memory and Open MPI (two and four ranks of one GPU each on one
 # node, benchmark.toml, 300 steps): which transports this Open MPI has, then the rate with its
 # defaults, with the shared-memory BTL's single-copy mechanism off (copy-in/copy-out), and with
-# the UCX PML where there is one. The s51 build.
+# the UCX PML where there is one. The s51 build. MODES (s56.sh) replaces the list of settings.
 cd "$(dirname "$0")"
 . ./common.sh "$@"
 nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c
@@ -28,10 +28,10 @@ mr() {
   grep -iE "error|warn|abort" $o/run_${np}_$l.log | head -3
 }
 have_ucx=$(ompi_info 2>/dev/null | grep -c "MCA pml: ucx")
-for mode in default OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_pml=ucx; do
+for mode in ${MODES:-default OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_pml=ucx}; do
   [ $mode = OMPI_MCA_pml=ucx ] && [ "$have_ucx" = 0 ] && continue
-  e=""; [ $mode != default ] && e=$mode
+  e=""; [ $mode != default ] && e=${mode//,/ }
   echo "2 ranks 1x2+32 $mode: $(mr 2 1x2+32 $e)"
   echo "4 ranks 1x4+16 $mode: $(mr 4 1x4+16 $e)"
-  echo "4 ranks 4x4 $mode: $(mr 4 4x4 $e)"
+  [ -n "${MODES:-}" ] || echo "4 ranks 4x4 $mode: $(mr 4 4x4 $e)"
 done
