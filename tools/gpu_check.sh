@@ -104,18 +104,21 @@ if [[ $parts == *" scaling "* ]]; then
   # srun CASE RANKS GPUS_PER_RANK LAYOUT: a calibration run, then the measured one; prints the rate.
   # LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge strips of STRIP cells (run.edge_strip), the
   # policy (default dmda; dmdas sorts by the frontier blocks' priority).
+  # CPUS (default 0): CPU workers beside the GPUs.
   srun() {
-    local c=$1 np=$2 g=$3 b=${4%%@*} sched=dmda strip=0 launch=()
+    local c=$1 np=$2 g=$3 b=${4%%@*} sched=dmda strip=0 launch=() cpus=${5:-0}
     [[ $4 == *@* ]] && sched=${4#*@}
     [[ $b == *+* ]] && strip=${b#*+} && b=${b%%+*}
     [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
-    STARPU_NCPU=0 STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
+    STARPU_NCPU=$cpus STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
       --edge-strip "$strip" --sched "$sched" --output /tmp/cal.h5 >> "$log" 2>&1
-    STARPU_NCPU=0 STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
+    STARPU_NCPU=$cpus STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
       --edge-strip "$strip" --sched "$sched" --output /tmp/run.h5 2>&1 | tee -a "$log" |
       sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
   }
-  # best LABEL CASE RANKS GPUS_PER_RANK REFERENCE LAYOUTS...: the best layout's row.
+  ratio() { awk -v a="$1" -v r="$2" 'BEGIN{ if (r > 0) printf "%.3f", a / r; else print 0 }'; }
+  # best LABEL CASE RANKS GPUS_PER_RANK REFERENCE LAYOUTS...: the best layout's row; its ratio to
+  # REFERENCE in $best_ratio.
   best() {
     local label=$1 c=$2 np=$3 g=$4 ref=$5; shift 5
     local top=0 where=""
@@ -124,16 +127,33 @@ if [[ $parts == *" scaling "* ]]; then
       say "  $label $b: $r"
       if awk -v a="$r" -v b="$top" 'BEGIN{exit !(a > b)}'; then top=$r; where=$b; fi
     done
-    printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" \
-      "$(awk -v a="$top" -v r="$ref" 'BEGIN{ if (r > 0) printf "%.2fx", a / r; else print "-" }')" | tee -a "$stable"
+    best_ratio=$(ratio "$top" "$ref")
+    printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" "${best_ratio}x" | tee -a "$stable"
   }
+  # The issue's targets, checked at the end: "LABEL|FIGURE|AT LEAST" lines.
+  targets=()
   one=0
+  declare -A alone
   for b in 1x1 2x2 4x4; do
     r=$(srun "$case_file" 1 1 "$b"); r=${r:-0}
+    alone[$b]=$r
     awk -v a="$r" -v b="$one" 'BEGIN{exit !(a > b)}' && one=$r
     printf '%-44s %6s %6s %14.4g %9s\n' "1 GPU, $b" 1 1 "$r" "" | tee -a "$stable"
   done
   printf '# 1-GPU reference (best of 1x1, 2x2, 4x4): %.4g; 4x4 / 1x1 is the granularity figure\n' "$one" | tee -a "$stable"
+  targets+=("one GPU, 4x4 / 1x1|$(ratio "${alone[4x4]}" "${alone[1x1]}")|0.9")
+  # CPU + GPU against GPU only, layout by layout (the last column: against the GPU-only row above);
+  # SCALING_HYBRID=0 leaves them out.
+  if [ "${SCALING_HYBRID:-1}" != 0 ]; then
+    ncpu=$(( $(nproc) - 1 ))
+    for b in 1x1 2x2 4x4; do
+      r=$(srun "$case_file" 1 1 "$b" "$ncpu"); r=${r:-0}
+      h=$(ratio "$r" "${alone[$b]}")
+      printf '%-44s %6s %6s %14.4g %9s\n' "1 GPU + $ncpu CPU workers, $b" 1 1 "$r" "${h}x" | tee -a "$stable"
+      targets+=("CPU + GPU / GPU only, $b|$h|1.0")
+    done
+    echo "# CPU + GPU rows: the last column is against the GPU-only row of the same layout" | tee -a "$stable"
+  fi
   for g in ${SCALING_GPUS:-$(seq "$ngpu" -1 2)}; do
     [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
     # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas.
@@ -141,7 +161,9 @@ if [[ $parts == *" scaling "* ]]; then
     extra=${SCALING_LAYOUTS:-}
     local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" ${extra//G/$g})
     best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${local_layouts[@]}" "$((2 * g))x2" > /dev/null
+    targets+=("strong, $g GPUs in one process|$best_ratio|$(awk -v g="$g" 'BEGIN{ print 0.9 * g }')")
     best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${local_layouts[@]}" > /dev/null
+    targets+=("strong, $g ranks x 1 GPU|$best_ratio|$(awk -v g="$g" 'BEGIN{ print 0.9 * g }')")
     weak=/tmp/weak_$g.toml
     sed "s/^ny = .*/ny = $((512 * g))/" "$case_file" > "$weak"
     for mode in process ranks; do
@@ -150,7 +172,14 @@ if [[ $parts == *" scaling "* ]]; then
       ref=$(awk -v r="$one" -v g="$g" 'BEGIN{ print g * r }')
       best "weak, ${g}x grid (y), $g GPUs ($mode)" "$weak" "$np" "$per" "$ref" "1x${g}" "1x${g}+16@dmdas" "1x${g}+16" \
         > /dev/null
+      targets+=("weak, $g GPUs ($mode), efficiency|$best_ratio|0.9")
     done
+  done
+  # Issue 16's targets (strong scaling: 0.9 x the GPU count, i.e. 1.8x on two).
+  for t in "${targets[@]}"; do
+    IFS='|' read -r what got want <<< "$t"
+    printf '# target %-42s %6s >= %-5s %s\n' "$what" "$got" "$want" \
+      "$(awk -v a="$got" -v b="$want" 'BEGIN{ print (a >= b) ? "met" : "NOT met" }')" | tee -a "$stable"
   done
   cat "$stable" >> "$log"
 fi
