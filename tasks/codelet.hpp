@@ -56,7 +56,10 @@ struct OnCuda {
 // kernels already running (another block's march) finish, instead of after those kernels. Why: two
 // H100s, 1x2 blocks with 16-cell strips, the strip's velocity task took 0.72 ms on one GPU (the
 // big block's march ahead of it) and 0.09-0.11 ms on the other (bench/results/
-// gpu_h100_faces_occupancy.txt). ONDES_CUDA_PRIORITY_STREAMS=off: StarPU's stream always.
+// gpu_h100_faces_occupancy.txt). With it, two H200s: that strip's task 0.606 -> 0.063 ms; 2 ranks
+// at 1x2+16 40.8-40.9 -> 42.5 G cell-updates/s, one process even (its GPUs were 96-98% busy
+// already; bench/results/gpu_h200x2_edges_apart.txt). ONDES_CUDA_PRIORITY_STREAMS=off: StarPU's
+// stream always.
 bool priority_streams();
 class PriorityScope {
  public:
