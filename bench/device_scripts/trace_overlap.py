@@ -3,7 +3,8 @@
 90% of its span), the share of the time with 0, 1, 2, ... tasks running, and per codelet (with
 --by-block: per codelet and block) the tasks, their median duration and their summed time over the
 window (above 1: tasks overlap). --by-device: per GPU (the trace's device column) the share of the
-window with at least one of its tasks running, and the gaps between.
+window with at least one of its tasks running, the gaps between, and per step (a block's velocity
+updates) the window and the busy time.
 
   python3 trace_overlap.py [--by-device] [--by-block] TRACE.csv [TRACE.csv ...]
 """
@@ -46,6 +47,17 @@ def busy_and_gaps(intervals):
     return busy, sorted(gaps)
 
 
+def steps_in(rows, dev, a, b):
+    """Steps inside [a, b) on GPU dev: the most velocity updates (compute or step tasks) of one of its
+    blocks that lie wholly inside."""
+    count = defaultdict(int)
+    for r in rows:
+        if r.get("device") == dev and r["codelet"] in ("compute_velocity", "step") and \
+                float(r["start_s"]) >= a and float(r["end_s"]) <= b:
+            count[r.get("block", "")] += 1
+    return max(count.values(), default=0)
+
+
 def report(path, by_device, by_block):
     rows = list(csv.DictReader(open(path)))
     t0 = min(float(r["start_s"]) for r in rows)
@@ -60,8 +72,11 @@ def report(path, by_device, by_block):
         for dev in devices:
             busy, gaps = busy_and_gaps(list(clipped([r for r in rows if r.get("device") == dev], a, b)))
             median = 1e6 * gaps[len(gaps) // 2] if gaps else 0.0
+            steps = steps_in(rows, dev, a, b)
+            per_step = (f", a step {1e3 * window / steps:.3f} ms with {1e3 * busy / steps:.3f} ms busy"
+                        if steps else "")
             print(f"  GPU {dev}: busy {100 * busy / window:.1f}%, {len(gaps)} gaps, median {median:.1f} us, "
-                  f"{100 * sum(gaps) / window:.1f}% of the window")
+                  f"{100 * sum(gaps) / window:.1f}% of the window{per_step}")
     durations = defaultdict(list)
     for r in rows:
         s, e = float(r["start_s"]), float(r["end_s"])
