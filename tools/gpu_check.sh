@@ -128,7 +128,8 @@ if [[ $parts == *" scaling "* ]]; then
       if awk -v a="$r" -v b="$top" 'BEGIN{exit !(a > b)}'; then top=$r; where=$b; fi
     done
     best_ratio=$(ratio "$top" "$ref")
-    printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" "${best_ratio}x" | tee -a "$stable"
+    printf '%-44s %6s %6s %14.4g %9s\n' "$label (best: $where)" $((np * g)) "$np" "$top" \
+      "$(awk -v r="$ref" -v x="$best_ratio" 'BEGIN{ if (r > 0) print x "x"; else print "-" }')" | tee -a "$stable"
   }
   # The issue's targets, checked at the end: "LABEL|FIGURE|AT LEAST" lines.
   targets=()
