@@ -10,6 +10,7 @@
 #include <string>
 #include <stdexcept>
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
@@ -21,6 +22,7 @@
 #include "tasks/gather.hpp"
 #include "tasks/iteration.hpp"
 #include "tasks/messages.hpp"
+#include "tasks/park.hpp"
 #include "tasks/profile.hpp"
 
 namespace ondes {
@@ -44,19 +46,25 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   const auto local = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; });
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
   spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);
-  stations_ = build_station_groups(c, d, steps, map, rank, gpu_affinity() && cuda_devices().size() > 1);
+  const bool in_stress = samples_in_stress(d);
+  stations_ = build_station_groups(c, d, steps, map, rank,
+                                   in_stress ? StationSampling::All
+                                   : gpu_affinity() && cuda_devices().size() > 1 ? StationSampling::AcrossBlocks
+                                                                                  : StationSampling::Ranks);
   register_handles(blocks_);
   place_compute(d);
   pin_to_gpus(d);
   register_station_groups(stations_);
+  if (in_stress) attach_station_slots(rank);
   mark_frontiers(map);
   halo_ = build_halo(blocks_, map, rank);
   for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
-  stats_.station_groups_across_ranks =
-      static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) { return g.sampled; }));
+  stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {
+    return std::any_of(g.owners.begin(), g.owners.end(), [&](int r) { return r != g.home; });
+  }));
 }
 
 namespace {
@@ -96,6 +104,30 @@ void Simulation::place_compute(const Decomposition& d) {
     spdlog::info("run.cpu_compute = auto: {} of {} blocks computed on the GPUs only (a CPU worker would take longer "
                  "than the GPUs' iteration); --cpu-compute any leaves them to the scheduler",
                  pinned, mine.size());
+}
+
+// Where the stations' corners are read in a run of several blocks: by each block's compute_stress
+// task, after its update (the default), or by sample_stations / record_seismograms tasks of their
+// own (ONDES_SAMPLES=apart). Why: a task reading a block's velocity after its stress update holds
+// back the block's next velocity update (the stress task writes the velocity's ghosts, so the two
+// cannot overlap): one more dependent task a step on the stations' blocks, and the frontier strips
+// of two GPUs hold a station in benchmark.toml. A one-block run records in its step task.
+bool Simulation::samples_in_stress(const Decomposition& d) {
+  return d.blocks.size() > 1 && !env_is("ONDES_SAMPLES", "apart");
+}
+
+void Simulation::attach_station_slots(int rank) {
+  for (StationGroup& g : stations_) {
+    if (!g.involved) continue;
+    g.sampled_in_stress = true;
+    for (size_t s = 0; s < g.blocks.size(); ++s) {
+      if (g.owners[s] != rank) continue;
+      BlockData& b = blocks_[g.blocks[s]];
+      if (b.station_slots.size() >= size_t(kMaxStationSlots))
+        throw std::logic_error(fmt::format("block {} samples more than {} station groups", b.name, kMaxStationSlots));
+      b.station_slots.push_back({g.h_points, g.h_samples[s], static_cast<int>(s)});
+    }
+  }
 }
 
 std::vector<int> Simulation::cuda_devices() {
@@ -169,6 +201,22 @@ unsigned long long Simulation::small_where() const {
   return pin ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
 }
 
+// Every task of an iteration goes where compute_where (the blocks') or small_where allows: when
+// both exclude the CPUs, no CPU worker can take any task of the run.
+std::vector<int> Simulation::cpus_to_park() {
+  if (!ParkedCpus::enabled() || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
+  if (small_where() & STARPU_CPU) return {};
+  for (const BlockData& b : blocks_)
+    if (b.local && (b.compute_where & STARPU_CPU)) return {};
+  std::vector<int> cpus = ParkedCpus::cpu_workers();
+  if (!park_logged_ && !cpus.empty())
+    spdlog::info("{} CPU workers parked while the steps run: every task goes to the GPUs (run.cpu_compute, "
+                 "run.small_tasks); ONDES_PARK_CPUS=off leaves them polling",
+                 cpus.size());
+  park_logged_ = true;
+  return cpus;
+}
+
 // Each block's velocity peak is computed by a task where the velocity lives (watch_velocity, in
 // the iteration's graph), then read back asynchronously (starpu_data_acquire_cb): the main thread
 // never waits for it.
@@ -237,18 +285,22 @@ int Simulation::advance(int n, bool show_progress) {
       graph.planes = &snapshots_->planes();
       graph.pgv = &snapshots_->pgv_handles();
     }
-    for (; done < n; ++done) {
-      // Over MPI a rank never stops alone: the ranks vote between windows (app/driver.cpp).
-      if (!Runtime::distributed() && (g_stop_signal || alarm())) break;
-      const int it = iteration_ + done;
-      const Submitted sub = submit_iteration(graph, plan, it);
-      stats_.tasks_per_iteration = sub.tasks - sub.periodic;
-      if (sub.watched) read_peaks(it);
-      if (sub.frame) snapshots_->deliver(it);
-      // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
-      // while more than a window of iterations is pending.
-      starpu_task_wait_for_n_submitted(static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window));
-      if (snapshots_) snapshots_->flush();
+    {
+      const ParkedCpus parked(cpus_to_park());  // until every step is submitted (the waits below need them back)
+      for (; done < n; ++done) {
+        // Over MPI a rank never stops alone: the ranks vote between windows (app/driver.cpp).
+        if (!Runtime::distributed() && (g_stop_signal || alarm())) break;
+        const int it = iteration_ + done;
+        const Submitted sub = submit_iteration(graph, plan, it);
+        stats_.tasks_per_iteration = sub.tasks - sub.periodic;
+        if (sub.watched) read_peaks(it);
+        if (sub.frame) snapshots_->deliver(it);
+        // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
+        // while more than a window of iterations is pending (the parked tasks pending throughout).
+        starpu_task_wait_for_n_submitted(
+            static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window + parked.count()));
+        if (snapshots_) snapshots_->flush();
+      }
     }
     // Over MPI the last boundary messages may still be in flight: nothing waits for them here
     // (no barrier); unregistering the buffers at the end does.

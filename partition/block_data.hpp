@@ -17,6 +17,16 @@ namespace ondes {
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
+// A station group's slot that a block's compute_stress task samples (partition/stations.hpp):
+// the group's corner points (R) and the slot's samples (W).
+struct StationSlot {
+  starpu_data_handle_t points = nullptr, samples = nullptr;
+  int slot = 0;
+};
+// A block is in at most 9 groups (itself, with one of its 4 side neighbours, or in one of the 4
+// 2 x 2 squares around it).
+constexpr int kMaxStationSlots = 9;
+
 struct BlockData {
   BlockInfo info;
   std::string name;  // "x<bx>y<by>": its tasks' StarPU name, the block column of the task trace
@@ -47,6 +57,7 @@ struct BlockData {
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
+  std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStationSlots)
 };
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.

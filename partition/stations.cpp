@@ -53,10 +53,10 @@ std::vector<StationPoint> sample_points(const std::vector<StationPoint>& points)
   return out;
 }
 
-void place(StationGroup& g, const RankMap& map, int rank, int steps, bool sample_across_blocks) {
+void place(StationGroup& g, const RankMap& map, int rank, int steps, StationSampling sampling) {
   for (int b : g.blocks) g.owners.push_back(map.owner(b));
   g.home = g.owners[0];
-  g.sampled = sample_across_blocks && g.blocks.size() > 1;
+  g.sampled = sampling == StationSampling::All || (sampling == StationSampling::AcrossBlocks && g.blocks.size() > 1);
   bool owns_block = false;
   for (int r : g.owners) {
     g.sampled |= r != g.home;
@@ -73,7 +73,7 @@ void place(StationGroup& g, const RankMap& map, int rank, int steps, bool sample
 }  // namespace
 
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
-                                               int rank, bool sample_across_blocks) {
+                                               int rank, StationSampling sampling) {
   std::vector<StationGroup> groups;
   std::map<std::vector<int>, size_t> by_blocks;
   for (size_t id = 0; id < c.stations.size(); ++id) {
@@ -102,7 +102,7 @@ std::vector<StationGroup> build_station_groups(const Case& c, const Decompositio
     g.points.push_back(st);
     g.station_ids.push_back(static_cast<int>(id));
   }
-  for (StationGroup& g : groups) place(g, map, rank, steps, sample_across_blocks);
+  for (StationGroup& g : groups) place(g, map, rank, steps, sampling);
   return groups;
 }
 

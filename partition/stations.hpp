@@ -27,8 +27,9 @@ struct StationGroup {
   std::vector<StationPoint> points;  // corner indices into the blocks' velocity arrays
   std::vector<int> station_ids;      // index into Case::stations
   int home = 0;                      // rank that records the traces
-  bool sampled = false;              // blocks on several ranks or GPUs: corners travel as samples
+  bool sampled = false;              // corners travel as samples (StationSampling)
   bool involved = false;             // this rank records the group or owns one of its blocks
+  bool sampled_in_stress = false;    // by its blocks' compute_stress tasks, not sample_stations tasks
   std::vector<float> traces;         // [station][3][steps], on the home rank
   std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
   std::array<std::vector<float>, kMaxStationBlocks> samples;  // per slot, where this rank needs it
@@ -36,10 +37,14 @@ struct StationGroup {
   std::array<starpu_data_handle_t, kMaxStationBlocks> h_samples{};
 };
 
-// sample_across_blocks: a group of several blocks is sampled even on one rank (its blocks may live
-// on different GPUs, and a record task reading their whole velocity would copy them across).
+// Which groups are sampled: those whose blocks live on several ranks always (Ranks); also those of
+// several blocks (AcrossBlocks: the blocks may live on different GPUs, and a record task reading
+// their whole velocity would copy them across); or every group (All: the blocks' compute_stress
+// tasks take the samples, so no record task reads a block's velocity between its stress update
+// and its next velocity update, tasks/compute.hpp).
+enum class StationSampling { Ranks, AcrossBlocks, All };
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
-                                               int rank, bool sample_across_blocks = false);
+                                               int rank, StationSampling sampling = StationSampling::Ranks);
 void register_station_groups(std::vector<StationGroup>& groups);
 void release_station_groups(std::vector<StationGroup>& groups);
 

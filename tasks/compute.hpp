@@ -8,7 +8,8 @@
 // material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
 // has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
 // own boundary buffer (W) towards each of those neighbours, each in Direction order, then the
-// source points (R) and their samples (R) if has_source. Model: regression over the block's
+// source points (R) and their samples (R) if has_source, and for compute_stress the points (R) and
+// samples (W) of each station slot the block samples (station_slots). Model: regression over the block's
 // cells, history keyed by its dimensions, PML cells, neighbours and source.
 #pragma once
 #include <type_traits>
@@ -17,6 +18,7 @@
 #include "codelets/compute.hpp"
 #include "codelets/edges.hpp"
 #include "codelets/source.hpp"
+#include "codelets/stations.hpp"
 #include "core/env.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
@@ -31,6 +33,8 @@ struct ComputeArgs {
   int64_t pml_cells = 0;
   int has_source = 0;
   double time = 0;  // of the source's time functions
+  int station_slots = 0;               // stations' corners sampled after a stress update
+  int slot[kMaxStationSlots] = {};     // each one's slot in its group
 };
 
 namespace compute_task {
@@ -100,6 +104,13 @@ void entry(void* buffers[], void* cl_arg) {
   void* samples = a.has_source ? buffers[next + 1] : nullptr;
   update_field<Velocity, B>(a, vector_data<float>(buffers[0]), vector_data<float>(buffers[1]),
                             vector_data<float>(buffers[2]), pml, anelastic, in, out, points, samples);
+  // The velocity as the stress update leaves it (its ghosts filled, its cells untouched): what a
+  // sample_stations task after this one would read.
+  next += a.has_source ? 2 : 0;
+  for (int i = 0; i < a.station_slots; ++i, next += 2)
+    ONDES_RUN(B, sample_stations, vector_data<float>(buffers[1]), a.params.shape.cells(),
+              vector_data<StationPoint>(buffers[next]), vector_count(buffers[next]), a.slot[i],
+              vector_data<float>(buffers[next + 1]));
 }
 template <class B>
 void velocity_entry(void* buffers[], void* cl_arg) {
@@ -182,7 +193,7 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 // Returns the tasks submitted (1).
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
                           double t, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[7 + 2 * kDirections];  // above STARPU_NMAXBUFS, starpu_task_insert allocates
+  starpu_data_descr d[7 + 2 * kDirections + 2 * kMaxStationSlots];  // above STARPU_NMAXBUFS, task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
@@ -204,6 +215,12 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
   if (!a.neighbour_mask) d[1].mode = STARPU_R;
   if (a.has_source) n += source_buffers(b, velocity, d + n);
+  if (!velocity)
+    for (const StationSlot& ss : b.station_slots) {
+      d[n++] = {ss.points, STARPU_R};
+      d[n++] = {ss.samples, STARPU_W};
+      a.slot[a.station_slots++] = ss.slot;
+    }
   starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg,
                     velocity ? "submitting compute_velocity" : "submitting compute_stress");

@@ -30,6 +30,7 @@ struct State {
   bool trace = false;
   std::map<std::pair<const char*, int>, Totals> totals;  // (codelet name, a static string; worker type)
   std::vector<Event> events;
+  std::map<int, Totals> parked;  // by worker
 };
 
 State& state() {
@@ -65,6 +66,7 @@ void start(bool trace) {
   s.trace = trace;
   s.totals.clear();
   s.events.clear();
+  s.parked.clear();
 }
 
 void record(const starpu_task* task) {
@@ -83,11 +85,21 @@ void record(const starpu_task* task) {
 
 void task_ended(void*) { record(starpu_task_get_current()); }
 
+void parked(int worker, double seconds) {
+  State& s = state();
+  std::lock_guard<std::mutex> g(s.m);
+  Totals& t = s.parked[worker];
+  ++t.tasks;
+  t.us += seconds * 1e6;
+}
+
 RunProfile collect() {
   RunProfile r;
+  std::map<int, Totals> parked;
   {
     State& s = state();
     std::lock_guard<std::mutex> g(s.m);
+    parked = s.parked;
     for (const auto& [key, t] : s.totals)
       r.codelets.push_back({key.first, key.second == STARPU_CUDA_WORKER ? "cuda" : "cpu", t.tasks, t.us * 1e-6});
   }
@@ -96,8 +108,10 @@ RunProfile collect() {
     starpu_profiling_worker_get_info(int(w), &info);
     char name[64];
     starpu_worker_get_name(int(w), name, sizeof(name));
-    r.workers.push_back({int(w), name, worker_kind(int(w)), seconds(info.total_time), seconds(info.executing_time),
-                         seconds(info.sleeping_time), info.executed_tasks});
+    const Totals& p = parked[int(w)];
+    r.workers.push_back({int(w), name, worker_kind(int(w)), seconds(info.total_time),
+                         std::max(0.0, seconds(info.executing_time) - p.us * 1e-6), seconds(info.sleeping_time),
+                         std::max<int64_t>(0, info.executed_tasks - p.tasks)});
   }
   for (int b = 0; b < starpu_bus_get_count(); ++b) {
     starpu_profiling_bus_info info;

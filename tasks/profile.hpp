@@ -20,6 +20,9 @@ void start(bool trace);
 void task_ended(void* arg);
 void record(const starpu_task* task);
 
+// A parked CPU worker's sleep (tasks/park.hpp), taken off its busy time and task count.
+void parked(int worker, double seconds);
+
 // The measured interval so far: codelet totals, worker times, transfers between memory nodes.
 RunProfile collect();
 

@@ -103,12 +103,15 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
       const Transfer t{g.h_samples[s], g.home == rank ? g.owners[s] : g.home, sample_tag(g.id, int(s)), 0};
       if (g.owners[s] == rank) {
         const BlockData& b = blocks[g.blocks[s]];
-        SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
-        check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
-                                        STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a), STARPU_EXECUTE_WHERE,
-                                        where, STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(), 0),
-                     "submitting sample_stations");
-        ++tasks;
+        if (!g.sampled_in_stress) {  // else its compute_stress took the samples
+          SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
+          check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
+                                          STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a),
+                                          STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
+                                          b.workers.data(), 0),
+                       "submitting sample_stations");
+          ++tasks;
+        }
         if (g.home != rank) send(t);
       } else if (g.home == rank) {
         receive(t);

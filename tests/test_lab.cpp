@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <thread>
 
 #include "h5read.hpp"
 #include "helpers.hpp"
@@ -20,6 +21,9 @@
 #include "perfmodels/cost_model.hpp"
 #include "physics/pml.hpp"
 #include "shell.hpp"
+#include "app/runtime.hpp"
+#include "tasks/park.hpp"
+#include "tasks/profile.hpp"
 
 namespace fs = std::filesystem;
 using namespace ondes;
@@ -418,4 +422,88 @@ TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
   EXPECT_NE(std::count(a.begin(), a.end(), 0.0f), std::ptrdiff_t(a.size())) << "nothing reached the stations";
   EXPECT_EQ(a, b) << "edges saved apart change the seismograms";
   fs::remove_all(d);
+}
+
+// ONDES_SAMPLES=apart (sample_stations and record tasks reading the blocks' velocity) against the
+// default (each block's compute_stress samples its stations): the same seismograms, bit for bit,
+// at a layout whose stations straddle blocks.
+TEST(Switches, StationsSampledByStressMatchSampleTasks) {
+  const fs::path d = temp_dir("samples");
+  auto run = [&](const std::string& env, const std::string& name) {
+    return test::shell(fmt::format("{} {} run {} --blocks 3x2 --steps 40 --output {}", env, ONDES_BINARY,
+                                   small_case(), (d / (name + ".h5")).string()),
+                       d / (name + ".log"));
+  };
+  const auto apart = run("ONDES_SAMPLES=apart", "apart");
+  ASSERT_EQ(apart.code, 0) << apart.output;
+  const auto in_stress = run("", "in_stress");
+  ASSERT_EQ(in_stress.code, 0) << in_stress.output;
+  const auto a = test::read_floats((d / "apart.h5").string(), "/seismograms/velocity");
+  const auto b = test::read_floats((d / "in_stress.h5").string(), "/seismograms/velocity");
+  ASSERT_FALSE(a.empty());
+  EXPECT_NE(std::count(a.begin(), a.end(), 0.0f), std::ptrdiff_t(a.size())) << "nothing reached the stations";
+  EXPECT_EQ(a, b) << "samples taken by compute_stress change the seismograms";
+  fs::remove_all(d);
+}
+
+namespace {
+// A CPU task that notes the worker it ran on.
+void note_worker(void*[], void* arg) { *static_cast<int*>(arg) = starpu_worker_get_id(); }
+}  // namespace
+
+// A parked CPU worker (tasks/park.hpp) sleeps through the scope while the others run the tasks
+// (which, as in a run, may not use it), its sleep is not counted as work, and once the scope ends
+// it runs tasks again.
+TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
+  Runtime rt("dmda", 2, 0);
+  const std::vector<int> cpus = ParkedCpus::cpu_workers();
+  ASSERT_EQ(cpus.size(), 2u);
+  starpu_codelet cl{};
+  cl.cpu_funcs[0] = note_worker;
+  cl.nbuffers = 0;
+  cl.name = "note_worker";
+  std::vector<int> ran(24, -1);
+  uint32_t others = 1u << cpus[1];
+  auto submit = [&](int i, int on) {
+    starpu_task* t = starpu_task_create();
+    t->cl = &cl;
+    t->cl_arg = &ran[i];
+    t->detach = 0;
+    if (on >= 0) {
+      t->execute_on_a_specific_worker = 1;
+      t->workerid = unsigned(on);
+    } else {
+      t->workerids = &others;  // the tasks a parked worker may not take
+      t->workerids_len = 1;
+    }
+    EXPECT_EQ(starpu_task_submit(t), 0);
+    return t;
+  };
+  profile::start(false);
+  starpu_task* given = nullptr;
+  {
+    const ParkedCpus parked({cpus[0]});
+    EXPECT_EQ(parked.count(), 1);
+    std::vector<starpu_task*> tasks;
+    for (int i = 0; i < 20; ++i) tasks.push_back(submit(i, -1));
+    for (starpu_task* t : tasks) ASSERT_EQ(starpu_task_wait(t), 0);
+    for (int i = 0; i < 20; ++i) EXPECT_EQ(ran[i], cpus[1]) << "task " << i;
+    // Held by its park task meanwhile: a task given to it waits for the scope's end.
+    given = submit(20, cpus[0]);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(ran[20], -1) << "a parked worker ran a task";
+  }
+  ASSERT_EQ(starpu_task_wait(given), 0);
+  EXPECT_EQ(ran[20], cpus[0]);
+  const RunProfile p = profile::collect();
+  for (const WorkerStats& w : p.workers)
+    if (w.id == cpus[0]) {
+      EXPECT_EQ(w.tasks, 1) << "the park task is counted as a task";
+      EXPECT_LT(w.executing_seconds, 0.05) << "its 0.1 s asleep is counted as work";
+    }
+  // A scope with no worker parks none.
+  const ParkedCpus none({});
+  EXPECT_EQ(none.count(), 0);
+  ASSERT_EQ(starpu_task_wait(submit(21, cpus[0])), 0);
+  EXPECT_EQ(ran[21], cpus[0]);
 }

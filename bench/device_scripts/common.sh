@@ -85,3 +85,23 @@ head_ab() {
     done
   done
 }
+
+# mpi_rate NP LAYOUT[+STRIP] [VAR=VALUE...]: `rate` with NP ranks of one GPU each (the GPU of its
+# local rank, as gpu_check.sh's ranks take theirs), Open MPI's shared memory by single copy (CMA),
+# no CPU workers; mpi_calibrate NP LAYOUT [VAR=VALUE...]: the same quietly, 40 steps calibrating.
+mpi_rate() {
+  local np=$1 l=$2; shift 2
+  [ -x /tmp/rank_gpu.sh ] || { cat > /tmp/rank_gpu.sh <<'SH'
+#!/bin/sh
+n=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
+export STARPU_WORKERS_CUDAID=$(( ${OMPI_COMM_WORLD_LOCAL_RANK:-0} % n ))
+exec "$@"
+SH
+  chmod +x /tmp/rank_gpu.sh; }
+  OMPI_MCA_btl_vader_single_copy_mechanism=cma STARPU_NCPU=0 STARPU_NCUDA=1 \
+    rate "mpirun --oversubscribe --bind-to none --allow-run-as-root -np $np /tmp/rank_gpu.sh bin/ondes3d" $l "$@"
+}
+mpi_calibrate() {
+  local np=$1 l=$2; shift 2
+  STEPS=40 mpi_rate $np $l STARPU_CALIBRATE=1 "$@" > /dev/null
+}

@@ -1,0 +1,97 @@
+#include "tasks/park.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "core/env.hpp"
+#include "tasks/codelet.hpp"
+#include "tasks/profile.hpp"
+
+namespace ondes {
+namespace {
+
+// What the parked tasks sleep on; lives as long as the process (a scope waits for its tasks, so
+// one scope's release never meets the next scope's tasks).
+struct Gate {
+  std::mutex m;
+  std::condition_variable cv;
+  bool open = true;
+};
+Gate& gate() {
+  static Gate g;
+  return g;
+}
+
+void park_entry(void*[], void*) {
+  const auto start = std::chrono::steady_clock::now();
+  Gate& g = gate();
+  {
+    std::unique_lock<std::mutex> lock(g.m);
+    g.cv.wait(lock, [&] { return g.open; });
+  }
+  profile::parked(starpu_worker_get_id_check(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+}
+
+// CPU only, no buffers, no model (a parked task's length says nothing about the worker), no
+// profiling callback: its time is taken off the worker's busy time instead.
+starpu_codelet& park_codelet() {
+  static starpu_codelet cl = [] {
+    starpu_codelet c = make_codelet("park_cpu", park_entry, nullptr, nullptr, {});
+    c.nbuffers = 0;
+    c.callback_func = nullptr;
+    return c;
+  }();
+  return cl;
+}
+
+}  // namespace
+
+bool ParkedCpus::enabled() { return !env_is("ONDES_PARK_CPUS", "off"); }
+
+std::vector<int> ParkedCpus::cpu_workers() {
+  std::vector<int> w;
+  const int n = static_cast<int>(starpu_worker_get_count());
+  for (int i = 0; i < n; ++i)
+    if (starpu_worker_get_type(i) == STARPU_CPU_WORKER) w.push_back(i);
+  return w;
+}
+
+ParkedCpus::ParkedCpus(const std::vector<int>& workers) {
+  if (workers.empty()) return;
+  {
+    std::lock_guard<std::mutex> g(gate().m);
+    gate().open = false;
+  }
+  try {
+    for (int w : workers) {
+      starpu_task* t = starpu_task_create();
+      t->cl = &park_codelet();
+      t->execute_on_a_specific_worker = 1;
+      t->workerid = static_cast<unsigned>(w);
+      t->detach = 0;  // release() waits for it
+      t->name = "park_cpu";
+      const int ret = starpu_task_submit(t);
+      if (ret != 0) starpu_task_destroy(t);
+      check_starpu(ret, "submitting park_cpu");
+      tasks_.push_back(t);
+    }
+  } catch (...) {
+    release();
+    throw;
+  }
+}
+
+ParkedCpus::~ParkedCpus() { release(); }
+
+void ParkedCpus::release() {
+  {
+    std::lock_guard<std::mutex> g(gate().m);
+    gate().open = true;
+  }
+  gate().cv.notify_all();
+  for (starpu_task* t : tasks_) starpu_task_wait(t);  // destroys it (task->destroy)
+  tasks_.clear();
+}
+
+}  // namespace ondes

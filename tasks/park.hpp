@@ -1,0 +1,34 @@
+// CPU workers that no task of the run may use, put to sleep for a while. StarPU 1.3 as built here
+// (and as Debian ships it) has non-blocking drivers: an idle worker loops popping its queue and
+// progressing its memory node's requests. When run.cpu_compute and run.small_tasks keep every
+// task on the GPUs, the CPU workers are idle for the whole run, yet 63 of them looping beside one
+// GPU slowed the GPU's own dispatch (H200 on a 64-core host, no task on any CPU worker: CUDA
+// idle 2x2 20% -> 25%, 4x4 10% -> 13%; bench/results/gpu_h200x2_edges_apart.txt, section 6).
+// A parked worker runs one task that sleeps on a condition variable until the scope ends.
+// ONDES_PARK_CPUS=off leaves them looping (A/B).
+#pragma once
+#include <starpu.h>
+
+#include <vector>
+
+namespace ondes {
+
+class ParkedCpus {
+ public:
+  // Parks the CPU workers `workers` (each a CPU worker id); none if the list is empty.
+  explicit ParkedCpus(const std::vector<int>& workers);
+  ~ParkedCpus();  // wakes them and waits for their tasks
+  ParkedCpus(const ParkedCpus&) = delete;
+  ParkedCpus& operator=(const ParkedCpus&) = delete;
+
+  int count() const { return static_cast<int>(tasks_.size()); }  // tasks in flight while parked
+
+  static bool enabled();  // ONDES_PARK_CPUS is not "off"
+  static std::vector<int> cpu_workers();
+
+ private:
+  void release();
+  std::vector<starpu_task*> tasks_;
+};
+
+}  // namespace ondes
