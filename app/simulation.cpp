@@ -179,6 +179,7 @@ int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector
     b.workers = WorkerSet{};
     const std::vector<int>& group = groups[group_of.owner(b.info.id)];
     for (int w : group) b.workers.add(w);
+    if (!group.empty()) b.node = static_cast<int>(starpu_worker_get_memory_node(group.front()));
     // Beside a GPU's workers, the CPU workers stay allowed where the block lets them compute.
     const bool gpu = std::any_of(group.begin(), group.end(),
                                  [](int w) { return starpu_worker_get_type(w) == STARPU_CUDA_WORKER; });
@@ -286,7 +287,7 @@ int Simulation::advance(int n, bool show_progress) {
       graph.pgv = &snapshots_->pgv_handles();
     }
     {
-      const ParkedCpus parked(cpus_to_park());  // until every step is submitted (the waits below need them back)
+      const ParkedCpus parked(cpus_to_park());  // until every step is submitted and done
       for (; done < n; ++done) {
         // Over MPI a rank never stops alone: the ranks vote between windows (app/driver.cpp).
         if (!Runtime::distributed() && (g_stop_signal || alarm())) break;
@@ -296,9 +297,9 @@ int Simulation::advance(int n, bool show_progress) {
         if (sub.watched) read_peaks(it);
         if (sub.frame) snapshots_->deliver(it);
         // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
-        // while more than a window of iterations is pending (the parked tasks pending throughout).
-        starpu_task_wait_for_n_submitted(
-            static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window + parked.count()));
+        // while more than a window of iterations is pending (of this thread's context: the parked
+        // tasks are not in it).
+        starpu_task_wait_for_n_submitted(static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window));
         if (snapshots_) snapshots_->flush();
       }
     }

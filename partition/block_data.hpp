@@ -54,6 +54,7 @@ struct BlockData {
   // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),
   // whose edges others wait for, under the policies that sort by priority (dmdas, prio).
   int priority = 0;
+  int node = -1;  // the memory node of its pinned workers' GPU (or RAM); -1 when not pinned
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};

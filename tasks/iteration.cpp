@@ -3,6 +3,7 @@
 #include "tasks/compute.hpp"
 #include "tasks/edges.hpp"
 #include "tasks/messages.hpp"
+#include "tasks/prefetch.hpp"
 #include "tasks/snapshot.hpp"
 #include "tasks/stations.hpp"
 #include "tasks/step.hpp"
@@ -19,6 +20,7 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
     if (b.local)
       tasks += velocity ? submit_compute(g.blocks, b, plan.base, true, t)
                         : submit_compute(g.blocks, b, plan.base, false, t, plan.on_stress_done, plan.callback_arg);
+  for (BlockData& b : g.blocks) tasks += submit_ghost_prefetch(g.blocks, b, velocity);
   const int kind = velocity ? kVelocityKind : kStressKind;
   for (const Transfer& x : g.halo.send[kind]) send(x);
   for (const Transfer& x : g.halo.recv[kind]) receive(x);

@@ -1,5 +1,6 @@
 #include "tasks/park.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -58,7 +59,10 @@ std::vector<int> ParkedCpus::cpu_workers() {
 }
 
 ParkedCpus::ParkedCpus(const std::vector<int>& workers) {
-  if (workers.empty()) return;
+  std::vector<int> others;
+  for (int w = 0; w < static_cast<int>(starpu_worker_get_count()); ++w)
+    if (std::find(workers.begin(), workers.end(), w) == workers.end()) others.push_back(w);
+  if (workers.empty() || others.empty()) return;
   {
     std::lock_guard<std::mutex> g(gate().m);
     gate().open = false;
@@ -71,11 +75,22 @@ ParkedCpus::ParkedCpus(const std::vector<int>& workers) {
       t->workerid = static_cast<unsigned>(w);
       t->detach = 0;  // release() waits for it
       t->name = "park_cpu";
+      t->sched_ctx = 0;
       const int ret = starpu_task_submit(t);
       if (ret != 0) starpu_task_destroy(t);
       check_starpu(ret, "submitting park_cpu");
       tasks_.push_back(t);
     }
+    // The policy of the initial context, and its priority range where it has one (a range of one
+    // value given explicitly makes StarPU 1.3's priority normalisation divide by zero).
+    const starpu_sched_policy* policy = starpu_sched_ctx_get_sched_policy(0);
+    const char* name = policy && policy->policy_name ? policy->policy_name : "dmda";
+    const int lo = starpu_sched_ctx_get_min_priority(0), hi = starpu_sched_ctx_get_max_priority(0);
+    const int n = static_cast<int>(others.size());
+    ctx_ = hi > lo ? starpu_sched_ctx_create(others.data(), n, "unparked", STARPU_SCHED_CTX_POLICY_NAME, name,
+                                             STARPU_SCHED_CTX_POLICY_MIN_PRIO, lo, STARPU_SCHED_CTX_POLICY_MAX_PRIO, hi, 0)
+                   : starpu_sched_ctx_create(others.data(), n, "unparked", STARPU_SCHED_CTX_POLICY_NAME, name, 0);
+    starpu_sched_ctx_set_context(&ctx_);
   } catch (...) {
     release();
     throw;
@@ -85,6 +100,7 @@ ParkedCpus::ParkedCpus(const std::vector<int>& workers) {
 ParkedCpus::~ParkedCpus() { release(); }
 
 void ParkedCpus::release() {
+  if (ctx_ != STARPU_NMAX_SCHED_CTXS) starpu_sched_ctx_set_context(nullptr);
   {
     std::lock_guard<std::mutex> g(gate().m);
     gate().open = true;
@@ -92,6 +108,11 @@ void ParkedCpus::release() {
   gate().cv.notify_all();
   for (starpu_task* t : tasks_) starpu_task_wait(t);  // destroys it (task->destroy)
   tasks_.clear();
+  if (ctx_ != STARPU_NMAX_SCHED_CTXS) {
+    starpu_task_wait_for_all_in_ctx(ctx_);
+    starpu_sched_ctx_delete(ctx_);
+    ctx_ = STARPU_NMAX_SCHED_CTXS;
+  }
 }
 
 }  // namespace ondes

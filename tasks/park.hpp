@@ -4,8 +4,10 @@
 // task on the GPUs, the CPU workers are idle for the whole run, yet 63 of them looping beside one
 // GPU slowed the GPU's own dispatch (H200 on a 64-core host, no task on any CPU worker: CUDA
 // idle 2x2 20% -> 25%, 4x4 10% -> 13%; bench/results/gpu_h200x2_edges_apart.txt, section 6).
-// A parked worker runs one task that sleeps on a condition variable until the scope ends.
-// ONDES_PARK_CPUS=off leaves them looping (A/B).
+// A parked worker runs one task that sleeps on a condition variable until the scope ends, and the
+// tasks the constructing thread submits meanwhile go to a scheduling context of the other workers:
+// none can land in a parked worker's queue, and the scheduler weighs only the workers that run
+// (dmda's push looks at every worker of its context). ONDES_PARK_CPUS=off leaves them looping (A/B).
 #pragma once
 #include <starpu.h>
 
@@ -15,13 +17,16 @@ namespace ondes {
 
 class ParkedCpus {
  public:
-  // Parks the CPU workers `workers` (each a CPU worker id); none if the list is empty.
+  // Parks the CPU workers `workers` (each a CPU worker id; none if the list is empty, or if it
+  // names every worker) and sets the calling thread's context to the others'.
   explicit ParkedCpus(const std::vector<int>& workers);
-  ~ParkedCpus();  // wakes them and waits for their tasks
+  // Restores the thread's context, wakes the parked workers, waits for every task of the context
+  // (StarPU 1.3 deletes a context only once its tasks are done).
+  ~ParkedCpus();
   ParkedCpus(const ParkedCpus&) = delete;
   ParkedCpus& operator=(const ParkedCpus&) = delete;
 
-  int count() const { return static_cast<int>(tasks_.size()); }  // tasks in flight while parked
+  int count() const { return static_cast<int>(tasks_.size()); }  // workers parked
 
   static bool enabled();  // ONDES_PARK_CPUS is not "off"
   static std::vector<int> cpu_workers();
@@ -29,6 +34,7 @@ class ParkedCpus {
  private:
   void release();
   std::vector<starpu_task*> tasks_;
+  unsigned ctx_ = STARPU_NMAX_SCHED_CTXS;  // the others' context (its address is the thread's key)
 };
 
 }  // namespace ondes

@@ -451,9 +451,9 @@ namespace {
 void note_worker(void*[], void* arg) { *static_cast<int*>(arg) = starpu_worker_get_id(); }
 }  // namespace
 
-// A parked CPU worker (tasks/park.hpp) sleeps through the scope while the others run the tasks
-// (which, as in a run, may not use it), its sleep is not counted as work, and once the scope ends
-// it runs tasks again.
+// A parked CPU worker (tasks/park.hpp) sleeps through the scope while the other runs every task
+// submitted meanwhile (none restricted to it: the scope's context keeps them away), its sleep is
+// not counted as work, and once the scope ends it runs tasks again.
 TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
   Runtime rt("dmda", 2, 0);
   const std::vector<int> cpus = ParkedCpus::cpu_workers();
@@ -463,18 +463,15 @@ TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
   cl.nbuffers = 0;
   cl.name = "note_worker";
   std::vector<int> ran(24, -1);
-  uint32_t others = 1u << cpus[1];
   auto submit = [&](int i, int on) {
     starpu_task* t = starpu_task_create();
     t->cl = &cl;
     t->cl_arg = &ran[i];
     t->detach = 0;
-    if (on >= 0) {
+    if (on >= 0) {  // in the initial context, the one the worker belongs to
       t->execute_on_a_specific_worker = 1;
       t->workerid = unsigned(on);
-    } else {
-      t->workerids = &others;  // the tasks a parked worker may not take
-      t->workerids_len = 1;
+      t->sched_ctx = 0;
     }
     EXPECT_EQ(starpu_task_submit(t), 0);
     return t;
@@ -494,6 +491,7 @@ TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
     EXPECT_EQ(ran[20], -1) << "a parked worker ran a task";
   }
   ASSERT_EQ(starpu_task_wait(given), 0);
+  EXPECT_EQ(starpu_sched_ctx_get_context(), unsigned(STARPU_NMAX_SCHED_CTXS)) << "the thread's context stays set";
   EXPECT_EQ(ran[20], cpus[0]);
   const RunProfile p = profile::collect();
   for (const WorkerStats& w : p.workers)
@@ -501,9 +499,11 @@ TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
       EXPECT_EQ(w.tasks, 1) << "the park task is counted as a task";
       EXPECT_LT(w.executing_seconds, 0.05) << "its 0.1 s asleep is counted as work";
     }
-  // A scope with no worker parks none.
+  // A scope with no worker, or every worker, parks none.
   const ParkedCpus none({});
   EXPECT_EQ(none.count(), 0);
+  const ParkedCpus all(cpus);
+  EXPECT_EQ(all.count(), 0);
   ASSERT_EQ(starpu_task_wait(submit(21, cpus[0])), 0);
   EXPECT_EQ(ran[21], cpus[0]);
 }

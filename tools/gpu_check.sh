@@ -101,10 +101,11 @@ if [[ $parts == *" scaling "* ]]; then
   ngpu=$(gpus)
   stable=$out/scaling_table.txt
   printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
-  # srun CASE RANKS GPUS_PER_RANK LAYOUT: a calibration run, then the measured one; prints the rate.
-  # LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge strips of STRIP cells (run.edge_strip), the
-  # policy (default dmda; dmdas sorts by the frontier blocks' priority).
-  # CPUS (default 0): CPU workers beside the GPUs.
+  # srun CASE RANKS GPUS_PER_RANK LAYOUT [CPUS]: a calibration run, then SCALING_REPEAT measured
+  # ones (default 2: every row alike, so that a row and its reference see the same run-to-run
+  # spread, about 1% here); prints the best rate. LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge
+  # strips of STRIP cells (run.edge_strip), the policy (default dmda; dmdas sorts by the frontier
+  # blocks' priority). CPUS (default 0): CPU workers beside the GPUs.
   srun() {
     local c=$1 np=$2 g=$3 b=${4%%@*} sched=dmda strip=0 launch=() cpus=${5:-0}
     [[ $4 == *@* ]] && sched=${4#*@}
@@ -112,9 +113,11 @@ if [[ $parts == *" scaling "* ]]; then
     [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
     STARPU_NCPU=$cpus STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
       --edge-strip "$strip" --sched "$sched" --output /tmp/cal.h5 >> "$log" 2>&1
-    STARPU_NCPU=$cpus STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
-      --edge-strip "$strip" --sched "$sched" --output /tmp/run.h5 2>&1 | tee -a "$log" |
-      sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
+    for _ in $(seq "${SCALING_REPEAT:-2}"); do
+      STARPU_NCPU=$cpus STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
+        --edge-strip "$strip" --sched "$sched" --output /tmp/run.h5 2>&1 | tee -a "$log" |
+        sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
+    done | sort -g | tail -1
   }
   ratio() { awk -v a="$1" -v r="$2" 'BEGIN{ if (r > 0) printf "%.3f", a / r; else print 0 }'; }
   # best LABEL CASE RANKS GPUS_PER_RANK REFERENCE LAYOUTS...: the best layout's row; its ratio to

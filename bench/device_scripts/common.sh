@@ -51,14 +51,14 @@ check_table() {
   grep -v "^#  " $o/check/gpu_table.txt 2>/dev/null
 }
 
-# rate BINARY LAYOUT[+STRIP] [VAR=VALUE...]: the "done in ... cell-updates/s" of a StarPU dmda run of
-# the benchmark case, STEPS steps (default 300), LAYOUT's blocks with STRIP-cell edge strips, the
-# variables set; calibrate: the same quietly, 40 steps with STARPU_CALIBRATE=1 (before the measured runs).
+# rate BINARY LAYOUT[+STRIP] [VAR=VALUE...]: the "done in ... cell-updates/s" of a StarPU run of the
+# benchmark case (policy SCHED, default dmda), STEPS steps (default 300), LAYOUT's blocks with
+# STRIP-cell edge strips, the variables set; calibrate: the same quietly, 40 steps with STARPU_CALIBRATE=1 (before the measured runs).
 rate() {
   local b=$1 l=${2%%+*} strip=0
   [[ $2 == *+* ]] && strip=${2#*+}
   shift 2
-  env "$@" $b run $big --steps ${STEPS:-300} --blocks $l --edge-strip $strip --sched dmda --output /tmp/r.h5 2>&1 |
+  env "$@" $b run $big --steps ${STEPS:-300} --blocks $l --edge-strip $strip --sched ${SCHED:-dmda} --output /tmp/r.h5 2>&1 |
     grep -o 'done in.*cell-updates/s'
 }
 calibrate() {

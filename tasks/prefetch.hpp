@@ -1,0 +1,56 @@
+// prefetch_ghosts: brings a block's incoming boundary buffers from another GPU to its own as soon
+// as their producer is done, rather than when the block's next update is ready to run. A CUDA
+// task on the consumer's GPU that does nothing: StarPU copies its buffers (R) there before it
+// runs. Why: one process on two H200s at 1x2 with 16-row strips, a strip's update was pushed only
+// once its own GPU's big block was done, and then waited 60-90 us for the neighbour GPU's buffer
+// (fetched only then), the GPUs settling half a step apart with each strip's chain serial to the
+// big blocks (bench/results/gpu_h200x2_ghost_prefetch.txt). Buffers: the neighbours' boundary
+// buffers (R). No model. ONDES_GHOST_PREFETCH=off leaves the copies to the updates.
+#pragma once
+#include "core/env.hpp"
+#include "partition/block_data.hpp"
+#include "tasks/codelet.hpp"
+
+namespace ondes {
+
+namespace prefetch_task {
+
+inline void entry(void*[], void*) {}
+
+inline starpu_codelet& codelet() {
+  static starpu_codelet cl = [] {
+    starpu_codelet c = make_codelet("prefetch_ghosts", entry, entry, nullptr, {});
+    c.callback_func = nullptr;  // nothing to profile: its time is the copy's
+    return c;
+  }();
+  return cl;
+}
+
+}  // namespace prefetch_task
+
+inline bool ghost_prefetch() {
+  static const bool on = !env_is("ONDES_GHOST_PREFETCH", "off");
+  return on;
+}
+
+// After the velocity (or stress) updates of a half step: block b's buffers of that field from the
+// neighbours whose GPU (memory node) is not b's, fetched to b's GPU. Returns the tasks submitted.
+inline int submit_ghost_prefetch(std::vector<BlockData>& blocks, const BlockData& b, bool velocity) {
+  if (!ghost_prefetch() || !b.local || b.node < 0 || starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM) return 0;
+  starpu_data_descr d[kDirections];
+  int n = 0;
+  for (int dir = 0; dir < kDirections; ++dir) {
+    const int nb = b.info.neighbour[dir];
+    if (nb < 0 || !blocks[nb].local || blocks[nb].node < 0 || blocks[nb].node == b.node) continue;
+    const BlockData& other = blocks[nb];
+    d[n++] = {velocity ? other.h_velocity_out[opposite(dir)] : other.h_stress_out[opposite(dir)], STARPU_R};
+  }
+  if (n == 0) return 0;
+  check_starpu(starpu_task_insert(&prefetch_task::codelet(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_EXECUTE_WHERE,
+                                  STARPU_CUDA, STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                  STARPU_PRIORITY, b.priority, 0),
+               "submitting prefetch_ghosts");
+  return 1;
+}
+
+}  // namespace ondes
