@@ -160,10 +160,13 @@ if [[ $parts == *" scaling "* ]]; then
   fi
   for g in ${SCALING_GPUS:-$(seq "$ngpu" -1 2)}; do
     [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
-    # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas.
+    # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas;
+    # 1x(2G): two blocks a GPU, the one away from the frontier running while the other waits for
+    # its halo (the best in one process on two H200s, 44.05 G, bench/results/gpu_h200x2_park_samples_prefetch.txt).
     # SCALING_LAYOUTS adds layouts, G standing for the GPU count (e.g. "1xG+32 1xG+8").
     extra=${SCALING_LAYOUTS:-}
-    local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" ${extra//G/$g})
+    local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" "1x$((2 * g))"
+                   ${extra//G/$g})
     best "strong, $g GPUs in one process" "$case_file" 1 "$g" "$one" "${local_layouts[@]}" "$((2 * g))x2" > /dev/null
     targets+=("strong, $g GPUs in one process|$best_ratio|$(awk -v g="$g" 'BEGIN{ print 0.9 * g }')")
     best "strong, $g ranks x 1 GPU" "$case_file" "$g" 1 "$one" "${local_layouts[@]}" > /dev/null

@@ -4,9 +4,11 @@
 --by-block: per codelet and block) the tasks, their median duration and their summed time over the
 window (above 1: tasks overlap). --by-device: per GPU (the trace's device column) the share of the
 window with at least one of its tasks running, the gaps between, and per step (a block's velocity
-updates) the window and the busy time.
+updates) the window and the busy time. --gaps (with --by-device): per GPU, its idle gaps by the
+task that ended before each (the last to end) and the task that ended it (codelet:block), largest
+total first: which dependency a GPU waits on.
 
-  python3 trace_overlap.py [--by-device] [--by-block] TRACE.csv [TRACE.csv ...]
+  python3 trace_overlap.py [--by-device [--gaps]] [--by-block] TRACE.csv [TRACE.csv ...]
 """
 import argparse
 import csv
@@ -47,6 +49,24 @@ def busy_and_gaps(intervals):
     return busy, sorted(gaps)
 
 
+def gap_causes(rows, a, b):
+    """The idle gaps of rows (one GPU's) inside [a, b), keyed by (the task whose end opened the gap,
+    the task whose start closed it): [count, total seconds]."""
+    causes = defaultdict(lambda: [0, 0.0])
+    name = lambda r: r["codelet"] + ":" + r.get("block", "")
+    rs = sorted((r for r in rows if a <= float(r["start_s"]) < b), key=lambda r: float(r["start_s"]))
+    last = None
+    for r in rs:
+        s, e = float(r["start_s"]), float(r["end_s"])
+        if last is not None and s > float(last["end_s"]):
+            c = causes[(name(last), name(r))]
+            c[0] += 1
+            c[1] += s - float(last["end_s"])
+        if last is None or e > float(last["end_s"]):
+            last = r
+    return causes
+
+
 def steps_in(rows, dev, a, b):
     """Steps inside [a, b) on GPU dev: the most velocity updates (compute or step tasks) of one of its
     blocks that lie wholly inside."""
@@ -58,7 +78,7 @@ def steps_in(rows, dev, a, b):
     return max(count.values(), default=0)
 
 
-def report(path, by_device, by_block):
+def report(path, by_device, by_block, gaps_by_cause=False):
     rows = list(csv.DictReader(open(path)))
     t0 = min(float(r["start_s"]) for r in rows)
     t1 = max(float(r["end_s"]) for r in rows)
@@ -77,6 +97,10 @@ def report(path, by_device, by_block):
                         if steps else "")
             print(f"  GPU {dev}: busy {100 * busy / window:.1f}%, {len(gaps)} gaps, median {median:.1f} us, "
                   f"{100 * sum(gaps) / window:.1f}% of the window{per_step}")
+            if gaps_by_cause:
+                causes = gap_causes([r for r in rows if r.get("device") == dev], a, b)
+                for (before, after), (n, t) in sorted(causes.items(), key=lambda x: -x[1][1])[:6]:
+                    print(f"    {before:28s} -> {after:28s} {n:5d} gaps, {1e3 * t:7.2f} ms, mean {1e6 * t / n:6.1f} us")
     durations = defaultdict(list)
     for r in rows:
         s, e = float(r["start_s"]), float(r["end_s"])
@@ -93,6 +117,7 @@ if __name__ == "__main__":
     ap.add_argument("traces", nargs="+")
     ap.add_argument("--by-device", action="store_true", help="busy share and gaps per GPU (the device column)")
     ap.add_argument("--by-block", action="store_true", help="task durations per codelet and block")
+    ap.add_argument("--gaps", action="store_true", help="with --by-device: each GPU's gaps by the tasks around them")
     args = ap.parse_args()
     for p in args.traces:
-        report(p, args.by_device, args.by_block)
+        report(p, args.by_device, args.by_block, args.gaps)
