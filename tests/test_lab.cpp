@@ -401,49 +401,45 @@ TEST(CostModel, MachineFileRoundTripsAndBadOnesNameTheKey) {
   fs::remove_all(d);
 }
 
+namespace {
+// Runs the small case at `blocks` with the variables `env_a`, then `env_b` (40 steps each) and
+// expects the same seismograms, bit for bit, and not all zero.
+void expect_same_seismograms(const std::string& name, const std::string& blocks, const std::string& env_a,
+                             const std::string& env_b, const std::string& what) {
+  const fs::path d = temp_dir(name);
+  std::vector<float> traces[2];
+  const std::string envs[2] = {env_a, env_b};
+  for (int i = 0; i < 2; ++i) {
+    const fs::path out = d / (std::to_string(i) + ".h5");
+    const auto r = test::shell(fmt::format("{} {} run {} --blocks {} --steps 40 --output {}", envs[i], ONDES_BINARY,
+                                           small_case(), blocks, out.string()),
+                               d / (std::to_string(i) + ".log"));
+    ASSERT_EQ(r.code, 0) << envs[i] << ": " << r.output;
+    traces[i] = test::read_floats(out.string(), "/seismograms/velocity");
+  }
+  ASSERT_FALSE(traces[0].empty());
+  EXPECT_NE(std::count(traces[0].begin(), traces[0].end(), 0.0f), std::ptrdiff_t(traces[0].size()))
+      << "nothing reached the stations";
+  EXPECT_EQ(traces[0], traces[1]) << what;
+  fs::remove_all(d);
+}
+}  // namespace
+
 // ONDES_EDGES=apart / update (the A/B switch of where a block saves its edges; by default CUDA
 // blocks with no x neighbour save apart, others in the update): edges saved by a copy after each
 // update instead of by the update itself give the same seismograms, bit for bit; with the saves
 // left out, a neighbour would read stale ghosts and they would differ.
 TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
-  const fs::path d = temp_dir("edges_apart");
-  auto run = [&](const std::string& env, const std::string& name) {
-    return test::shell(fmt::format("{} {} run {} --blocks 2x2 --steps 40 --output {}", env, ONDES_BINARY,
-                                   small_case(), (d / (name + ".h5")).string()),
-                       d / (name + ".log"));
-  };
-  const auto in_update = run("ONDES_EDGES=update", "in_update");
-  ASSERT_EQ(in_update.code, 0) << in_update.output;
-  const auto apart = run("ONDES_EDGES=apart", "apart");
-  ASSERT_EQ(apart.code, 0) << apart.output;
-  const auto a = test::read_floats((d / "in_update.h5").string(), "/seismograms/velocity");
-  const auto b = test::read_floats((d / "apart.h5").string(), "/seismograms/velocity");
-  ASSERT_FALSE(a.empty());
-  EXPECT_NE(std::count(a.begin(), a.end(), 0.0f), std::ptrdiff_t(a.size())) << "nothing reached the stations";
-  EXPECT_EQ(a, b) << "edges saved apart change the seismograms";
-  fs::remove_all(d);
+  expect_same_seismograms("edges_apart", "2x2", "ONDES_EDGES=update", "ONDES_EDGES=apart",
+                          "edges saved apart change the seismograms");
 }
 
 // ONDES_SAMPLES=apart (sample_stations and record tasks reading the blocks' velocity) against the
 // default (each block's compute_stress samples its stations): the same seismograms, bit for bit,
 // at a layout whose stations straddle blocks.
 TEST(Switches, StationsSampledByStressMatchSampleTasks) {
-  const fs::path d = temp_dir("samples");
-  auto run = [&](const std::string& env, const std::string& name) {
-    return test::shell(fmt::format("{} {} run {} --blocks 3x2 --steps 40 --output {}", env, ONDES_BINARY,
-                                   small_case(), (d / (name + ".h5")).string()),
-                       d / (name + ".log"));
-  };
-  const auto apart = run("ONDES_SAMPLES=apart", "apart");
-  ASSERT_EQ(apart.code, 0) << apart.output;
-  const auto in_stress = run("", "in_stress");
-  ASSERT_EQ(in_stress.code, 0) << in_stress.output;
-  const auto a = test::read_floats((d / "apart.h5").string(), "/seismograms/velocity");
-  const auto b = test::read_floats((d / "in_stress.h5").string(), "/seismograms/velocity");
-  ASSERT_FALSE(a.empty());
-  EXPECT_NE(std::count(a.begin(), a.end(), 0.0f), std::ptrdiff_t(a.size())) << "nothing reached the stations";
-  EXPECT_EQ(a, b) << "samples taken by compute_stress change the seismograms";
-  fs::remove_all(d);
+  expect_same_seismograms("samples", "3x2", "ONDES_SAMPLES=apart", "",
+                          "samples taken by compute_stress change the seismograms");
 }
 
 namespace {

@@ -105,3 +105,19 @@ mpi_calibrate() {
   local np=$1 l=$2; shift 2
   STEPS=40 mpi_rate $np $l STARPU_CALIBRATE=1 "$@" > /dev/null
 }
+
+# hybrid_ab LAYOUT...: for each layout, calibration runs, then two rounds of three runs of one GPU:
+# alone (STARPU_NCPU=0), beside nproc-1 CPU workers (parked when no task may use them, the
+# default), and beside them polling (ONDES_PARK_CPUS=off); a line each.
+hybrid_ab() {
+  local n=$(( $(nproc) - 1 )) l rep
+  for l in "$@"; do
+    calibrate bin/ondes3d $l STARPU_NCPU=0 STARPU_NCUDA=1
+    calibrate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1
+    for rep in 1 2; do
+      echo "$l gpu only #$rep: $(rate bin/ondes3d $l STARPU_NCPU=0 STARPU_NCUDA=1)"
+      echo "$l +$n cpus parked #$rep: $(rate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1)"
+      echo "$l +$n cpus polling #$rep: $(rate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1 ONDES_PARK_CPUS=off)"
+    done
+  done
+}

@@ -10,13 +10,5 @@ timeout 60 bin/test_lab --gtest_filter='Park.*' 2>&1 | tail -2
 bin/ondes3d run $big --steps 20 --blocks 2x2 --sched dmda --output /tmp/r.h5 2>&1 | grep -E "parked|profile:" | sed 's/^.*\] //'
 env STARPU_NCPU=$n STARPU_NCUDA=1 bin/ondes3d run $big --steps 20 --blocks 2x2 --sched dmda --output /tmp/r.h5 2>&1 |
   grep -E "parked|profile:|CUDA workers" | sed 's/^.*\] //'
-for l in 2x2 4x4 1x1; do
-  calibrate bin/ondes3d $l STARPU_NCPU=0 STARPU_NCUDA=1
-  calibrate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1
-  for rep in 1 2; do
-    echo "$l gpu only #$rep: $(rate bin/ondes3d $l STARPU_NCPU=0 STARPU_NCUDA=1)"
-    echo "$l +$n cpus parked #$rep: $(rate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1)"
-    echo "$l +$n cpus polling #$rep: $(rate bin/ondes3d $l STARPU_NCPU=$n STARPU_NCUDA=1 ONDES_PARK_CPUS=off)"
-  done
-done
+hybrid_ab 2x2 4x4 1x1
 which nsys ncu 2>&1; ls /usr/local/cuda/bin 2>/dev/null | grep -i nsys
