@@ -11,4 +11,13 @@ inline bool env_is(const char* name, std::string_view value) {
   return e && value == e;
 }
 
+// Environment variable `name` as an integer, or `otherwise` when unset or not a whole number.
+inline int env_int(const char* name, int otherwise) {
+  const char* e = std::getenv(name);
+  if (!e || !*e) return otherwise;
+  char* end = nullptr;
+  const long v = std::strtol(e, &end, 10);
+  return *end == '\0' ? static_cast<int>(v) : otherwise;
+}
+
 }  // namespace ondes

@@ -15,18 +15,19 @@
 
 namespace ondes {
 
-// A block this rank owns has all its arrays. A block of another rank that borders one of ours has
-// only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 // A station group's slot that a block's compute_stress task samples (partition/stations.hpp):
 // the group's corner points (R) and the slot's samples (W).
 struct StationSlot {
   starpu_data_handle_t points = nullptr, samples = nullptr;
   int slot = 0;
 };
-// A block is in at most 9 groups (itself, with one of its 4 side neighbours, or in one of the 4
-// 2 x 2 squares around it).
-constexpr int kMaxStationSlots = 9;
+// The slots a compute_stress task samples at most (its arguments hold their slot numbers). A block
+// can be in more groups (any set of blocks of a 2 x 2 square around it holding a station's
+// corners, up to 25): sample_stations tasks take the slots beyond.
+constexpr int kMaxStationSlots = 12;
 
+// A block this rank owns has all its arrays. A block of another rank that borders one of ours has
+// only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 struct BlockData {
   BlockInfo info;
   std::string name;  // "x<bx>y<by>": its tasks' StarPU name, the block column of the task trace

@@ -29,7 +29,8 @@ struct StationGroup {
   int home = 0;                      // rank that records the traces
   bool sampled = false;              // corners travel as samples (StationSampling)
   bool involved = false;             // this rank records the group or owns one of its blocks
-  bool sampled_in_stress = false;    // by its blocks' compute_stress tasks, not sample_stations tasks
+  // Per slot: sampled by its block's compute_stress task rather than a sample_stations task.
+  std::array<bool, kMaxStationBlocks> in_stress{};
   std::vector<float> traces;         // [station][3][steps], on the home rank
   std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
   std::array<std::vector<float>, kMaxStationBlocks> samples;  // per slot, where this rank needs it

@@ -103,7 +103,7 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
       const Transfer t{g.h_samples[s], g.home == rank ? g.owners[s] : g.home, sample_tag(g.id, int(s)), 0};
       if (g.owners[s] == rank) {
         const BlockData& b = blocks[g.blocks[s]];
-        if (!g.sampled_in_stress) {  // else its compute_stress took the samples
+        if (!g.in_stress[s]) {  // else its compute_stress took the samples
           SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
           check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
                                           STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a),

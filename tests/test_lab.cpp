@@ -440,6 +440,9 @@ TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
 TEST(Switches, StationsSampledByStressMatchSampleTasks) {
   expect_same_seismograms("samples", "3x2", "ONDES_SAMPLES=apart", "",
                           "samples taken by compute_stress change the seismograms");
+  // One slot a stress task at most: the other slots by sample_stations tasks, in the same run.
+  expect_same_seismograms("samples_mixed", "3x2", "ONDES_SAMPLES=apart", "ONDES_STRESS_SLOTS=1",
+                          "samples taken partly by compute_stress change the seismograms");
 }
 
 namespace {
