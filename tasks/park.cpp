@@ -81,15 +81,13 @@ ParkedCpus::ParkedCpus(const std::vector<int>& workers) {
       check_starpu(ret, "submitting park_cpu");
       tasks_.push_back(t);
     }
-    // The policy of the initial context, and its priority range where it has one (a range of one
-    // value given explicitly makes StarPU 1.3's priority normalisation divide by zero).
+    // The initial context's policy, set up as it was there (no priority range given: the policy
+    // sets its own, e.g. dmdas any int; a range passed explicitly overflowed dmdasd's count of
+    // priorities and divided dmda's by zero).
     const starpu_sched_policy* policy = starpu_sched_ctx_get_sched_policy(0);
-    const char* name = policy && policy->policy_name ? policy->policy_name : "dmda";
-    const int lo = starpu_sched_ctx_get_min_priority(0), hi = starpu_sched_ctx_get_max_priority(0);
-    const int n = static_cast<int>(others.size());
-    ctx_ = hi > lo ? starpu_sched_ctx_create(others.data(), n, "unparked", STARPU_SCHED_CTX_POLICY_NAME, name,
-                                             STARPU_SCHED_CTX_POLICY_MIN_PRIO, lo, STARPU_SCHED_CTX_POLICY_MAX_PRIO, hi, 0)
-                   : starpu_sched_ctx_create(others.data(), n, "unparked", STARPU_SCHED_CTX_POLICY_NAME, name, 0);
+    ctx_ = starpu_sched_ctx_create(others.data(), static_cast<int>(others.size()), "unparked",
+                                   STARPU_SCHED_CTX_POLICY_NAME,
+                                   policy && policy->policy_name ? policy->policy_name : "dmda", 0);
     starpu_sched_ctx_set_context(&ctx_);
   } catch (...) {
     release();

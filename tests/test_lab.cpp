@@ -453,8 +453,13 @@ void note_worker(void*[], void* arg) { *static_cast<int*>(arg) = starpu_worker_g
 // A parked CPU worker (tasks/park.hpp) sleeps through the scope while the other runs every task
 // submitted meanwhile (none restricted to it: the scope's context keeps them away), its sleep is
 // not counted as work, and once the scope ends it runs tasks again.
-TEST(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
-  Runtime rt("dmda", 2, 0);
+// Under each policy family (StarPU sets up the parked scope's context with the initial context's
+// policy: dmdasd overflowed its priority count and dmda divided by zero when given a range).
+class Park : public ::testing::TestWithParam<const char*> {};
+INSTANTIATE_TEST_SUITE_P(Policies, Park, ::testing::Values("dmda", "dmdas", "dmdasd", "lws", "eager", "modular-heft"));
+
+TEST_P(Park, ParkedWorkerSleepsUntilReleasedAndCountsAsIdle) {
+  Runtime rt(GetParam(), 2, 0);
   const std::vector<int> cpus = ParkedCpus::cpu_workers();
   ASSERT_EQ(cpus.size(), 2u);
   starpu_codelet cl{};
