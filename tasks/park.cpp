@@ -5,6 +5,8 @@
 #include <condition_variable>
 #include <mutex>
 
+#include <spdlog/spdlog.h>
+
 #include "core/env.hpp"
 #include "tasks/codelet.hpp"
 #include "tasks/profile.hpp"
@@ -51,10 +53,8 @@ starpu_codelet& park_codelet() {
 bool ParkedCpus::enabled() { return !env_is("ONDES_PARK_CPUS", "off"); }
 
 std::vector<int> ParkedCpus::cpu_workers() {
-  std::vector<int> w;
-  const int n = static_cast<int>(starpu_worker_get_count());
-  for (int i = 0; i < n; ++i)
-    if (starpu_worker_get_type(i) == STARPU_CPU_WORKER) w.push_back(i);
+  std::vector<int> w(starpu_worker_get_count_by_type(STARPU_CPU_WORKER));
+  w.resize(starpu_worker_get_ids_by_type(STARPU_CPU_WORKER, w.data(), static_cast<unsigned>(w.size())));
   return w;
 }
 
@@ -104,7 +104,8 @@ void ParkedCpus::release() {
     gate().open = true;
   }
   gate().cv.notify_all();
-  for (starpu_task* t : tasks_) starpu_task_wait(t);  // destroys it (task->destroy)
+  for (starpu_task* t : tasks_)  // destroys it (task->destroy)
+    if (starpu_task_wait(t) != 0) spdlog::warn("a park_cpu task could not be waited for");
   tasks_.clear();
   if (ctx_ != STARPU_NMAX_SCHED_CTXS) {
     starpu_task_wait_for_all_in_ctx(ctx_);

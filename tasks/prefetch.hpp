@@ -4,7 +4,7 @@
 // runs. Why: one process on two H200s at 1x2 with 16-row strips, a strip's update was pushed only
 // once its own GPU's big block was done, and then waited 60-90 us for the neighbour GPU's buffer
 // (fetched only then), the GPUs settling half a step apart with each strip's chain serial to the
-// big blocks (bench/results/gpu_h200x2_ghost_prefetch.txt). Buffers: the neighbours' boundary
+// big blocks (bench/results/gpu_h200x2_park_samples_prefetch.txt, sections 4-5). Buffers: the neighbours' boundary
 // buffers (R). No model. ONDES_GHOST_PREFETCH=off leaves the copies to the updates.
 #pragma once
 #include "core/env.hpp"

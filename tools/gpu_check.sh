@@ -32,6 +32,8 @@ copy=$("$bin/copy_bandwidth" 2>&1 | tee -a "$log")
 copy_gbs=$(echo "$copy" | sed -n 's/.*copy bandwidth \([0-9.]*\) GB\/s.*/\1/p')
 
 gpus() { nvidia-smi --query-gpu=name --format=csv,noheader | wc -l; }
+# CPU workers beside one GPU in the CPU + GPU rows: every core but the GPU's driver thread's.
+ncpu=$(( $(nproc) - 1 ))
 # For the MPI parts: $mpirun, and /tmp/ondes_rank_gpu.sh, through which each rank takes the GPU of
 # its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share). The ranks of one
 # node exchange their halos through Open MPI's shared memory by a single copy (CMA) where the
@@ -149,7 +151,6 @@ if [[ $parts == *" scaling "* ]]; then
   # CPU + GPU against GPU only, layout by layout (the last column: against the GPU-only row above);
   # SCALING_HYBRID=0 leaves them out.
   if [ "${SCALING_HYBRID:-1}" != 0 ]; then
-    ncpu=$(( $(nproc) - 1 ))
     for b in 1x1 2x2 4x4; do
       r=$(srun "$case_file" 1 1 "$b" "$ncpu"); r=${r:-0}
       h=$(ratio "$r" "${alone[$b]}")
@@ -271,7 +272,6 @@ fi
 # narrow it.
 sweep() {  # NAME WORKERS
   section "sweep $1: workers $2, inputs/sweep_gpu.toml"
-  local ncpu=$(( $(nproc) - 1 ))
   python3 "$here/tools/sweep.py" "$here/inputs/sweep_gpu.toml" --bin "$bin/ondes3d" --out "$out/$1" \
     --workers "${2//NCPU/$ncpu}" --blocks ${SWEEP_BLOCKS:-1x1 2x2 4x4 6x6 8x8} \
     --schedulers ${SWEEP_POLICIES:-eager lws ws dm dmda dmdas} --repeat 2 --timeout 120 \
@@ -294,7 +294,6 @@ if [[ $parts == *" hybrid "* ]]; then
         grep -E "done in|profile" | sed "s/^/$label $blocks $sched #$rep: /" | tee -a "$log"
     done
   }
-  ncpu=$(( $(nproc) - 1 ))
   for b in ${HYBRID_BLOCKS:-1x1 2x2}; do
     hrow gpuonly "$b" dmda "" STARPU_NCPU=0 STARPU_NCUDA=1
     for s in ${HYBRID_POLICIES:-dmda dmdas}; do hrow "cpu${ncpu}gpu" "$b" "$s" "" STARPU_NCPU=$ncpu STARPU_NCUDA=1; done
