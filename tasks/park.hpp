@@ -18,7 +18,8 @@ namespace ondes {
 class ParkedCpus {
  public:
   // Parks the CPU workers `workers` (each a CPU worker id; none if the list is empty, or if it
-  // names every worker) and sets the calling thread's context to the others'.
+  // names every worker) and sets the calling thread's context to the others'. One scope at a time
+  // in a process (its parked tasks share one gate).
   explicit ParkedCpus(const std::vector<int>& workers);
   // Restores the thread's context, wakes the parked workers, waits for every task of the context
   // (StarPU 1.3 deletes a context only once its tasks are done).
