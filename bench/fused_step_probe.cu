@@ -1,13 +1,15 @@
 // Probe of the fused velocity-stress step (issue 15, README "what it would take"): one z-march that
 // updates the velocity of plane m and the stress of plane m - 2 of an x-y tile, against the two
 // march kernels of codelets/march.hpp, on the same interior box of the same arrays, in one run.
-//   fused_step_probe [NX NY NZ] [STEPS]
+//   fused_step_probe [NX NY NZ] [STEPS] [KZ]     (ONDES_PROBE=march: march.hpp's kernels timed alone)
 // Why a probe before the product: the fused step needs its fields out of place (a thread block
 // reads the old values of its neighbours' cells while they write theirs), so in the product it
 // changes the step task's data (a second copy of the fields, two steps a task); this measures what
 // the kernel gains before that is built.
-// What it covers: the interior box of a block (10-cell PML all round but the top, no free surface),
-// material uniform by plane (PlaneAt), no PML, sources or damping. Out of place: fields in -> out.
+// What it covers: the interior box of a block (10 cells in from every face, no free surface),
+// material uniform by plane (the fused step: PlaneAt; march.hpp: the planes' factors), no PML,
+// sources or damping. Out of place: fields in -> out.
+// Results: bench/results/gpu_h200_fused_step_probe.txt.
 // The per-cell arithmetic is stencil.hpp's (velocity_diffs, velocity_increments, stress_diffs,
 // elastic_moduli, hooke) through accessors over shared memory and registers, so the fused step is
 // checked bit for bit against one-thread-per-cell kernels (ArrayAt) over the same cells, and the
@@ -345,7 +347,7 @@ int main(int argc, char** argv) {
   const double cells = double(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
 
   // Fields: small pseudo-random values; material: a layered medium (uniform by plane).
-  std::vector<float> hv(3 * n), hs(6 * n), hm(3 * n);
+  std::vector<float> hv(3 * n), hs(6 * n), hm(sh.material_floats());
   uint32_t x = 12345;
   auto rnd = [&] { return (x = x * 1664525u + 1013904223u) / 4294967296.0f - 0.5f; };
   for (auto& f : hv) f = rnd();
@@ -356,19 +358,20 @@ int main(int argc, char** argv) {
     const float mu = rho * vs * vs, lam = rho * vp * vp - 2 * mu;
     hm[RHO * n + q] = rho, hm[LAM * n + q] = lam, hm[IMU * n + q] = 1.0f / mu;
   }
+  cpu::fill_plane_factors(sh, hm.data());
   float *v[2], *s[2], *mat;
   for (int a = 0; a < 2; ++a) {
     check(cudaMalloc(&v[a], 3 * n * sizeof(float)), "malloc");
     check(cudaMalloc(&s[a], 6 * n * sizeof(float)), "malloc");
   }
-  check(cudaMalloc(&mat, 3 * n * sizeof(float)), "malloc");
+  check(cudaMalloc(&mat, hm.size() * sizeof(float)), "malloc");
   auto reset = [&] {
     for (int a = 0; a < 2; ++a) {
       check(cudaMemcpy(v[a], hv.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
       check(cudaMemcpy(s[a], hs.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
     }
   };
-  check(cudaMemcpy(mat, hm.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(mat, hm.data(), hm.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
   StepParams p;
   p.shape = sh, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.pml = b, p.uniform_planes = 1;
 

@@ -11,6 +11,7 @@
 #include "core/env.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
+#include "codelets/material.hpp"
 #include "codelets/stencil.hpp"
 
 namespace ondes::cpu {
@@ -506,11 +507,18 @@ __device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
 // (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
 // loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
 // 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
-// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read from
-// one address of the cell's plane (PlaneAt) rather than at the cell and its neighbours.
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the
+// plane's factors (codelets/material.hpp: buoyancies, moduli) rather than the material at the cell
+// and its neighbours; the anelastic update (N > 0) reads the plane's material (PlaneAt).
 template <bool Uniform>
-__device__ inline auto material_at(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Uniform) return plane_at(mat, sh, k);
+__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Uniform) return plane_factors(mat, sh).buoyancies(k);
+  else return array_at(mat, sh, q);
+}
+template <bool Uniform, int N>
+__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Uniform && N == 0) return plane_factors(mat, sh).moduli(k);
+  else if constexpr (Uniform) return plane_at(mat, sh, k);
   else return array_at(mat, sh, q);
 }
 
@@ -520,7 +528,7 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
-  const auto m = material_at<Uniform>(mat, p.shape, c.q, c.k);
+  const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
   if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
@@ -535,7 +543,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   const PmlCell c = pml_cell(p, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
   const int plane = z_plane(c.k, p.free_surface);
-  const auto m = material_at<Uniform>(mat, p.shape, c.q, c.k);
+  const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
     stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);

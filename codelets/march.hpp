@@ -18,6 +18,7 @@
 
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/material.hpp"
 #include "codelets/stencil.hpp"
 #include "core/env.hpp"
 #include "core/fast_div.hpp"
@@ -302,10 +303,8 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
   const int tiles[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
   VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  std::conditional_t<Uniform, PlaneAt, RhoAt<TY>> m = [&] {
-    if constexpr (Uniform) return plane_at(mat, sh, c.k0);
-    else return RhoAt<TY>{tile_centre(), 0.0f, 0.0f};
-  }();
+  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};              // unless Uniform
+  const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -341,7 +340,8 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     if (c.active) {
       float dv[kVelocityComponents];
       const Diffs d = velocity_diffs(at);
-      velocity_increments(m, d, p.dt_h, dv);
+      if constexpr (Uniform) velocity_increments(factors.buoyancies(k), d, p.dt_h, dv);
+      else velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
 #pragma unroll
@@ -350,13 +350,12 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
-    if constexpr (Uniform) m = plane_at(mat, sh, k + 1);
-    else m.here = m.up, m.up = nrho;
+    if constexpr (!Uniform) m.here = m.up, m.up = nrho;
   }
 }
 
-// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes), read once
-// a plane (PlaneAt) instead of staging the density's tile and window: 4 of 56 bytes a cell.
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the plane's
+// buoyancies (codelets/material.hpp) instead of the density's tile and window: 4 of 56 bytes a cell.
 // X: the x halo of the faces h serves is read from the neighbours' buffers (XHalo, XPatch). One
 // body for all the thread blocks: with a face body and another one for the columns that reach no
 // face, ptxas spilled 16-28 bytes; those columns pay one test a plane.
@@ -383,6 +382,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
+  const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -431,7 +431,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
       const Moduli u = [&] {
-        if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
+        if constexpr (Uniform) return factors.moduli(k);
         else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });

@@ -137,14 +137,28 @@ ONDES_CELL Diffs stress_diffs(const F& v, int plane) {
            dzvy, dp<VZ, 1>(v)}};
 }
 
-// A cell's velocity increments, scale * b * (sum of the component's differences); m is an accessor
-// over the material.
+// The buoyancies at a cell's three velocity points; m is an accessor over the material. A value of
+// its own so that a kernel whose material is uniform by plane computes it once a plane (march.hpp):
+// three IEEE reciprocals a cell were a tenth of the velocity march's instructions.
+struct Buoyancies {
+  float b[kVelocityComponents];
+};
+template <class M>
+ONDES_CELL Buoyancies buoyancies(const M& m) {
+  const float rho = m.template at<RHO, 0, 0, 0>();
+  return {{buoyancy(rho, m.template at<RHO, 1, 0, 0>()), buoyancy(rho, m.template at<RHO, 0, 1, 0>()),
+           buoyancy(rho, m.template at<RHO, 0, 0, 1>())}};
+}
+
+// A cell's velocity increments, scale * b * (sum of the component's differences).
+ONDES_CELL void velocity_increments(const Buoyancies& b, const Diffs& d, float scale, float (&dv)[kVelocityComponents]) {
+  dv[VX] = scale * b.b[VX] * (d.d[0] + d.d[1] + d.d[2]);
+  dv[VY] = scale * b.b[VY] * (d.d[3] + d.d[4] + d.d[5]);
+  dv[VZ] = scale * b.b[VZ] * (d.d[6] + d.d[7] + d.d[8]);
+}
 template <class M>
 ONDES_CELL void velocity_increments(const M& m, const Diffs& d, float scale, float (&dv)[kVelocityComponents]) {
-  const float rho = m.template at<RHO, 0, 0, 0>();
-  dv[VX] = scale * buoyancy(rho, m.template at<RHO, 1, 0, 0>()) * (d.d[0] + d.d[1] + d.d[2]);
-  dv[VY] = scale * buoyancy(rho, m.template at<RHO, 0, 1, 0>()) * (d.d[3] + d.d[4] + d.d[5]);
-  dv[VZ] = scale * buoyancy(rho, m.template at<RHO, 0, 0, 1>()) * (d.d[6] + d.d[7] + d.d[8]);
+  velocity_increments(buoyancies(m), d, scale, dv);
 }
 template <class M>
 ONDES_CELL void add_velocity(float* v, int64_t n, int64_t i, const M& m, const Diffs& d, float scale) {
@@ -160,6 +174,8 @@ struct Moduli {
   float lam, l2m, mxy, mxz, myz;
   float fold_lam, fold_l2m;  // at the surface dz vz = -fold_lam / fold_l2m (dx vx + dy vy)
 };
+// Moduli already computed (codelets/material.hpp: a plane's factors) are what they are.
+ONDES_CELL Moduli elastic_moduli(const Moduli& u) { return u; }
 template <class M>
 ONDES_CELL Moduli elastic_moduli(const M& m) {
   const float imu = m.template at<IMU, 0, 0, 0>();

@@ -19,6 +19,10 @@ enum StressComponent : int { SXX = 0, SYY = 1, SZZ = 2, SXY = 3, SXZ = 4, SYZ = 
 // branch). Three arrays instead of eight precomputed ones: 20 fewer bytes per cell-update.
 enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2 };
 constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 3;
+// After the three arrays, a block's material buffer holds its planes' factors: for plane k of
+// [0, nz), kPlaneFactors floats, the buoyancies at a cell's three velocity points and its elastic
+// moduli where every plane is uniform (codelets/material.hpp: PlaneFactors; unused elsewhere).
+constexpr int kPlaneFactors = 10;
 // Floats a velocity and a stress update read or write per cell at the least: each field once,
 // the density (velocity), lambda and 1/mu (stress).
 constexpr int kVelocityFloatsPerCell = kStressComponents + 2 * kVelocityComponents + 1;
@@ -35,6 +39,8 @@ struct BlockShape {
   ONDES_HD int64_t sy() const { return nx + 2 * kGhost; }
   ONDES_HD int64_t sz() const { return sy() * (ny + 2 * kGhost); }
   ONDES_HD int64_t cells() const { return sz() * (nz + 2 * kGhost); }
+  // Floats of the block's material buffer: the arrays, then the planes' factors.
+  ONDES_HD int64_t material_floats() const { return kMaterialComponents * cells() + int64_t(kPlaneFactors) * nz; }
   ONDES_HD int64_t idx(int i, int j, int k) const {
     return (static_cast<int64_t>(k + kGhost) * (ny + 2 * kGhost) + (j + kGhost)) * sy() + (i + kGhost);
   }

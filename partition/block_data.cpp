@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "codelets/material.hpp"
 #include "core/env.hpp"
 #include "physics/pml.hpp"
 
@@ -47,7 +48,7 @@ void alloc_boundary(BlockData& b, int dir) {
 
 size_t block_bytes(const Case& c, const BlockInfo& b) {
   const BlockShape& s = b.shape;
-  size_t bytes = sizeof(float) * s.cells() * (kVelocityComponents + kStressComponents + kMaterialComponents);
+  size_t bytes = sizeof(float) * (s.cells() * (kVelocityComponents + kStressComponents) + s.material_floats());
   if (c.medium.attenuating()) {
     const AnelasticShape q = anelastic_shape(c);
     bytes += AnelasticLayout::of(s, q).bytes;
@@ -77,9 +78,10 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     const int64_t n = s.cells();
     b.velocity = alloc_floats(kVelocityComponents * n);
     b.stress = alloc_floats(kStressComponents * n);
-    b.material = alloc_floats(kMaterialComponents * n);
+    b.material = alloc_floats(s.material_floats());
     fill_material(c, b.info.x0, b.info.y0, s, b.material);
     b.uniform_planes = uniform_planes(s, b.material) && !material_arrays_forced();
+    if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
     if (c.medium.attenuating()) {
       b.anelastic_shape = anelastic_shape(c);
       b.anelastic_shape.parity = (b.info.x0 & 1) | (b.info.y0 & 1) << 1;
@@ -100,7 +102,7 @@ void register_handles(std::vector<BlockData>& blocks) {
     const int64_t n = b.info.shape.cells();
     if (b.velocity) register_vector(&b.h_velocity, b.velocity, kVelocityComponents * n);
     if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
-    if (b.material) register_vector(&b.h_material, b.material, kMaterialComponents * n);
+    if (b.material) register_vector(&b.h_material, b.material, b.info.shape.material_floats());
     if (b.pml) register_bytes(&b.h_pml, b.pml, b.pml_bytes);
     if (b.anelastic) register_bytes(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);

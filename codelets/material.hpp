@@ -1,0 +1,58 @@
+// The factors of a plane's updates where a block's material is uniform by plane (homogeneous and
+// layered media: StepParams::uniform_planes): the buoyancies at a cell's three velocity points and
+// its elastic moduli, the same for every cell of the plane. Computed once for the run on the CPU
+// (fill_plane_factors, into the end of the block's material buffer: core/layout.hpp kPlaneFactors)
+// by stencil.hpp's buoyancies and elastic_moduli on the plane's values, and read by the CUDA
+// kernels instead of computed at every cell: the same function of the same values, the same bits.
+// Why: their IEEE reciprocals (three a velocity cell, four a stress cell) were about a tenth of
+// the march kernels' instructions, and the H200 issues those kernels at 62-69% of its peak
+// (bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
+// thread block instead, they made the march 4% slower: the others waited for it at the barrier.
+#pragma once
+#include <cstring>
+
+#include "codelets/kernel_support.hpp"
+#include "codelets/stencil.hpp"
+
+namespace ondes {
+
+static_assert(sizeof(Buoyancies) + sizeof(Moduli) == kPlaneFactors * sizeof(float), "a plane's factors");
+
+struct PlaneFactors {
+  const float* f;  // plane k's at f + k * kPlaneFactors: Buoyancies, then Moduli
+  ONDES_CELL Buoyancies buoyancies(int k) const {
+    const float* p = f + k * kPlaneFactors;
+    return {{p[0], p[1], p[2]}};
+  }
+  ONDES_CELL Moduli moduli(int k) const {
+    const float* p = f + k * kPlaneFactors + kVelocityComponents;
+    return {p[0], p[1], p[2], p[3], p[4], p[5], p[6]};
+  }
+};
+ONDES_CELL PlaneFactors plane_factors(const float* mat, const BlockShape& sh) {
+  return {mat + kMaterialComponents * sh.cells()};
+}
+
+}  // namespace ondes
+
+namespace ondes::cpu {
+// The planes' factors of a block whose material is uniform by plane, from its arrays.
+void fill_plane_factors(const BlockShape& shape, float* mat);
+}  // namespace ondes::cpu
+
+#ifdef ONDES_DEFINE_CPU_KERNELS
+namespace ondes::cpu {
+
+void fill_plane_factors(const BlockShape& sh, float* mat) {
+  float* f = mat + kMaterialComponents * sh.cells();
+  for (int k = 0; k < sh.nz; ++k, f += kPlaneFactors) {
+    const PlaneAt m = plane_at(mat, sh, k);
+    const Buoyancies b = buoyancies(m);
+    const Moduli u = elastic_moduli(m);
+    std::memcpy(f, &b, sizeof b);
+    std::memcpy(f + kVelocityComponents, &u, sizeof u);
+  }
+}
+
+}  // namespace ondes::cpu
+#endif
