@@ -50,56 +50,22 @@ struct Geo {
   static_assert(kRing <= kThreads, "a ring cell a thread at most");
 };
 
-extern __shared__ float smem[];
+using ondes::cuda::march::march_tiles;  // the dynamic shared memory
 
-__device__ inline int in_plane(const BlockShape& sh, int i, int j) { return (j + kGhost) * int(sh.sy()) + i + kGhost; }
-__device__ inline int64_t plane_base(const BlockShape& sh, int k) { return int64_t(k + kGhost) * sh.sz(); }
+using ondes::cuda::march::in_plane;
+using ondes::cuda::march::plane_base;
+using ondes::cuda::march::slide;
 
 // The stress components as the velocity stencil of a cell reads them: x/y offsets from the tiles,
-// z from its windows (sxz, syz at m-2..m+1, szz at m-1..m+2).
+// z from its windows (sxz, syz at m-2..m+1, szz at m-1..m+2): march.hpp's accessor over this tile.
 template <class G>
-struct VelAt {
-  int centre;  // in the stress tiles
-  float wxz[4], wyz[4], wzz[4];
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    if constexpr (DX == 0 && DY == 0 && (C == SXZ || C == SYZ || C == SZZ)) {
-      if constexpr (C == SXZ) return wxz[DZ + 2];
-      else if constexpr (C == SYZ) return wyz[DZ + 2];
-      else return wzz[DZ + 1];
-    } else {
-      static_assert(DZ == 0 && C != SZZ, "no diagonal offsets");
-      constexpr int t = C == SXX ? 0 : C == SXY ? 1 : C == SXZ ? 2 : C == SYY ? 3 : 4;
-      return smem[t * G::kS + centre + DY * G::SW + DX];
-    }
-  }
-};
+using VelAt = ondes::cuda::march::VelocityAtTiles<G::kS, G::SW>;
 
 // The new velocity as the stress stencil of plane p reads it: x/y offsets from the velocity tiles
-// of plane p, z from the windows (vx, vy at p-1..p+2; vz at p-2..p+2, the last unused).
+// of plane p (centre: the cell's element in the slot of p's vx tile), z from the windows (vx, vy at
+// p-1..p+2; vz at p-2..p+2, the last unused): march.hpp's accessor over these tiles.
 template <class G>
-struct StrAt {
-  int base;  // v_tile(slot of p, 0, centre)'s offset in smem
-  float wx[4], wy[4], wz[5];
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    if constexpr (DX == 0 && DY == 0) {
-      if constexpr (C == VX) return wx[DZ + 1];
-      else if constexpr (C == VY) return wy[DZ + 1];
-      else return wz[DZ + 2];
-    } else {
-      static_assert(DZ == 0, "no diagonal offsets");
-      return smem[base + C * G::kV + DY * G::VW + DX];
-    }
-  }
-};
-
-template <int N>
-__device__ inline void slide(float (&w)[N], float next) {
-#pragma unroll
-  for (int d = 0; d + 1 < N; ++d) w[d] = w[d + 1];
-  w[N - 1] = next;
-}
+using StrAt = ondes::cuda::march::StressAtTiles<G::kV, G::VW, 5>;
 
 // A velocity cell of the thread: its place in the velocity region (rx, ry), in-plane offset q
 // (clamped to the array), its stress-tile centre and velocity-tile centre.
@@ -139,8 +105,8 @@ __global__ void __launch_bounds__(Geo<OXT, OY>::kThreads, MinBlocks)
   using G = Geo<OXT, OY>;
   constexpr int OX = G::OX, SR = G::SR, VR = G::VR, SW = G::SW, kS = G::kS, kV = G::kV, kThreads = G::kThreads;
   constexpr int kPasses = G::kPasses, kSTiles = G::kSTiles, kRing = G::kRing;
-  auto s_tile = [](int f, int e) -> float& { return smem[f * kS + e]; };
-  auto v_tile = [](int slot, int c, int e) -> float& { return smem[kSTiles * kS + (slot * 3 + c) * kV + e]; };
+  auto s_tile = [](int f, int e) -> float& { return march_tiles[f * kS + e]; };
+  auto v_tile = [](int slot, int c, int e) -> float& { return march_tiles[kSTiles * kS + (slot * 3 + c) * kV + e]; };
   const BlockShape sh = p.shape;
   const int64_t n = sh.cells(), sz = sh.sz();
   const int tx = threadIdx.x % OX, ty = threadIdx.x / OX, t = threadIdx.x;
@@ -193,7 +159,7 @@ __global__ void __launch_bounds__(Geo<OXT, OY>::kThreads, MinBlocks)
   float szz_m2 = szz[plane_base(sh, m0) + c0.q - 2 * sz];  // szz of the stress plane (m - 2)
   float d_sxx[2] = {0, 0}, d_syy[2] = {0, 0}, d_sxy[2] = {0, 0};  // planes m-2, m-1 of the cell
   StrAt<G> sa;
-  sa.base = 0;
+  sa.centre = 0;
 #pragma unroll
   for (int d = 0; d < 4; ++d) sa.wx[d] = sa.wy[d] = 0.0f;
 #pragma unroll
@@ -247,7 +213,7 @@ __global__ void __launch_bounds__(Geo<OXT, OY>::kThreads, MinBlocks)
     slide(sa.wx, v0[VX]), slide(sa.wy, v0[VY]), slide(sa.wz, v0[VZ]);
     const int pz = m - 2;
     if (pz >= k0) {  // and pz < k1 (m <= k1 + 1); plane pz's velocity tiles were written two syncs ago
-      sa.base = kSTiles * kS + ((pz - m0) % 3) * 3 * kV + c0.v_centre;
+      sa.centre = kSTiles * kS + ((pz - m0) % 3) * 3 * kV + c0.v_centre;
       const Diffs d = stress_diffs(sa, kInterior);
       const Moduli u = elastic_moduli(plane_at(mat, sh, pz));
       float now[kStressComponents];
@@ -259,9 +225,9 @@ __global__ void __launch_bounds__(Geo<OXT, OY>::kThreads, MinBlocks)
         for (int w = 0; w < kStressComponents; ++w) s_out[w * n + plane_base(sh, pz) + c0.q] = now[w];
     }
     // Slide: the cell's stress of plane m into the delay lines, the windows one plane up.
-    d_sxx[0] = d_sxx[1], d_sxx[1] = smem[0 * kS + c0.s_centre];
-    d_sxy[0] = d_sxy[1], d_sxy[1] = smem[1 * kS + c0.s_centre];
-    d_syy[0] = d_syy[1], d_syy[1] = smem[3 * kS + c0.s_centre];
+    d_sxx[0] = d_sxx[1], d_sxx[1] = march_tiles[0 * kS + c0.s_centre];
+    d_sxy[0] = d_sxy[1], d_sxy[1] = march_tiles[1 * kS + c0.s_centre];
+    d_syy[0] = d_syy[1], d_syy[1] = march_tiles[3 * kS + c0.s_centre];
     szz_m2 = c0.at.wzz[0];
     slide(c0.at.wxz, n0[0]), slide(c0.at.wyz, n0[1]), slide(c0.at.wzz, n0[2]);
     if (ring) slide(c1.at.wxz, n1[0]), slide(c1.at.wyz, n1[1]), slide(c1.at.wzz, n1[2]);

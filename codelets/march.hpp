@@ -151,9 +151,10 @@ template <int TY, bool XF>
 using XPatchIf = std::conditional_t<XF, XPatch<TY>, NoXPatch>;
 
 // The stress components as the velocity stencil reads them: x/y offsets from tiles 0-4 (sxx, sxy,
-// sxz, syy, syz), z from the windows (planes k-2..k+1 for sxz, syz; k-1..k+2 for szz).
-template <int TY>
-struct VelocityAt {
+// sxz, syy, syz; Size elements each, rows of Pitch), z from the windows (planes k-2..k+1 for sxz,
+// syz; k-1..k+2 for szz). Of its own so that bench/fused_step_probe.cu's tiles use it too.
+template <int Size, int Pitch>
+struct VelocityAtTiles {
   int centre;
   float wxz[4], wyz[4], wzz[4];
   template <int C, int DX, int DY, int DZ>
@@ -165,10 +166,12 @@ struct VelocityAt {
     } else {
       static_assert(DZ == 0 && C != SZZ, "no diagonal offsets; szz is not differentiated in x or y");
       constexpr int tile = C == SXX ? 0 : C == SXY ? 1 : C == SXZ ? 2 : C == SYY ? 3 : 4;
-      return march_tiles[tile * Tile<TY>::kSize + centre + DY * kPitch + DX];
+      return march_tiles[tile * Size + centre + DY * Pitch + DX];
     }
   }
 };
+template <int TY>
+using VelocityAt = VelocityAtTiles<Tile<TY>::kSize, kPitch>;
 
 // The density around a velocity cell: x and y neighbours from tile 5, z from registers.
 template <int TY>
@@ -184,12 +187,14 @@ struct RhoAt {
   }
 };
 
-// The velocity components as the stress stencil reads them: x/y offsets from tiles 0-2, z from the
-// windows (planes k-1..k+2 for vx, vy; k-2..k+1 for vz).
-template <int TY>
-struct StressAt {
+// The velocity components as the stress stencil reads them: x/y offsets from tiles 0-2 (Size
+// elements each from the cell's element `centre`, rows of Pitch), z from the windows (planes
+// k-1..k+2 for vx, vy; k-2..k+1 for vz, which may hold ZW - 4 more planes above). Of its own so that
+// bench/fused_step_probe.cu's tiles use it too.
+template <int Size, int Pitch, int ZW = 4>
+struct StressAtTiles {
   int centre;
-  float wx[4], wy[4], wz[4];
+  float wx[4], wy[4], wz[ZW];
   template <int C, int DX, int DY, int DZ>
   __device__ float at() const {
     if constexpr (DX == 0 && DY == 0) {
@@ -198,10 +203,12 @@ struct StressAt {
       else return wz[DZ + 2];
     } else {
       static_assert(DZ == 0, "no diagonal offsets");
-      return march_tiles[C * Tile<TY>::kSize + centre + DY * kPitch + DX];
+      return march_tiles[C * Size + centre + DY * Pitch + DX];
     }
   }
 };
+template <int TY>
+using StressAt = StressAtTiles<Tile<TY>::kSize, kPitch>;
 
 // lambda and 1/mu around a stress cell: lambda at the cell, 1/mu from the tiles of planes k and
 // k+1 (lo, hi: the cell's element offsets in them).

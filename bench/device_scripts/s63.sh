@@ -11,17 +11,4 @@ for k in fused_step march; do
   timeout 200 ncu --csv --cache-control none --clock-control none --print-units base --metrics $m \
     --kernel-name regex:$k --launch-count 6 bin/fused_step_probe 512 512 256 2 32 > $o/ncu_$k.csv 2>&1
 done
-python3 - "$o" <<'PY'
-import csv, sys, io, collections
-for k in ("fused_step", "march"):
-    text = open(f"{sys.argv[1]}/ncu_{k}.csv").read()
-    lines = [l for l in text.splitlines() if l.startswith('"')]
-    rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
-    per = collections.OrderedDict()
-    for r in rows:
-        key = (r["ID"], r["Kernel Name"][:40])
-        per.setdefault(key, {})[r["Metric Name"]] = r["Metric Value"]
-    for (i, name), mm in per.items():
-        if int(i) % 2 and k == "fused_step": continue
-        print(i, name, " ".join(f"{a.replace('smsp__average_warps_issue_stalled_','st_').replace('_per_issue_active.ratio','').split('.')[0]}={mm[a]}" for a in mm))
-PY
+python3 ncu_launches.py $o/ncu_fused_step.csv $o/ncu_march.csv
