@@ -389,7 +389,6 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
-  const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -438,7 +437,9 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
       const Moduli u = [&] {
-        if constexpr (Uniform) return factors.moduli(k);
+        // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
+        // kernel on the H100 (1.47 -> 1.66 ms a step, bench/results/gpu_h200_fused_step_probe.txt).
+        if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
         else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
