@@ -4,6 +4,8 @@
 // (fill_plane_factors, into the end of the block's material buffer: core/layout.hpp kPlaneFactors)
 // by stencil.hpp's buoyancies and elastic_moduli on the plane's values, and read by the CUDA
 // kernels instead of computed at every cell: the same function of the same values, the same bits.
+// Read by the velocity march and the PML kernels; the stress march computes its moduli per cell
+// (seven loads a plane stalled it on the H100, march.hpp).
 // Why: their IEEE reciprocals (three a velocity cell, four a stress cell) were about a tenth of
 // the march kernels' instructions, and the H200 issues those kernels at 62-69% of its peak
 // (bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
