@@ -121,3 +121,20 @@ hybrid_ab() {
     done
   done
 }
+
+# old_new_ab LAYOUT...: the A/B of two builds, old/ (gzipped programs, unpacked here) against bin/:
+# the plain loop three times, then for each layout a calibration run and the StarPU run on one GPU
+# twice, the builds alternated, a line each.
+old_new_ab() {
+  local f rep b l
+  for f in old/*.gz; do [ -e "$f" ] && gunzip -f "$f"; done
+  for rep in 1 2 3; do for b in old bin; do
+    echo "$b plain #$rep: $($b/plain_loop $big 300 2>&1 | grep -o '[0-9.e+]* cell-updates/s, .*')"
+  done; done
+  for l in "$@"; do
+    STARPU_NCPU=0 STARPU_NCUDA=1 calibrate bin/ondes3d $l
+    for rep in 1 2; do for b in old bin; do
+      echo "$b starpu $l #$rep: $(STARPU_NCPU=0 STARPU_NCUDA=1 rate $b/ondes3d $l)"
+    done; done
+  done
+}

@@ -5,19 +5,10 @@
 # benchmark, old and new alternated; test_gpu (CUDA = CPU bitwise) on the new build.
 cd "$(dirname "$0")"
 . ./common.sh "$@"
-for f in old/*.gz; do gunzip -f "$f"; done
+for f in old/*.gz; do gunzip -f "$f"; done  # the probe, before old_new_ab
 nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c
 test_gpu_run
 for rep in 1 2 3; do for b in old bin; do
   echo "$b march box #$rep: $(ONDES_PROBE=march $b/fused_step_probe 512 512 256 200 | grep -o '[0-9.]* ms a step.*')"
 done; done
-for rep in 1 2 3; do for b in old bin; do
-  echo "$b plain #$rep: $($b/plain_loop $big 300 2>&1 | grep -o '[0-9.e+]* cell-updates/s, .*')"
-done; done
-export STARPU_NCPU=0 STARPU_NCUDA=1
-for l in 1x1 2x2 4x4; do
-  calibrate bin/ondes3d $l
-  for rep in 1 2; do for b in old bin; do
-    echo "$b starpu $l #$rep: $(rate $b/ondes3d $l)"
-  done; done
-done
+old_new_ab 1x1 2x2 4x4
