@@ -9,6 +9,7 @@
 #include <type_traits>
 #include "codelets/edges.hpp"
 #include "core/env.hpp"
+#include "core/fast_div.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
 #include "codelets/material.hpp"
@@ -460,41 +461,64 @@ struct PmlCell {
 };
 // Cell t of the block's PML list, found by arithmetic from the PmlBox (the inverse of pml_index:
 // (k, j, i) order, a plane outside the box's z span all PML, in a plane crossing it the rows outside
-// its y span whole and the others their cells left and right of it), in integers of type I. Not
-// loaded from the list: that load came before every other one (H100: the PML kernels ran
-// latency-bound). Not in box order either: the velocity kernel over six boxes one after another
-// took 553 us against 488 in list order, where a plane's PML cells are updated together.
-template <class I>
-__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, I t, int& i, int& j, int& k) {
+// its y span whole and the others their cells left and right of it), in integers of type I, each
+// quotient by div(x, d) (d: PmlSizes' index of the divisor). Not loaded from the list: that load came
+// before every other one (H100: the PML kernels ran latency-bound). Not in box order either: the
+// velocity kernel over six boxes one after another took 553 us against 488 in list order, where a
+// plane's PML cells are updated together.
+struct PmlSizes {
+  enum { kFull, kPlane, kRow, kNx, kCount };  // nx * ny, a crossing plane's PML cells, a crossing row's, nx
+  int64_t d[kCount];
+  ONDES_HD static PmlSizes of(const BlockShape& s, const PmlBox& b) {
+    const int64_t nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1], row = nx - box_x;
+    return {{nx * s.ny, (s.ny - box_y) * nx + box_y * row, row, nx}};
+  }
+};
+template <class I, class Div>
+__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, I t, int& i, int& j, int& k, Div&& div) {
+  const PmlSizes z = PmlSizes::of(s, b);
   const I nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1];
-  const I full = nx * I(s.ny), row_pml = nx - box_x, plane_pml = (I(s.ny) - box_y) * nx + box_y * row_pml;
+  const I full = I(z.d[PmlSizes::kFull]), row_pml = I(z.d[PmlSizes::kRow]), plane_pml = I(z.d[PmlSizes::kPlane]);
   const I before = I(b.lo[2]) * full, crossing = I(b.hi[2] - b.lo[2]) * plane_pml;
-  auto in_full = [&](I r) { j = int(r / nx), i = int(r - I(j) * nx); };
+  auto in_full = [&](I r) { j = int(div(r, PmlSizes::kNx)), i = int(r - I(j) * nx); };
   if (t < before) {
-    k = int(t / full), in_full(t - I(k) * full);
+    k = int(div(t, PmlSizes::kFull)), in_full(t - I(k) * full);
     return;
   }
   if (t >= before + crossing) {
-    const I u = t - before - crossing, d = u / full;
+    const I u = t - before - crossing, d = div(u, PmlSizes::kFull);
     k = b.hi[2] + int(d), in_full(u - d * full);
     return;
   }
-  const I u = t - before, d = u / plane_pml, r = u - d * plane_pml, rows_before = I(b.lo[1]) * nx;
+  const I u = t - before, d = div(u, PmlSizes::kPlane), r = u - d * plane_pml, rows_before = I(b.lo[1]) * nx;
   k = b.lo[2] + int(d);
   if (r < rows_before) return in_full(r);
   if (r < rows_before + box_y * row_pml) {
-    const I w = r - rows_before, e = w / row_pml, c = w - e * row_pml;
+    const I w = r - rows_before, e = div(w, PmlSizes::kRow), c = w - e * row_pml;
     j = b.lo[1] + int(e), i = int(c < I(b.lo[0]) ? c : c + box_x);
     return;
   }
   in_full(r - rows_before - box_y * row_pml + I(b.hi[1]) * nx);
 }
-__device__ inline PmlCell pml_cell(const StepParams& p, int64_t t) {
+// pml_place's divisors as multiply-and-shift (core/fast_div.hpp), computed once a launch, for
+// blocks of at most INT32_MAX cells (the others divide). Why: each PML thread found its cell by two
+// or three dependent 32-bit divisions (~20 instructions each, a reciprocal among them) before its
+// first load.
+struct PmlDivisors {
+  FastDiv by[PmlSizes::kCount];
+  static PmlDivisors of(const BlockShape& s, const PmlBox& b) {
+    const PmlSizes z = PmlSizes::of(s, b);
+    PmlDivisors p;
+    for (int d = 0; d < PmlSizes::kCount; ++d) p.by[d] = FastDiv(unsigned(std::clamp<int64_t>(z.d[d], 1, INT32_MAX)));
+    return p;
+  }
+};
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
   int i, j, k;
-  if (p.shape.cells() <= INT32_MAX)  // 32-bit divisions: several times cheaper
-    pml_place<uint32_t>(p.shape, p.pml, uint32_t(t), i, j, k);
+  if (p.shape.cells() <= INT32_MAX)
+    pml_place<uint32_t>(p.shape, p.pml, uint32_t(t), i, j, k, [&](uint32_t x, int d) { return fd.by[d](x); });
   else
-    pml_place<int64_t>(p.shape, p.pml, t, i, j, k);
+    pml_place<int64_t>(p.shape, p.pml, t, i, j, k, [&](int64_t x, int d) { return x / PmlSizes::of(p.shape, p.pml).d[d]; });
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
@@ -524,9 +548,10 @@ __device__ inline auto stress_material(const float* mat, const BlockShape& sh, i
 
 template <bool Save, bool Uniform>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e) {
+                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
+                                   PmlDivisors fd) {
   if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, thread_index());
+  const PmlCell c = pml_cell(p, fd, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
   const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
@@ -538,9 +563,9 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
 template <bool Save, int N, bool Uniform>
 __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                                  const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
-                                 BoundaryBuffers e) {
+                                 BoundaryBuffers e, PmlDivisors fd) {
   if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, thread_index());
+  const PmlCell c = pml_cell(p, fd, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count);
   const int plane = z_plane(c.k, p.free_surface);
   const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
@@ -593,7 +618,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
     const bool u = p.uniform_planes;
     auto k = any(edges) ? (u ? velocity_pml_cells<true, true> : velocity_pml_cells<true, false>)
                         : (u ? velocity_pml_cells<false, true> : velocity_pml_cells<false, false>);
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges);
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges, PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
 }
@@ -625,7 +650,8 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       const bool u = p.uniform_planes;
       auto k = any(edges) ? (u ? stress_pml_cells<true, N, true> : stress_pml_cells<true, N, false>)
                           : (u ? stress_pml_cells<false, N, true> : stress_pml_cells<false, N, false>);
-      k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges);
+      k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges,
+                                                        PmlDivisors::of(p.shape, p.pml));
       check_launch("stress_pml_cells");
     }
   });
