@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "probe_state.hpp"
 #include "codelets/march.hpp"
 
 using namespace ondes;
@@ -265,11 +266,7 @@ __global__ void ref_stress(StepParams p, PmlBox b, const float* s_in, const floa
 
 namespace {
 
-void check(cudaError_t e, const char* what) {
-  if (e == cudaSuccess) return;
-  std::fprintf(stderr, "fused_step_probe: %s: %s\n", what, cudaGetErrorString(e));
-  std::exit(1);
-}
+using probe::check;
 
 PmlBox grow(PmlBox b, int r) {
   for (int a = 0; a < 3; ++a) b.lo[a] -= r, b.hi[a] += r;
@@ -313,18 +310,9 @@ int main(int argc, char** argv) {
   const double cells = double(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
 
   // Fields: small pseudo-random values; material: a layered medium (uniform by plane).
-  std::vector<float> hv(3 * n), hs(6 * n), hm(sh.material_floats());
-  uint32_t x = 12345;
-  auto rnd = [&] { return (x = x * 1664525u + 1013904223u) / 4294967296.0f - 0.5f; };
-  for (auto& f : hv) f = rnd();
-  for (auto& f : hs) f = rnd();
-  for (int64_t q = 0; q < n; ++q) {
-    const int k = int(q / sh.sz()) - kGhost;
-    const float vs = 2000.0f + 4.0f * k, vp = 1.8f * vs, rho = 2500.0f + k;
-    const float mu = rho * vs * vs, lam = rho * vp * vp - 2 * mu;
-    hm[RHO * n + q] = rho, hm[LAM * n + q] = lam, hm[IMU * n + q] = 1.0f / mu;
-  }
-  cpu::fill_plane_factors(sh, hm.data());
+  probe::Random rnd;
+  const probe::HostBlock h = probe::host_block(sh, rnd);
+  const std::vector<float>&hv = h.v, &hs = h.s, &hm = h.mat;
   float *v[2], *s[2], *mat;
   for (int a = 0; a < 2; ++a) {
     check(cudaMalloc(&v[a], 3 * n * sizeof(float)), "malloc");

@@ -1,10 +1,13 @@
 // Probe of the march kernels' granularity (issue 16: one H200 runs 4x4 blocks of benchmark.toml at
 // 0.83 of one block, its marches at 2.68 TB/s against 3.3-3.4): march.hpp's two kernels over one
-// NX x NY x NZ block against the same cells cut into BX x BY blocks, their launches on one stream,
-// or spread over S streams (what StarPU's four workers a GPU do), without any runtime.
+// NX x NY x NZ block against the same cells cut into BX x BY blocks, their launches spread over 4
+// streams (what StarPU's four workers a GPU do), without any runtime; then with what StarPU's tasks
+// add for a block with four neighbours, piece by piece: its edges saved by the march, its x faces'
+// ghosts read from the buffers (XPatch), the other ghosts copied in first.
 //   granularity_probe [NX NY NZ] [STEPS] [BX BY]
-// What it covers: the blocks' whole interiors (no PML, no edges saved, no ghosts exchanged),
-// material uniform by plane. It tells whether small launches lose by themselves, even overlapped.
+// What it covers: the blocks' whole interiors (no PML), material uniform by plane, ghost buffers of
+// random values. Checked bit for bit: the x ghosts read from the buffers against all ghosts copied.
+// Results: bench/results/gpu_h100_granularity_probe.txt, gpu_h100_edges_from_registers.txt.
 #define ONDES_DEFINE_CUDA_KERNELS
 #include <cuda_runtime.h>
 
@@ -13,18 +16,13 @@
 #include <cstring>
 #include <vector>
 
+#include "probe_state.hpp"
 #include "codelets/march.hpp"
 
 using namespace ondes;
+using probe::check;
 
 namespace {
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
 
 struct Block {
   StepParams p;
@@ -36,24 +34,14 @@ struct Block {
 Block make_block(const BlockShape& sh) {
   Block b;
   const int64_t n = sh.cells();
-  std::vector<float> hv(3 * n), hs(6 * n), hm(sh.material_floats());
-  uint32_t x = 12345;
-  auto rnd = [&] { return (x = x * 1664525u + 1013904223u) / 4294967296.0f - 0.5f; };
-  for (auto& f : hv) f = rnd();
-  for (auto& f : hs) f = rnd();
-  for (int64_t q = 0; q < n; ++q) {
-    const int k = int(q / sh.sz()) - kGhost;
-    const float vs = 2000.0f + 4.0f * k, vp = 1.8f * vs, rho = 2500.0f + k;
-    const float mu = rho * vs * vs, lam = rho * vp * vp - 2 * mu;
-    hm[RHO * n + q] = rho, hm[LAM * n + q] = lam, hm[IMU * n + q] = 1.0f / mu;
-  }
-  cpu::fill_plane_factors(sh, hm.data());
+  probe::Random rnd;
+  const probe::HostBlock h = probe::host_block(sh, rnd);
   check(cudaMalloc(&b.v, 3 * n * sizeof(float)), "malloc");
   check(cudaMalloc(&b.s, 6 * n * sizeof(float)), "malloc");
-  check(cudaMalloc(&b.mat, hm.size() * sizeof(float)), "malloc");
-  check(cudaMemcpy(b.v, hv.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  check(cudaMemcpy(b.s, hs.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  check(cudaMemcpy(b.mat, hm.data(), hm.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMalloc(&b.mat, h.mat.size() * sizeof(float)), "malloc");
+  check(cudaMemcpy(b.v, h.v.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(b.s, h.s.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(b.mat, h.mat.data(), h.mat.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
   b.p.shape = sh, b.p.dt = 1e-3f, b.p.dt_h = 1e-3f / 50.0f, b.p.inv_h = 1.0f / 50.0f, b.p.uniform_planes = 1;
   b.box.hi[0] = sh.nx, b.box.hi[1] = sh.ny, b.box.hi[2] = sh.nz;
   b.p.pml = b.box;
@@ -69,23 +57,22 @@ Block make_block(const BlockShape& sh) {
   return b;
 }
 
-// What a block's update does besides the march (mode): 0 nothing, 1 its edges saved by the march,
-// 2 and its x faces' ghosts read from the buffers (XHalo), 3 and the other ghosts copied in first
-// (load_ghosts): all of it is what StarPU's tasks do for a block with four neighbours.
-// patch false: the x faces' ghosts copied too (mode 3), the reference of the bitwise check.
+// What a block's update does besides the march (mode, bits): 1 its edges saved by the march, 2 its
+// x faces' ghosts read from the buffers (XHalo), 4 the other ghosts copied in first (load_ghosts;
+// all of them without 2). 7 is what StarPU's tasks do for a block with four neighbours.
+enum { kSave = 1, kPatch = 2, kCopy = 4 };
 int mode = 0;
-bool patch = true;
 void velocity(const Block& b, cudaStream_t st) {
-  const XHalo h = mode >= 2 && patch ? ondes::cuda::march::x_halo(b.p.shape, b.box, b.ghosts[1]) : XHalo{};
-  if (mode >= 3) ondes::cuda::load_ghosts(b.p.shape, kStressKind, b.ghosts[1], b.s, st, h);
+  const XHalo h = mode & kPatch ? ondes::cuda::march::x_halo(b.p.shape, b.box, b.ghosts[1]) : XHalo{};
+  if (mode & kCopy) ondes::cuda::load_ghosts(b.p.shape, kStressKind, b.ghosts[1], b.s, st, h);
   ondes::cuda::march::march_block<ondes::cuda::march::Velocity>("velocity_march", b.p, b.box, b.v, b.s, b.mat,
-                                                                mode >= 1 ? b.edges[0] : BoundaryBuffers{}, h, st);
+                                                                mode & kSave ? b.edges[0] : BoundaryBuffers{}, h, st);
 }
 void stress(const Block& b, cudaStream_t st) {
-  const XHalo h = mode >= 2 && patch ? ondes::cuda::march::x_halo(b.p.shape, b.box, b.ghosts[0]) : XHalo{};
-  if (mode >= 3) ondes::cuda::load_ghosts(b.p.shape, kVelocityKind, b.ghosts[0], b.v, st, h);
+  const XHalo h = mode & kPatch ? ondes::cuda::march::x_halo(b.p.shape, b.box, b.ghosts[0]) : XHalo{};
+  if (mode & kCopy) ondes::cuda::load_ghosts(b.p.shape, kVelocityKind, b.ghosts[0], b.v, st, h);
   ondes::cuda::march::march_block<ondes::cuda::march::Stress>("stress_march", b.p, b.box, b.s, b.v, b.mat,
-                                                              mode >= 1 ? b.edges[1] : BoundaryBuffers{}, h, st);
+                                                              mode & kSave ? b.edges[1] : BoundaryBuffers{}, h, st);
 }
 
 }  // namespace
@@ -126,10 +113,6 @@ int main(int argc, char** argv) {
       for (int k = 1; k < ns; ++k) cudaStreamWaitEvent(streams[k], done[0], 0);
     }
   };
-  // Without the barrier between the halves (an upper bound: blocks' velocity and stress overlap).
-  auto step_free = [&](int ns) {
-    for (size_t b = 0; b < parts.size(); ++b) velocity(parts[b], streams[b % ns]), stress(parts[b], streams[b % ns]);
-  };
   auto time = [&](const char* what, auto&& step) {
     for (int it = 0; it < 5; ++it) step();
     check(cudaDeviceSynchronize(), what);
@@ -150,7 +133,6 @@ int main(int argc, char** argv) {
   // all ghosts copied into the fields first, from the same state.
   int failures = 0;
   {
-    mode = 3;
     auto fields = [&](const Block& b) {
       const int64_t n = b.p.shape.cells();
       std::vector<float> a(9 * n);
@@ -168,7 +150,7 @@ int main(int argc, char** argv) {
       }
     };
     for (int way = 0; way < 2; ++way) {
-      patch = way == 0;
+      mode = way == 0 ? kSave | kPatch | kCopy : kSave | kCopy;
       restore();
       step_parts(4);
       check(cudaDeviceSynchronize(), "check step");
@@ -190,22 +172,24 @@ int main(int argc, char** argv) {
       if (way == 1) std::printf("x ghosts from the buffers vs copied: %lld values differ\n", (long long)differ);
       failures += differ != 0;
     }
-    patch = true;
     restore();
   }
-  const char* modes[] = {"marches", "+ edges saved", "+ x ghosts from buffers", "+ ghost copies"};
+  const int modes[] = {0, kSave, kPatch, kSave | kPatch, kPatch | kCopy, kSave | kPatch | kCopy};
+  auto label = [](int m) {
+    static char text[64];
+    std::snprintf(text, sizeof text, "%s%s%s", m ? "" : "marches", m & kSave ? "save " : "", m & kPatch ? "xpatch " : "");
+    if (m & kCopy) std::strcat(text, "copies");
+    return text;
+  };
   for (int rep = 0; rep < 2; ++rep) {
     mode = 0;
     time("one block", [&] { velocity(one, streams[0]), stress(one, streams[0]); });
     char name[96];
-    for (mode = 0; mode < 4; ++mode)
-      for (int ns : {1, 4}) {
-        std::snprintf(name, sizeof name, "%dx%d, %s, %d stream(s)", bx, by, modes[mode], ns);
-        time(name, [&] { step_parts(ns); });
-      }
-    mode = 3;
-    std::snprintf(name, sizeof name, "%dx%d, %s, 4 streams, no barrier", bx, by, modes[mode]);
-    time(name, [&] { step_free(4); });
+    for (int m : modes) {
+      mode = m;
+      std::snprintf(name, sizeof name, "%dx%d, %s, 4 streams", bx, by, label(m));
+      time(name, [&] { step_parts(4); });
+    }
   }
   std::printf("%s\n", failures ? "FAILED" : "all equal");
   return failures ? 1 : 0;

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <vector>
 
+#include "probe_state.hpp"
 #include "codelets/compute.hpp"
 
 using namespace ondes;
@@ -24,13 +25,7 @@ using ondes::cuda::PmlCell;
 using ondes::cuda::PmlDivisors;
 using ondes::cuda::PmlSizes;
 using ondes::cuda::blocks_for;
-
-void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(2);
-  }
-}
+using probe::check;
 
 // The regions of the PML list timed one by one: every cell, the planes outside the box's z span,
 // the whole rows of the crossing planes (y faces), the cells left and right of the box (x faces).
@@ -203,18 +198,9 @@ int main(int argc, char** argv) {
   b.hi[0] = sh.nx - 10, b.hi[1] = sh.ny - 10, b.hi[2] = sh.nz - 10;
   const int64_t count = int64_t(sh.nx) * sh.ny * sh.nz - int64_t(b.hi[0] - b.lo[0]) * (b.hi[1] - b.lo[1]) * (b.hi[2] - b.lo[2]);
 
-  std::vector<float> hv(3 * n), hs(6 * n), hm(sh.material_floats());
-  uint32_t x = 12345;
-  auto rnd = [&] { return (x = x * 1664525u + 1013904223u) / 4294967296.0f - 0.5f; };
-  for (auto& f : hv) f = rnd();
-  for (auto& f : hs) f = rnd();
-  for (int64_t q = 0; q < n; ++q) {
-    const int k = int(q / sh.sz()) - kGhost;
-    const float vs = 2000.0f + 4.0f * k, vp = 1.8f * vs, rho = 2500.0f + k;
-    const float mu = rho * vs * vs, lam = rho * vp * vp - 2 * mu;
-    hm[RHO * n + q] = rho, hm[LAM * n + q] = lam, hm[IMU * n + q] = 1.0f / mu;
-  }
-  cpu::fill_plane_factors(sh, hm.data());
+  probe::Random rnd;
+  const probe::HostBlock h = probe::host_block(sh, rnd);
+  const std::vector<float>&hv = h.v, &hs = h.s, &hm = h.mat;
   // The PML buffer: profiles with a = 0 inside the box (as physics/pml.cpp makes them), memory
   // variables small random values.
   const PmlLayout lay = PmlLayout::of(sh, count);

@@ -211,10 +211,16 @@ ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, P
 // Ondes3D's q0 (VelocityDamping): a velocity times its layer's factor, f = the factors of the
 // cell's plane, vx and vy at depth k, vz at k + 1/2 (computeVeloAndSource.c: amp of the layer at k,
 // amp2 of that at k + 1/2).
+ONDES_CELL void damp_velocity(const VelocityDamping::Plane& f, float (&v)[kVelocityComponents]) {
+  v[VX] *= f.xy;
+  v[VY] *= f.xy;
+  v[VZ] *= f.z;
+}
+// The same on cell i of a block's velocity array (stride n).
 ONDES_CELL void damp_velocity(const VelocityDamping::Plane& f, float* v, int64_t n, int64_t i) {
-  v[VX * n + i] *= f.xy;
-  v[VY * n + i] *= f.xy;
-  v[VZ * n + i] *= f.z;
+  float u[kVelocityComponents] = {v[VX * n + i], v[VY * n + i], v[VZ * n + i]};
+  damp_velocity(f, u);
+  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + i] = u[c];
 }
 
 // sigma += scale * (Hooke's law applied to the differences); m is an accessor over the material.

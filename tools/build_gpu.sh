@@ -28,8 +28,12 @@ mkdir -p "$bundle/bin" "$bundle/lib"
 # test_gpu's CUDA = CPU bitwise checks cover the invariance and free-surface tests on CUDA workers).
 tests=()
 for t in test_gpu test_robust test_analytic test_anelastic; do tests+=("$build/tests/$t"); done
-programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "$build/fused_step_probe" "$build/pml_probe"
-          "$build/granularity_probe" "${tests[@]}")
+# The probes of bench/ (fused_step_probe, pml_probe, granularity_probe: ~3-5 MB each) only when
+# named in ONDES_BUNDLE_PROBES, e.g. ONDES_BUNDLE_PROBES="granularity_probe": all of them would take
+# the bundle over its limit.
+probes=()
+for p in ${ONDES_BUNDLE_PROBES:-}; do probes+=("$build/$p"); done
+programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "${probes[@]}" "${tests[@]}")
 cp "${programs[@]}" "$bundle/bin/"
 # Libraries the GPU machine has itself stay out: glibc (libresolv must match its libc), the C++
 # runtime, the CUDA driver and the CUDA 13 math libraries StarPU links (cuBLAS, cuSPARSE), and
