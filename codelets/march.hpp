@@ -247,7 +247,9 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // four edge boxes. Why: in a 4x4 block's march the two threads of a warp at an x edge ran that
 // general path, and the rest of the warp waited for them at every plane (granularity probe, H100:
 // the saving marches 4% slower than the same geometry without saving,
-// bench/results/gpu_h100_granularity_probe.txt).
+// bench/results/gpu_h100_granularity_probe.txt). The PML and per-cell kernels keep save_cell_edges:
+// on this function (their cell's components loaded first) the velocity PML kernel spilled 8 bytes and
+// 2x2 blocks ran 0.7% slower (bench/results/gpu_h100_one_edge_save.txt).
 template <int Kind, int C>
 __device__ __forceinline__ void save_edges_of(const BlockShape& sh, const BoundaryBuffers& e, const float (&now)[C],
                                               int i, int j, int k) {
