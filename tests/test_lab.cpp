@@ -203,46 +203,62 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   const fs::path case_file = d / "wide.toml";
   std::ofstream(case_file) << text;
   // ONDES_STEP_TASK=off: the one block of 1x1 runs compute tasks too, not a step task.
-  for (const char* blocks : {"1x1", "2x2", "4x4"}) {
-    auto r = test::shell(fmt::format("ONDES_STEP_TASK=off STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
-                                     "--sched dmda --output {}",
-                                     home.string(), ONDES_BINARY, case_file.string(), blocks, (d / "o.h5").string()),
-                         d / "log");
-    ASSERT_EQ(r.code, 0) << r.output;
-  }
+  auto calibrate = [&] {
+    for (const char* blocks : {"1x1", "2x2", "4x4"}) {
+      auto r = test::shell(fmt::format("ONDES_STEP_TASK=off STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
+                                       "--sched dmda --output {}",
+                                       home.string(), ONDES_BINARY, case_file.string(), blocks, (d / "o.h5").string()),
+                           d / "log");
+      ASSERT_EQ(r.code, 0) << r.output;
+    }
+  };
   setenv("STARPU_HOME", home.c_str(), 1);
   starpu_perfmodel_initialize();
-  starpu_perfmodel model;
-  std::memset(&model, 0, sizeof(model));
-  ASSERT_EQ(starpu_perfmodel_load_symbol("ondes3d_compute_velocity", &model), 0);
-  starpu_perfmodel_per_arch* cpu = starpu_perfmodel_get_model_per_devices(&model, 0, STARPU_CPU_WORKER, 0, 1, -1);
-  ASSERT_NE(cpu, nullptr);
-  const starpu_perfmodel_regression_model& reg = cpu->regression;
-  std::string history;  // every entry, for the failure messages
-  for (starpu_perfmodel_history_list* l = cpu->list; l; l = l->next)
-    history += fmt::format(" [{} cells: {:.1f} +- {:.1f} us, n {}]", l->entry->size, l->entry->mean, l->entry->deviation,
-                           l->entry->nsample);
-  ASSERT_TRUE(reg.nl_valid) << "samples " << reg.nsample << ", sizes " << reg.minx << " to " << reg.maxx << ", fit a "
-                            << reg.a << " b " << reg.b << " c " << reg.c << "; history" << history;
-  EXPECT_EQ(reg.minx, 28u * 28 * 36);
-  EXPECT_EQ(reg.maxx, 100u * 100 * 36);
-  // History: the calibrated sizes, each block shape (with its PML and neighbours) its own entry.
-  std::map<size_t, std::pair<double, double>> by_size;  // size -> (least, greatest mean), us
-  int entries = 0;
-  for (starpu_perfmodel_history_list* l = cpu->list; l; l = l->next) {
-    ++entries;
-    auto [it, fresh] = by_size.try_emplace(l->entry->size, l->entry->mean, l->entry->mean);
-    it->second.first = std::min(it->second.first, l->entry->mean);
-    it->second.second = std::max(it->second.second, l->entry->mean);
+  // The fit and the unseen size's prediction from the history so far; false with the reason when
+  // the prediction falls outside its neighbours' measured means.
+  auto check_fit = [&](std::string& why) {
+    starpu_perfmodel model;
+    std::memset(&model, 0, sizeof(model));
+    if (starpu_perfmodel_load_symbol("ondes3d_compute_velocity", &model) != 0) return why = "no model", false;
+    starpu_perfmodel_per_arch* cpu = starpu_perfmodel_get_model_per_devices(&model, 0, STARPU_CPU_WORKER, 0, 1, -1);
+    if (!cpu) return starpu_perfmodel_unload_model(&model), why = "no CPU model", false;
+    const starpu_perfmodel_regression_model& reg = cpu->regression;
+    std::string history;  // every entry, for the failure messages
+    std::map<size_t, std::pair<double, double>> by_size;  // size -> (least, greatest mean), us
+    int entries = 0;
+    for (starpu_perfmodel_history_list* l = cpu->list; l; l = l->next) {
+      history += fmt::format(" [{} cells: {:.1f} +- {:.1f} us, n {}]", l->entry->size, l->entry->mean,
+                             l->entry->deviation, l->entry->nsample);
+      ++entries;
+      auto [it, fresh] = by_size.try_emplace(l->entry->size, l->entry->mean, l->entry->mean);
+      it->second.first = std::min(it->second.first, l->entry->mean);
+      it->second.second = std::max(it->second.second, l->entry->mean);
+    }
+    // History: the calibrated sizes, each block shape (with its PML and neighbours) its own entry.
+    EXPECT_EQ(by_size.size(), 3u) << history;
+    EXPECT_GE(entries, 1 + 4 + 6) << history;  // 1x1; 2x2: four corners alike in shape but not PML; 4x4: more
+    EXPECT_EQ(reg.minx, 28u * 28 * 36);
+    EXPECT_EQ(reg.maxx, 100u * 100 * 36);
+    // 3x3 blocks (32 x 32 + ghosts: 36^2 x 36 cells) were never run: the fit places them between.
+    const double unseen = 36.0 * 36 * 36;
+    const double predicted = reg.a * std::pow(unseen, reg.b) + reg.c;
+    const bool valid = reg.nl_valid, small = by_size.count(28 * 28 * 36), large = by_size.count(52 * 52 * 36);
+    const bool ok = valid && small && large && predicted > by_size.at(28 * 28 * 36).first &&
+                    predicted < by_size.at(52 * 52 * 36).second;
+    why = fmt::format("fit valid {}, a {} b {} c {}, {} samples: {:.1f} us predicted for 36^3 cells; history{}", valid,
+                      reg.a, reg.b, reg.c, reg.nsample, predicted, history);
+    starpu_perfmodel_unload_model(&model);
+    return ok;
+  };
+  // Measured times: on a loaded machine one calibration's means can scatter enough to bend the fit
+  // (once here, 123 of 124 in a clean-clone run: 354.7 us predicted against 230.8 measured at the
+  // larger neighbour); a second calibration doubles the samples before the verdict.
+  calibrate();
+  std::string first, second;
+  if (!check_fit(first)) {
+    calibrate();
+    EXPECT_TRUE(check_fit(second)) << "first calibration: " << first << "\nafter a second: " << second;
   }
-  EXPECT_EQ(by_size.size(), 3u);
-  EXPECT_GE(entries, 1 + 4 + 6);  // 1x1; 2x2: four corners alike in shape but not PML; 4x4: more
-  // 3x3 blocks (32 x 32 + ghosts: 36^2 x 36 cells) were never run: the fit places them between.
-  const double unseen = 36.0 * 36 * 36;
-  const double predicted = reg.a * std::pow(unseen, reg.b) + reg.c;
-  EXPECT_GT(predicted, by_size.at(28 * 28 * 36).first) << history;
-  EXPECT_LT(predicted, by_size.at(52 * 52 * 36).second) << history;
-  starpu_perfmodel_unload_model(&model);
   fs::remove_all(d);
 }
 
