@@ -28,7 +28,7 @@ mkdir -p "$bundle/bin" "$bundle/lib"
 # test_gpu's CUDA = CPU bitwise checks cover the invariance and free-surface tests on CUDA workers).
 tests=()
 for t in test_gpu test_robust test_analytic test_anelastic; do tests+=("$build/tests/$t"); done
-# The probes of bench/ (fused_step_probe, pml_probe, granularity_probe: ~3-5 MB each) only when
+# The probes of bench/ (fused_step_probe, pml_probe, granularity_probe, views_probe: ~3-5 MB each) only when
 # named in ONDES_BUNDLE_PROBES, e.g. ONDES_BUNDLE_PROBES="granularity_probe": all of them would take
 # the bundle over its limit.
 probes=()
