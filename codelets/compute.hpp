@@ -475,8 +475,8 @@ struct PmlSizes {
   }
 };
 template <class I, class Div>
-__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, I t, int& i, int& j, int& k, Div&& div) {
-  const PmlSizes z = PmlSizes::of(s, b);
+__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, const PmlSizes& z, I t, int& i, int& j, int& k,
+                                 Div&& div) {
   const I nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1];
   const I full = I(z.d[PmlSizes::kFull]), row_pml = I(z.d[PmlSizes::kRow]), plane_pml = I(z.d[PmlSizes::kPlane]);
   const I before = I(b.lo[2]) * full, crossing = I(b.hi[2] - b.lo[2]) * plane_pml;
@@ -515,10 +515,11 @@ struct PmlDivisors {
 };
 __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
   int i, j, k;
+  const PmlSizes z = PmlSizes::of(p.shape, p.pml);
   if (p.shape.cells() <= INT32_MAX)
-    pml_place<uint32_t>(p.shape, p.pml, uint32_t(t), i, j, k, [&](uint32_t x, int d) { return fd.by[d](x); });
+    pml_place<uint32_t>(p.shape, p.pml, z, uint32_t(t), i, j, k, [&](uint32_t x, int d) { return fd.by[d](x); });
   else
-    pml_place<int64_t>(p.shape, p.pml, t, i, j, k, [&](int64_t x, int d) { return x / PmlSizes::of(p.shape, p.pml).d[d]; });
+    pml_place<int64_t>(p.shape, p.pml, z, t, i, j, k, [&](int64_t x, int d) { return x / z.d[d]; });
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 

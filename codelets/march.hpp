@@ -528,7 +528,7 @@ inline Geometry read_march() {
   if (std::string_view(e) == "off") return Geometry{false};
   Geometry r;
   const int got = std::sscanf(e, "%dx%dx%dx%d", &r.ty, &r.kz, &r.min_blocks, &r.rows);
-  const bool ok = got >= 3 && r.kz >= 0 && (r.rows >= -1 || (got == 3 && r.rows == kDeviceRows)) &&
+  const bool ok = got >= 3 && r.kz >= 0 && (got == 3 || r.rows >= -1) &&
                   ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
   if (ok) return r;
   std::fprintf(stderr,
