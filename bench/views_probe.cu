@@ -7,7 +7,9 @@
 // a block and half step, against the same over the whole grid as one task (1x1).
 //   views_probe [NX NY NZ] [STEPS] [LAYOUT...]      (layouts BXxBY, default 2x2 4x4)
 // Then the same launches without StarPU (raw streams). Checked bit for bit: every layout's fields after
-// the run, with StarPU and without, against the 1x1 StarPU run's.
+// the run, with StarPU and without, against the 1x1 StarPU run's. VIEWS_DEPS=off leaves the neighbours'
+// handles out of the tasks (what the dependencies cost; timing only). Workers, streams and policy: StarPU's
+// variables (STARPU_NCUDA, STARPU_NWORKER_PER_CUDA, STARPU_SCHED). Results: bench/results/gpu_h100_views_probe.txt.
 // What it leaves out: PML, free surface, sources, several GPUs or ranks (a view is valid only where
 // the whole array is allocated), CPU workers.
 #define ONDES_DEFINE_CUDA_KERNELS
@@ -109,6 +111,13 @@ starpu_codelet make_codelet() {
   return cl;
 }
 
+// Whether a block's tasks declare its neighbours' handles (VIEWS_DEPS=off: no, for timing only; the
+// results are then not checked).
+bool dependencies() {
+  const char* e = std::getenv("VIEWS_DEPS");
+  return !e || std::strcmp(e, "off") != 0;
+}
+
 struct Fields {
   std::vector<float> v, s;
 };
@@ -154,7 +163,7 @@ Fields run(const BlockShape& g, const probe::HostBlock& init, int bx, int by, in
   p.shape = g, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.uniform_planes = 1;
   p.pml.hi[0] = g.nx, p.pml.hi[1] = g.ny, p.pml.hi[2] = g.nz;
 
-  static const bool deps = !std::getenv("VIEWS_DEPS") || std::strcmp(std::getenv("VIEWS_DEPS"), "off") != 0;
+  const bool deps = dependencies();
   auto submit = [&](bool velocity) {
     for (int b = 0; b < nb; ++b) {
       const int i = b % bx, j = b / bx;
@@ -167,7 +176,7 @@ Fields run(const BlockShape& g, const probe::HostBlock& init, int bx, int by, in
       d[k++] = {out[b], STARPU_RW};
       d[k++] = {in[b], STARPU_R};
       d[k++] = {hm, STARPU_R};
-      if (!deps) {  // timing only (VIEWS_DEPS=off): the neighbours' handles left out, the results not checked
+      if (!deps) {  // timing only: the neighbours' handles left out
       } else if (i > 0) d[k++] = {in[b - 1], STARPU_R};
       if (i < bx - 1) d[k++] = {in[b + 1], STARPU_R};
       if (j > 0) d[k++] = {in[b - bx], STARPU_R};
@@ -300,7 +309,7 @@ int main(int argc, char** argv) {
     for (auto [bx, by] : layouts) {
       const Fields f = run(g, init, bx, by, steps);
       const int64_t dv = differ(g, one.v, f.v, 3), ds = differ(g, one.s, f.s, 6);
-      if ((dv || ds) && !std::getenv("VIEWS_DEPS")) ++failures;
+      if ((dv || ds) && dependencies()) ++failures;
       std::printf("  %dx%d against 1x1: %lld velocity and %lld stress values differ\n", bx, by, (long long)dv,
                   (long long)ds);
     }
