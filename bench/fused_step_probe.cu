@@ -326,8 +326,7 @@ int main(int argc, char** argv) {
     }
   };
   check(cudaMemcpy(mat, hm.data(), hm.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  StepParams p;
-  p.shape = sh, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.pml = b, p.uniform_planes = 1;
+  StepParams p = probe::step_params(sh, b);
 
   const int kz = argc >= 6 ? std::atoi(argv[5]) : 32;
   // The variants: tile rows, thread blocks per SM (the register bound).

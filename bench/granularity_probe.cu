@@ -42,9 +42,8 @@ Block make_block(const BlockShape& sh) {
   check(cudaMemcpy(b.v, h.v.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
   check(cudaMemcpy(b.s, h.s.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
   check(cudaMemcpy(b.mat, h.mat.data(), h.mat.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  b.p.shape = sh, b.p.dt = 1e-3f, b.p.dt_h = 1e-3f / 50.0f, b.p.inv_h = 1.0f / 50.0f, b.p.uniform_planes = 1;
   b.box.hi[0] = sh.nx, b.box.hi[1] = sh.ny, b.box.hi[2] = sh.nz;
-  b.p.pml = b.box;
+  b.p = probe::step_params(sh, b.box);
   for (int kind = 0; kind < 2; ++kind)
     for (int dir = 0; dir < kDirections; ++dir) {
       const size_t bytes = box_floats(sh, kHaloComponents, edge_box(sh, dir)) * sizeof(float);
@@ -87,12 +86,9 @@ int main(int argc, char** argv) {
   const Block one = make_block(whole);
   std::vector<Block> parts;
   for (int b = 0; b < bx * by; ++b) parts.push_back(make_block(part));
-  constexpr int kStreams = 4;  // StarPU's workers a GPU
-  cudaStream_t streams[kStreams];
-  for (auto& st : streams) check(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), "stream");
-  cudaEvent_t e0, e1, done[kStreams];
+  probe::Streams streams;
+  cudaEvent_t e0, e1;
   cudaEventCreate(&e0), cudaEventCreate(&e1);
-  for (auto& e : done) cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
   cudaDeviceProp prop;
   check(cudaGetDeviceProperties(&prop, 0), "properties");
   const double cells = double(whole.nx) * whole.ny * whole.nz;
@@ -100,29 +96,21 @@ int main(int argc, char** argv) {
               whole.ny, whole.nz, bx, by, part.nx, part.ny, part.nz, steps);
 
   // A step: every velocity march, then (after all of them, as the halo exchange requires) every
-  // stress march; block b's launches go to stream b mod kStreams, and stream 0 waits for the others
-  // between the two halves.
+  // stress march; block b's launches go to stream b mod 4, and the streams are joined between the
+  // two halves.
   auto step_parts = [&] {
     for (int half = 0; half < 2; ++half) {
-      for (size_t b = 0; b < parts.size(); ++b) (half ? stress : velocity)(parts[b], streams[b % kStreams]);
-      for (int k = 1; k < kStreams; ++k) {
-        cudaEventRecord(done[k], streams[k]);
-        cudaStreamWaitEvent(streams[0], done[k], 0);
-      }
-      cudaEventRecord(done[0], streams[0]);
-      for (int k = 1; k < kStreams; ++k) cudaStreamWaitEvent(streams[k], done[0], 0);
+      for (size_t b = 0; b < parts.size(); ++b) (half ? stress : velocity)(parts[b], streams[b]);
+      streams.join();
     }
   };
   auto time = [&](const char* what, auto&& step) {
     for (int it = 0; it < 5; ++it) step();
     check(cudaDeviceSynchronize(), what);
     cudaEventRecord(e0, streams[0]);
-    for (int k = 1; k < kStreams; ++k) cudaStreamWaitEvent(streams[k], e0, 0);
+    streams.join();
     for (int it = 0; it < steps; ++it) step();
-    for (int k = 1; k < kStreams; ++k) {
-      cudaEventRecord(done[k], streams[k]);
-      cudaStreamWaitEvent(streams[0], done[k], 0);
-    }
+    streams.join();
     cudaEventRecord(e1, streams[0]);
     check(cudaEventSynchronize(e1), what);
     float ms = 0;

@@ -25,7 +25,6 @@ using ondes::cuda::PmlCell;
 using ondes::cuda::PmlDivisors;
 using ondes::cuda::PmlSizes;
 using ondes::cuda::blocks_for;
-using probe::check;
 
 // The regions of the PML list timed one by one: every cell, the planes outside the box's z span,
 // the whole rows of the crossing planes (y faces), the cells left and right of the box (x faces).
@@ -232,8 +231,7 @@ int main(int argc, char** argv) {
     check(cudaMemcpy(s, hs.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
     check(cudaMemcpy(pml, hp.data(), lay.bytes, cudaMemcpyHostToDevice), "upload");
   };
-  StepParams p;
-  p.shape = sh, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.pml = b, p.uniform_planes = 1;
+  StepParams p = probe::step_params(sh, b);
   p.free_surface = 1;
   const PmlDivisors fd = PmlDivisors::of(sh, b);
   Span sp[3];

@@ -111,6 +111,13 @@ starpu_codelet make_codelet() {
   return cl;
 }
 
+// The step's parameters over the whole grid, no PML.
+StepParams interior_params(const BlockShape& g) {
+  PmlBox all;
+  all.hi[0] = g.nx, all.hi[1] = g.ny, all.hi[2] = g.nz;
+  return probe::step_params(g, all);
+}
+
 // Whether a block's tasks declare its neighbours' handles (VIEWS_DEPS=off: no, for timing only; the
 // results are then not checked).
 bool dependencies() {
@@ -159,9 +166,7 @@ Fields run(const BlockShape& g, const probe::HostBlock& init, int bx, int by, in
     starpu_data_partition(hs, &f);
     for (int b = 0; b < nb; ++b) cv[b] = starpu_data_get_sub_data(hv, 1, b), cs[b] = starpu_data_get_sub_data(hs, 1, b);
   }
-  StepParams p;
-  p.shape = g, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.uniform_planes = 1;
-  p.pml.hi[0] = g.nx, p.pml.hi[1] = g.ny, p.pml.hi[2] = g.nz;
+  const StepParams p = interior_params(g);
 
   const bool deps = dependencies();
   auto submit = [&](bool velocity) {
@@ -176,11 +181,12 @@ Fields run(const BlockShape& g, const probe::HostBlock& init, int bx, int by, in
       d[k++] = {out[b], STARPU_RW};
       d[k++] = {in[b], STARPU_R};
       d[k++] = {hm, STARPU_R};
-      if (!deps) {  // timing only: the neighbours' handles left out
-      } else if (i > 0) d[k++] = {in[b - 1], STARPU_R};
-      if (i < bx - 1) d[k++] = {in[b + 1], STARPU_R};
-      if (j > 0) d[k++] = {in[b - bx], STARPU_R};
-      if (j < by - 1) d[k++] = {in[b + bx], STARPU_R};
+      if (deps) {  // else timing only: the neighbours' handles left out
+        if (i > 0) d[k++] = {in[b - 1], STARPU_R};
+        if (i < bx - 1) d[k++] = {in[b + 1], STARPU_R};
+        if (j > 0) d[k++] = {in[b - bx], STARPU_R};
+        if (j < by - 1) d[k++] = {in[b + bx], STARPU_R};
+      }
       const int rc = starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, k, STARPU_VALUE, &a, sizeof a, 0);
       if (rc != 0) std::fprintf(stderr, "task_insert: %d\n", rc), std::exit(2);
     }
@@ -204,7 +210,6 @@ Fields run(const BlockShape& g, const probe::HostBlock& init, int bx, int by, in
 // The same marches without StarPU: the views' boxes of one device array, block b's launches on
 // stream b mod 4, all streams joined between the halves (what the dependencies come to at most).
 Fields run_raw(const BlockShape& g, const probe::HostBlock& init, int bx, int by, int steps) {
-  constexpr int kStreams = 4;
   const int64_t n = g.cells();
   float *v, *s, *mat;
   check(cudaMalloc(&v, 3 * n * sizeof(float)), "malloc");
@@ -213,34 +218,25 @@ Fields run_raw(const BlockShape& g, const probe::HostBlock& init, int bx, int by
   check(cudaMemcpy(v, init.v.data(), 3 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
   check(cudaMemcpy(s, init.s.data(), 6 * n * sizeof(float), cudaMemcpyHostToDevice), "upload");
   check(cudaMemcpy(mat, init.mat.data(), init.mat.size() * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  cudaStream_t st[kStreams];
-  cudaEvent_t done[kStreams], e0, e1;
-  for (int k = 0; k < kStreams; ++k) cudaStreamCreateWithFlags(&st[k], cudaStreamNonBlocking);
-  for (auto& e : done) cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+  probe::Streams st;
+  cudaEvent_t e0, e1;
   cudaEventCreate(&e0), cudaEventCreate(&e1);
   const Layout l = cut(g, bx, by);
-  StepParams p;
-  p.shape = g, p.dt = 1e-3f, p.dt_h = 1e-3f / 50.0f, p.inv_h = 1.0f / 50.0f, p.uniform_planes = 1;
-  p.pml.hi[0] = g.nx, p.pml.hi[1] = g.ny, p.pml.hi[2] = g.nz;
-  auto join = [&] {
-    for (int k = 1; k < kStreams; ++k) cudaEventRecord(done[k], st[k]), cudaStreamWaitEvent(st[0], done[k], 0);
-    cudaEventRecord(done[0], st[0]);
-    for (int k = 1; k < kStreams; ++k) cudaStreamWaitEvent(st[k], done[0], 0);
-  };
+  const StepParams p = interior_params(g);
   auto step = [&] {
     for (size_t b = 0; b < l.views.size(); ++b)
       ondes::cuda::march::march_block<ondes::cuda::march::Velocity>("velocity_march", p, l.views[b].box, v, s, mat,
-                                                                    BoundaryBuffers{}, XHalo{}, st[b % kStreams]);
-    join();
+                                                                    BoundaryBuffers{}, XHalo{}, st[b]);
+    st.join();
     for (size_t b = 0; b < l.views.size(); ++b)
       ondes::cuda::march::march_block<ondes::cuda::march::Stress>("stress_march", p, l.views[b].box, s, v, mat,
-                                                                  BoundaryBuffers{}, XHalo{}, st[b % kStreams]);
-    join();
+                                                                  BoundaryBuffers{}, XHalo{}, st[b]);
+    st.join();
   };
   for (int t = 0; t < 10; ++t) step();
   check(cudaDeviceSynchronize(), "warm-up");
   cudaEventRecord(e0, st[0]);
-  join();
+  st.join();
   for (int t = 0; t < steps; ++t) step();
   cudaEventRecord(e1, st[0]);
   check(cudaEventSynchronize(e1), "steps");
@@ -252,7 +248,6 @@ Fields run_raw(const BlockShape& g, const probe::HostBlock& init, int bx, int by
   Fields out{std::vector<float>(3 * n), std::vector<float>(6 * n)};
   check(cudaMemcpy(out.v.data(), v, 3 * n * sizeof(float), cudaMemcpyDeviceToHost), "download");
   check(cudaMemcpy(out.s.data(), s, 6 * n * sizeof(float), cudaMemcpyDeviceToHost), "download");
-  for (int k = 0; k < kStreams; ++k) cudaStreamDestroy(st[k]), cudaEventDestroy(done[k]);
   cudaEventDestroy(e0), cudaEventDestroy(e1);
   cudaFree(v), cudaFree(s), cudaFree(mat);
   return out;
