@@ -36,6 +36,7 @@
 #include "physics/attenuation.hpp"
 #include "physics/medium.hpp"
 #include "physics/model3d.hpp"
+#include "physics/source.hpp"
 #include "physics/stability.hpp"
 
 using namespace ondes;
@@ -78,7 +79,7 @@ Case load(const std::string& path, const Overrides& o) {
   if (!o.balance.empty()) c.run.balance = o.balance;
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
-  if (!o.output.empty()) c.output = o.output;
+  if (!o.output.empty()) c.output = o.output, c.exports.ondes3d_dir.clear();  // Ondes3D's files beside it
   if (o.steps > 0) c.time.steps = o.steps;
   if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
   if (o.window > 0) c.run.window = o.window;
@@ -172,6 +173,8 @@ int check(const Case& c, int ranks) {
   if (c.medium.attenuating()) print_attenuation(c.medium);
   if (c.medium.damped()) print_damping(c);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
+  if (const double m0 = seismic_moment(c.sources); m0 > 0)  // Ondes3D prints its Mo and Mw (IO.c, ReadSrc)
+    fmt::print("seismic moment M0 = {:.4g} N m (sum of the moment sources'), Mw = {:.2f}\n", m0, moment_magnitude(m0));
   const MemoryNeeds need = memory_needs(c, m);
   fmt::print("blocks {} x {}{}: largest block {}, total {} (seismograms included)\n", d.nbx, d.nby,
              c.run.edge_strip ? fmt::format(" ({} x {} with edge strips of {} cells)", c.run.nbx, c.run.nby,

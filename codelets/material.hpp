@@ -18,7 +18,7 @@
 
 namespace ondes {
 
-static_assert(sizeof(Buoyancies) + sizeof(Moduli) == kPlaneFactors * sizeof(float), "a plane's factors");
+static_assert(sizeof(Buoyancies) + sizeof(Moduli) == kPlaneMaterialFactors * sizeof(float), "a plane's factors");
 
 struct PlaneFactors {
   const float* f;  // plane k's at f + k * kPlaneFactors: Buoyancies, then Moduli

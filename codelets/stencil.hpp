@@ -29,15 +29,16 @@ struct ArrayAt {
 
 // The material of a block whose every plane is uniform (StepParams::uniform_planes: a homogeneous
 // or horizontally layered medium), seen from the cells of plane k: a cell's neighbours in x and y
-// carry its own values, those at z + 1 the next plane's. Loaded once a plane (from one address: a
-// broadcast on the GPU) instead of at every cell: the same values into the same functions, hence
-// the same bits.
+// carry its own values, those at z + 1 the plane's z partner (core/layout.hpp: the next plane's
+// values, or with Ondes3D's layer sampling those that make the points half a cell below take the
+// layer at their own depth). Loaded once a plane (from one address: a broadcast on the GPU) instead
+// of at every cell: the same values into the same functions, hence the same bits.
 struct PlaneAt {
   float here[kMaterialComponents], next[kMaterialComponents];
-  // q: any cell of plane k (padded index), n the array stride, sz the plane stride.
-  ONDES_CELL PlaneAt(const float* mat, int64_t n, int64_t q, int64_t sz) {
+  // q: any cell of plane k (padded index), n the array stride, partner the plane's z partner.
+  ONDES_CELL PlaneAt(const float* mat, int64_t n, int64_t q, const float* partner) {
     ONDES_UNROLL
-    for (int c = 0; c < kMaterialComponents; ++c) here[c] = mat[c * n + q], next[c] = mat[c * n + q + sz];
+    for (int c = 0; c < kMaterialComponents; ++c) here[c] = mat[c * n + q], next[c] = partner[c];
   }
   template <int C, int DX, int DY, int DZ>
   ONDES_CELL float at() const {
@@ -49,7 +50,8 @@ struct PlaneAt {
 
 // The uniform material of plane k of a block (its ghost corner's padded index: any cell would do).
 ONDES_CELL PlaneAt plane_at(const float* mat, const BlockShape& sh, int k) {
-  return PlaneAt(mat, sh.cells(), int64_t(k + kGhost) * sh.sz(), sh.sz());
+  return PlaneAt(mat, sh.cells(), int64_t(k + kGhost) * sh.sz(),
+                 mat + kMaterialComponents * sh.cells() + z_partner_offset(k));
 }
 
 // A block's array as seen from its cell q.

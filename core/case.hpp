@@ -38,9 +38,18 @@ struct Layer {
 
 struct Model3D;
 
+// How a layered medium's interfaces meet the grid. Average: a cell straddling an interface takes
+// the volume average of its layers, and the staggered points between cells average them (the
+// default). Ondes3d: every point takes the layer at its own depth, a point on an interface the
+// upper one, both the cells (normal stresses, horizontal velocities) and the points half a cell
+// below them (vz, sxz, syz): Ondes3D's layer model (original/src/alloAndInit_LayerModel.c,
+// Initk2ly: k2ly0 and k2ly2), which its .prm files get.
+enum class LayerSampling { Average, Ondes3d };
+
 // Homogeneous media are one layer with top 0. A 3D model (medium.model) replaces the layers.
 struct Medium {
   std::vector<Layer> layers;
+  LayerSampling layer_sampling = LayerSampling::Average;
   std::shared_ptr<const Model3D> model;
   // Anelastic attenuation (issue 17): Q constant over [q_band[0], q_band[1]] Hz, the velocities being
   // those at q_reference Hz; per layer, or per sample of a 3D model (model_q).
@@ -70,6 +79,8 @@ struct TimeFunction {
   double t0 = 0;        // s, delay of the centre (Gaussian, Ricker) or of the onset (Triangle, SmoothRamp)
   double duration = 0;  // s: Triangle's duration, SmoothRamp's rise time T
   // Sampled: samples[i] at t0 + i step, linearly interpolated, scaled to unit area (trapezoids).
+  // Held: Ondes3D's moment-rate samples, held a step each (physics/stf.hpp; t0 unused), scaled to
+  // unit sum(samples) x step.
   double step = 0;
   std::vector<double> samples;
 };
@@ -90,7 +101,7 @@ struct Source {
 struct Fault {
   std::string file;  // as resolved against the case file's folder
   std::string text;  // its full text, stored with the results as the case's is
-  StfKind stf = StfKind::SmoothRamp;  // Sampled: Ondes3D's files (format = "ondes3d")
+  StfKind stf = StfKind::SmoothRamp;  // Held: Ondes3D's files (format = "ondes3d")
   std::string history;                // Ondes3D's moment-rate history file
   std::array<double, 3> offset{};     // Ondes3D's (x, y, z) go to (offset + (y, x, -z))
   size_t first = 0, count = 0;  // its points in Case::sources
@@ -107,7 +118,8 @@ struct Station {
 struct ExportOptions {
   bool asdf = false;  // <stem>.asdf.h5: ASDF 1.0.3 with StationXML and QuakeML
   bool sac = false;   // <stem>_sac/NET.STA..CHA.sac, one file per component
-  bool ondes3d_text = false;  // <stem>_obs/obs<N>.dat: Ondes3D's station text files (step vx vy vz)
+  bool ondes3d_text = false;  // obs<N>.dat: Ondes3D's station text files (step vx vy vz, its axes)
+  std::string ondes3d_dir;    // their folder (a .prm case's <dir>); empty: <stem>_obs beside the output
   std::string network = "XX";  // FDSN network code (XX: synthetic)
   double latitude = 0, longitude = 0;  // degrees, of the grid point x = y = 0
   std::string origin_time = "2000-01-01T00:00:00Z";

@@ -21,8 +21,12 @@ enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2 };
 constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 3;
 // After the three arrays, a block's material buffer holds its planes' factors: for plane k of
 // [0, nz), kPlaneFactors floats, the buoyancies at a cell's three velocity points and its elastic
-// moduli where every plane is uniform (codelets/material.hpp: PlaneFactors; unused elsewhere).
-constexpr int kPlaneFactors = 10;
+// moduli, then its z partner (kMaterialComponents floats: the material its points half a cell
+// below average with, physics/grid_setup.hpp's fill_material), where every plane is uniform
+// (codelets/material.hpp: PlaneFactors; stencil.hpp: PlaneAt; unused elsewhere).
+constexpr int kPlaneMaterialFactors = 10;
+constexpr int kPlaneFactors = kPlaneMaterialFactors + kMaterialComponents;
+ONDES_HD inline int64_t z_partner_offset(int k) { return int64_t(k) * kPlaneFactors + kPlaneMaterialFactors; }
 // Floats a velocity and a stress update read or write per cell at the least: each field once,
 // the density (velocity), lambda and 1/mu (stress).
 constexpr int kVelocityFloatsPerCell = kStressComponents + 2 * kVelocityComponents + 1;
@@ -251,7 +255,8 @@ struct StepParams {
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).
 // Sampled time functions (StfKind::Sampled): f0 the sampling rate, duration the sample count, and
-// its samples from sample0 on in the block's samples of that field kind.
+// its samples from sample0 on in the block's samples of that field kind; Held ones the same but t0
+// the solver's time step (physics/stf.hpp).
 struct SourcePoint {
   double coef, f0, t0, duration;
   int64_t idx;

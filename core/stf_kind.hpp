@@ -4,7 +4,9 @@
 
 namespace ondes {
 
-// Sampled: a series of samples at a fixed step, linearly interpolated (Ondes3D's moment-rate histories).
-enum class StfKind : int32_t { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3, Sampled = 4 };
+// Sampled: a series of samples at a fixed step, linearly interpolated (a TOML case's `sampled`).
+// Held: Ondes3D's moment-rate histories, each sample held for a step and taken when Ondes3D takes
+// it (physics/stf.hpp).
+enum class StfKind : int32_t { Gaussian = 0, Ricker = 1, Triangle = 2, SmoothRamp = 3, Sampled = 4, Held = 5 };
 
 }  // namespace ondes

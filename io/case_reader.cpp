@@ -103,20 +103,20 @@ std::string resolve(const std::string& file, const std::string& case_path) {
 
 // [[faults]]: a file of point sources in columns (io/fault_reader.hpp), or (format = "ondes3d")
 // Ondes3D's position and history files (io/ondes3d_sources.hpp).
-Fault read_fault_entry(Section s, const std::string& case_path, const Medium& medium, std::vector<Source>& sources) {
+Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Source>& sources) {
   Fault f;
   f.file = resolve(s.string("file"), case_path);
   const std::string format = s.string_or("format", "columns");
   std::vector<Source> points;
   if (format == "ondes3d") {
-    f.stf = StfKind::Sampled;
-    Ondes3dSourceFiles files{f.file, resolve(s.string("history"), case_path), {0, 0, 0}};
+    f.stf = StfKind::Held;
+    Ondes3dSourceFiles files{f.file, resolve(s.string("history"), case_path), {0, 0, 0}, {}};
     if (s.has("offset")) files.offset = s.vector<3>("offset");
     f.history = files.history;
     f.offset = files.offset;
     s.reject_unknown();
     try {
-      points = read_ondes3d_sources(files, medium, &f.text);
+      points = read_ondes3d_sources(files, &f.text);
     } catch (const CaseError& e) {
       s.fail(s.node("file"), "file", e.what());
     }
@@ -268,6 +268,10 @@ Medium read_medium(Section s, const std::string& case_path) {
       if (!(m.layers[i].top > m.layers[i - 1].top))
         layers[i].fail(nullptr, "top", "layers must be listed with increasing top depth");
   }
+  const std::string sampling = s.string_or("layer_sampling", "average");
+  if (sampling == "ondes3d") m.layer_sampling = LayerSampling::Ondes3d;
+  else if (sampling != "average")
+    s.fail(s.node("layer_sampling"), "layer_sampling", "'" + sampling + "' is not one of average, ondes3d");
   read_q_band(s, m);
   read_q0(s, m);
   s.reject_unknown();
@@ -300,6 +304,7 @@ void read_output(Section o, Case& c) {
   e.asdf = o.boolean_or("asdf", e.asdf);
   e.sac = o.boolean_or("sac", e.sac);
   e.ondes3d_text = o.boolean_or("ondes3d_text", e.ondes3d_text);
+  e.ondes3d_dir = o.string_or("ondes3d_dir", e.ondes3d_dir);  // as output.file: from the current folder
   e.network = o.string_or("network", e.network);
   if (!std::regex_match(e.network, std::regex("^[A-Z0-9]{1,2}$")))
     o.fail(o.node("network"), "network", "'" + e.network + "' is not an FDSN network code (1-2 capitals or digits)");
@@ -427,7 +432,7 @@ Case parse_case(const std::string& text, const std::string& path) {
 
   c.medium = read_medium(top.table("medium"), path);
   for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
-  for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.medium, c.sources));
+  for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.sources));
   if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] or [[faults]] is required");
   std::set<std::string> names;
   for (auto& s : top.tables("stations")) {

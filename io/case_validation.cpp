@@ -59,25 +59,31 @@ std::vector<std::string> validate_case(const Case& c) {
   if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
     throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
                                 "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
+  std::vector<std::string> in_pml;  // the PML damps what they radiate or record: a warning, as README says
   for (size_t i = 0; i < c.sources.size(); ++i) {
     const std::string& label = c.sources[i].label;
     const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
     check_position(c, c.sources[i].position, key);
     check_not_in_vacuum(c, c.sources[i].position, key);
-    if (pml.reaches(c.sources[i].position, c.grid.h))
-      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, which would absorb it; move it at least "
-                                  "{} m from the absorbing faces",
-                                  c.path, key, w, w * c.grid.h));
+    if (pml.reaches(c.sources[i].position, c.grid.h)) in_pml.push_back(key);
   }
+  if (!in_pml.empty())
+    warnings.push_back(fmt::format("{} source point(s) lie inside the {}-cell PML, which absorbs part of what they "
+                                   "radiate (at least {} m from the absorbing faces to avoid it): {}{}",
+                                   in_pml.size(), w, w * c.grid.h, in_pml.front(),
+                                   in_pml.size() > 1 ? fmt::format(" and {} more", in_pml.size() - 1) : ""));
+  in_pml.clear();
   for (size_t i = 0; i < c.stations.size(); ++i) {
     const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
     check_position(c, c.stations[i].position, key);
     check_not_in_vacuum(c, c.stations[i].position, key);
-    if (pml.reaches(c.stations[i].position, c.grid.h))
-      throw CaseError(fmt::format("{}: {} lies inside the {}-cell PML, where waves are damped; move it at least "
-                                  "{} m from the absorbing faces",
-                                  c.path, key, w, w * c.grid.h));
+    if (pml.reaches(c.stations[i].position, c.grid.h)) in_pml.push_back(key);
   }
+  if (!in_pml.empty())
+    warnings.push_back(fmt::format("{} station(s) lie inside the {}-cell PML, where waves are damped (at least {} m "
+                                   "from the absorbing faces to avoid it): {}{}",
+                                   in_pml.size(), w, w * c.grid.h, in_pml.front(),
+                                   in_pml.size() > 1 ? fmt::format(" and {} more", in_pml.size() - 1) : ""));
   // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
   constexpr int kMinBlock = 4;
   if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)

@@ -19,7 +19,7 @@ struct Id {
   operator hid_t() const { return id; }
 };
 
-inline void check(herr_t e, const std::string& what) {
+inline void check(int64_t e, const std::string& what) {
   if (e < 0) throw std::runtime_error("HDF5: " + what + " failed");
 }
 
@@ -43,6 +43,19 @@ inline void attr_string(hid_t obj, const char* name, const std::string& v) {
   Id space{H5Screate(H5S_SCALAR), H5Sclose};
   Id a{H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose};
   check(H5Awrite(a, type, v.c_str()), name);
+}
+
+// A text of any length as a scalar string dataset (UTF-8): attributes stop at 64 KiB, and a case
+// with hundreds of stations or a fault's sources goes past that.
+inline void text_dataset(hid_t obj, const char* name, const std::string& v) {
+  Id type{H5Tcopy(H5T_C_S1), H5Tclose};
+  H5Tset_size(type, v.empty() ? 1 : v.size());
+  H5Tset_strpad(type, H5T_STR_NULLPAD);
+  H5Tset_cset(type, H5T_CSET_UTF8);
+  Id space{H5Screate(H5S_SCALAR), H5Sclose};
+  Id ds{H5Dcreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  check(ds, name);
+  check(H5Dwrite(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.empty() ? "" : v.data()), name);
 }
 
 // One-dimensional datasets: a table's columns, each its own dataset of one length.

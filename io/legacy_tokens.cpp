@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <zlib.h>
+
 #include "core/case_error.hpp"
 
 namespace ondes {
@@ -29,13 +31,29 @@ std::optional<long> parse_integer(const std::string& t) {
   return v;
 }
 
-LegacyTokens::LegacyTokens(const std::string& path, const std::string& what) : path_(path), what_(what) {
+// The file's text; where it is missing but <path>.gz is there (the public Ondes3D sets ship their
+// large files compressed), the decompressed text of that.
+std::string read_text_or_gz(const std::string& path, const std::string& what) {
   std::ifstream in(path);
-  if (!in) throw CaseError(fmt::format("{}: cannot open the {}", path, what));
-  std::stringstream s;
-  s << in.rdbuf();
-  text_ = s.str();
+  if (in) {
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  gzFile gz = gzopen((path + ".gz").c_str(), "rb");
+  if (!gz) throw CaseError(fmt::format("{}: cannot open the {} (nor {}.gz)", path, what, path));
+  std::string text;
+  char buf[1 << 16];
+  int n = 0;
+  while ((n = gzread(gz, buf, sizeof buf)) > 0) text.append(buf, n);
+  const bool failed = n < 0;
+  gzclose(gz);
+  if (failed) throw CaseError(fmt::format("{}.gz: damaged compressed {}", path, what));
+  return text;
 }
+
+LegacyTokens::LegacyTokens(const std::string& path, const std::string& what)
+    : path_(path), what_(what), text_(read_text_or_gz(path, what)) {}
 
 void LegacyTokens::skip_lines(int n) {
   for (; n > 0 && pos_ < text_.size(); ++pos_)

@@ -13,7 +13,8 @@ std::optional<long> parse_integer(const std::string& text);
 
 class LegacyTokens {
  public:
-  // Reads `path` (CaseError if it cannot be opened); `what` names it in messages ("station file").
+  // Reads `path`, or <path>.gz decompressed where only that exists (CaseError if neither opens);
+  // `what` names it in messages ("station file").
   LegacyTokens(const std::string& path, const std::string& what);
   // Skips the rest of the current line and the next n - 1 whole lines (free text).
   void skip_lines(int n);

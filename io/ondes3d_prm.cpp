@@ -144,15 +144,33 @@ std::string resolve(const std::string& file, const std::string& prm_path) {
   const fs::path p(file);
   if (p.is_absolute()) return file;
   std::error_code ec;
-  if (fs::exists(p, ec)) return fs::absolute(p).lexically_normal().string();
+  auto found = [&](const fs::path& f) { return fs::exists(f, ec) || fs::exists(fs::path(f.string() + ".gz"), ec); };
+  if (found(p)) return fs::absolute(p).lexically_normal().string();
+  // Else from the parameter file's folder or one above it (a set's files are named from its root,
+  // ./parameters/<set>/..., where Ondes3D is run).
+  for (fs::path dir = fs::absolute(prm_path).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (found(dir / p)) return (dir / p).lexically_normal().string();
+    if (dir == dir.root_path()) break;
+  }
   return (fs::absolute(prm_path).parent_path() / p).lexically_normal().string();
 }
 
 // The grid both dialects describe, in the project's axes (see the header).
+//
+// Where Ondes3D's fields sit (original/src/computeVeloAndSource.c, computeStress.c; IO.c
+// ComputeSeismograms): index i along x is at (i - 1) ds, and its vx there; the normal stresses of
+// index i at (i - 1/2) ds along x; vy at +1/2 along both x and y; vz at +1/2 along x and z. The
+// project puts its normal stresses on the grid's points (core/case.hpp), vx (north) half a cell
+// along its x and vy (east) half a cell along its y: the same staggering once Ondes3D's x (the
+// project's y) is moved by half a cell. So the grid point of Ondes3D's normal-stress index i lies
+// at x = (i - 1/2) ds, and a position keeps its place among the fields; the offsets below say so.
 struct Geometry {
   int nx = 0, ny = 0, nz = 0;
   std::array<double, 3> offset{};  // Ondes3D (x, y, z) -> (offset[0] + y, offset[1] + x, offset[2] - z)
   bool free_surface = true;
+  // Where Ondes3D computes a source (IO.c ReadSrc: WhereAmI says REGULAR or FREESURFACE) and keeps a
+  // station (IO.c ReadStation), in the file's coordinates.
+  FileBox sources, stations;
   // A geological model's cells (<xMax> <yMax> <zMax>) and origin (<x0> <y0> <z0>, m); zero otherwise.
   std::array<int, 3> cells{};
   std::array<double, 3> origin{};
@@ -174,7 +192,15 @@ Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenan
               v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12)};
   const auto [xmax, ymax, zmax] = g.cells;
   g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
-  g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 2) * ds, g.origin[2] + (zmax - 1) * ds};
+  g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 1.5) * ds, g.origin[2] + (zmax - 1) * ds};
+  // Sources in cells [xMin + 2, xMax] (index i from (x - x0) / ds + 1), stations within
+  // [xMin ds, xMax ds] of the origin, xMin = 1 (the cells on the model's outer edge are not kept).
+  const auto [x0, y0, z0] = g.origin;
+  g.sources.lo = {x0 + 2 * ds, y0 + 2 * ds, z0 + 2 * ds};
+  g.sources.hi = {x0 + xmax * ds, y0 + ymax * ds, z0 + zmax * ds};
+  g.stations.lo = {x0 + ds, y0 + ds, -std::numeric_limits<double>::infinity()};
+  g.stations.hi = {x0 + xmax * ds, y0 + ymax * ds, std::numeric_limits<double>::infinity()};
+  g.stations.closed = true;
   where.push_back({"grid.nx", v.origin("yMax") + " + a 10-cell C-PML each side: y (north) is x here"});
   where.push_back({"grid.ny", v.origin("xMax") + " + a 10-cell C-PML each side: x (east) is y here"});
   where.push_back({"grid.nz", v.origin("zMax") + " + a 10-cell C-PML below; vacuum over the ground"});
@@ -277,7 +303,14 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
   Geometry g;
   // Computed cells (IO.c's WhereAmI): [MIN - DELTA + 2, MAX + DELTA], the C-PML DELTA of them each side.
   g.nx = ymax - ymin + 2 * kDelta - 1, g.ny = xmax - xmin + 2 * kDelta - 1;
-  g.offset = {-(ymin - kDelta + 1) * ds, -(xmin - kDelta + 1) * ds, 0};
+  g.offset = {-(ymin - kDelta + 1) * ds, -(xmin - kDelta + 1.5) * ds, 0};
+  // Sources in cells [MIN + 2, MAX] (index floor(x / ds) + 1; up to 2 above the surface, k <= 2);
+  // stations within [MIN ds, MAX ds] (zMax = 0 with the free surface).
+  g.sources.lo = {(xmin + 1) * ds, (ymin + 1) * ds, (zmin + 1) * ds};
+  g.sources.hi = {xmax * ds, ymax * ds, 2 * ds};
+  g.stations.lo = {xmin * ds, ymin * ds, zmin * ds};
+  g.stations.hi = {xmax * ds, ymax * ds, 0};
+  g.stations.closed = true;
   // Ondes3D chooses the top at compile time (options.h: surface = FREE in its stock builds, when
   // <zMax> is read but unused); <surface>absorbing</surface>, a tag Ondes3D ignores, asks for the
   // absorbing top that its surface = ABSORBING builds compute up to zMax + DELTA.
@@ -287,6 +320,8 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
     g.free_surface = false;
     g.nz = zmax - zmin + 2 * kDelta - 1;
     g.offset[2] = (zmax + kDelta - 1) * ds;
+    g.sources.hi[2] = zmax * ds;
+    g.stations.hi[2] = zmax * ds;
     where.push_back({"boundaries.free_surface", v.origin("surface") + ", <zMax>: an absorbing top"});
   } else if (surface == "free") {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
     g.nz = kDelta - zmin;
@@ -314,9 +349,17 @@ Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenanc
   }
   const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"XMIN", "XMAX", "YMIN", "YMAX", "ZMIN"}, 0);
   Geometry g;
-  // The StarPU port's arrays: MAX - MIN + 1 + 2 DELTA cells, index 0 at (MIN - DELTA - 1) ds.
+  // The StarPU port's arrays: MAX - MIN + 1 + 2 DELTA cells, index 0 at (MIN - DELTA - 1) ds (its
+  // vx; the normal stresses half a cell further along x, as in the original).
   g.nx = ymax - ymin + 1 + 2 * kDelta, g.ny = xmax - xmin + 1 + 2 * kDelta, g.nz = 1 - zmin + kDelta;
-  g.offset = {-(ymin - kDelta - 1) * ds, -(xmin - kDelta - 1) * ds, 0};
+  g.offset = {-(ymin - kDelta - 1) * ds, -(xmin - kDelta - 0.5) * ds, 0};
+  // Its sources outside the C-PML (ondes3D-functs.c, read_sources_positions: index int(x / ds) + 1
+  // - MIN + DELTA in [DELTA, MAX - MIN + DELTA]); stations kept as the original keeps them.
+  g.sources.lo = {(xmin - 1) * ds, (ymin - 1) * ds, (zmin - 1) * ds};
+  g.sources.hi = {xmax * ds, ymax * ds, ds};
+  g.stations.lo = {xmin * ds, ymin * ds, zmin * ds};
+  g.stations.hi = {xmax * ds, ymax * ds, 0};
+  g.stations.closed = true;
   where.push_back({"grid.nx", v.origin("YMIN") + ", YMAX + a 10-cell C-PML each side: y (north) is x here"});
   where.push_back({"grid.ny", v.origin("XMIN") + ", XMAX + a 10-cell C-PML each side: x (east) is y here"});
   where.push_back({"grid.nz", v.origin("ZMIN") + " + a 10-cell C-PML below; free surface on top"});
@@ -324,9 +367,11 @@ Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenanc
 }
 
 // A layer's top (Ondes3D: km, z up) as a depth below the grid's top; the first layer reaches up to
-// the top of the grid (Ondes3D gives the cells above its top the first layer's properties).
+// the top of the grid (Ondes3D gives the cells above its top the first layer's properties). The
+// case samples its layers as Ondes3D does (LayerSampling::Ondes3d: every point the layer at its
+// depth, a point on an interface the upper one).
 double layer_top(double depth_km, const Geometry& g, bool first) {
-  return first ? 0.0 : std::max(0.0, g.offset[2] - 1000.0 * depth_km);
+  return first ? 0.0 : std::max(0.0, g.offset[2] - 1000.0 * depth_km);  // Ondes3D's laydep = 1000 depth
 }
 
 // The <layerN> blocks: with depths (a layered model) or names (a geological one's materials, whose
@@ -399,35 +444,39 @@ void key_value_layers(const PrmValues& v, const Geometry& g, double df, Case& c,
 
 // The station file: a count, then `n x y z` per station (m, Ondes3D's axes), or with a geological
 // model `n x y`, the station then on the first cell under the vacuum and the sea of its column (as
-// IO.c's ReadStation places it).
+// IO.c's ReadStation places it). Ondes3D numbers a station by its line (obs<line>.dat, n unused) and
+// keeps it only inside g.stations (the rest are skipped, named in a warning).
 void read_stations(const std::string& file, const Geometry& g, Case& c, const Geology* geo = nullptr) {
   LegacyTokens in(file, "Ondes3D station file");
   const long n = in.integer("the number of stations", 1, 10000000);
-  std::map<long, std::string> seen;
+  std::vector<std::string> skipped;
   for (long s = 0; s < n; ++s) {
     const std::string at = in.where();
-    const long id = in.integer("a station's number", 1, 1000000000);
-    if (seen.count(id)) in.fail(fmt::format("station {} is given twice (first at {})", id, seen[id]));
-    seen[id] = at;
+    in.integer("a station's number", -1000000000, 1000000000);
     const double x = in.number("its x (m, east)"), y = in.number("its y (m, north)");
-    double depth = 0;
+    const double z = geo ? 0.0 : in.number("its z (m, up)");
+    if (!g.stations.contains({x, y, z})) {
+      skipped.push_back(fmt::format("station {} at ({}, {}{}) m ({}) lies outside the computed region, not recorded",
+                                    s + 1, x, y, geo ? "" : fmt::format(", {}", z), at));
+      continue;
+    }
+    double depth = g.offset[2] - z;
     if (geo) {
       const double h = c.grid.h;
-      const int i = int(std::floor((x - g.origin[0]) / h)) + 1, j = int(std::floor((y - g.origin[1]) / h)) + 1;
-      if (i < 1 || i > geo->nx || j < 1 || j > geo->ny)
-        throw CaseError(fmt::format("{} (Ondes3D station file): station {} at ({}, {}) m lies outside the geological "
-                                    "model's {} x {} cells",
-                                    at, id, x, y, geo->nx, geo->ny));
+      const int i = std::clamp(int(std::floor((x - g.origin[0]) / h)) + 1, 1, geo->nx);
+      const int j = std::clamp(int(std::floor((y - g.origin[1]) / h)) + 1, 1, geo->ny);
       int k = geo->nz;
       while (k >= 1 && geo->at(i, j, k) <= 1) --k;  // vacuum (layer 1) and sea (layer 2)
-      if (k < 1) throw CaseError(fmt::format("{} (Ondes3D station file): station {}'s column has no ground", at, id));
+      if (k < 1) throw CaseError(fmt::format("{} (Ondes3D station file): station {}'s column has no ground", at, s + 1));
       depth = (geo->nz - k) * h;
-    } else {
-      depth = g.offset[2] - in.number("its z (m, up)");
     }
-    c.stations.push_back({fmt::format("obs{}", id), {g.offset[0] + y, g.offset[1] + x, depth}});
+    c.stations.push_back({fmt::format("obs{}", s + 1), {g.offset[0] + y, g.offset[1] + x, depth}});
   }
   if (!in.done()) in.fail(fmt::format("more values after the {} stations the file announces", n));
+  warn_skipped(fmt::format("{} ({})", file, g.stations.describe()), skipped);
+  if (c.stations.empty())
+    spdlog::warn("{}: no station inside the computed region ({}): no seismogram will be recorded", file,
+                 g.stations.describe());
 }
 
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
@@ -485,18 +534,21 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
     c.medium.layers.clear();
     where.push_back({"medium.model", v.origin("fgeo")});
-  } else if (tagged) {
-    tagged_layers(v, g, c, where);
   } else {
-    key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
+    if (tagged)
+      tagged_layers(v, g, c, where);
+    else
+      key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
+    c.medium.layer_sampling = LayerSampling::Ondes3d;
+    where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
   }
 
   Fault f;
   f.file = resolve(v.text(key("fsrcMap", "SOURCES"), "the source position file"), path);
   f.history = resolve(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"), "the moment-rate history file"), path);
   f.offset = g.offset;
-  f.stf = StfKind::Sampled;
-  std::vector<Source> points = read_ondes3d_sources({f.file, f.history, f.offset}, c.medium, &f.text);
+  f.stf = StfKind::Held;
+  std::vector<Source> points = read_ondes3d_sources({f.file, f.history, f.offset, g.sources}, &f.text);
   f.count = points.size();
   c.sources = std::move(points);
   c.faults.push_back(f);
@@ -506,7 +558,8 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
   const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
   c.output = (std::filesystem::path(resolve(dir, path)) / (stem(path) + ".h5")).lexically_normal().string();
-  c.exports.ondes3d_text = true;
+  c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
+  c.exports.ondes3d_dir = std::filesystem::path(resolve(dir, path)).lexically_normal().string();
   if (v.has(key("dir", "OUTPUT_DIR"))) where.push_back({"output.file", v.origin(key("dir", "OUTPUT_DIR"))});
   if (where_out) *where_out = std::move(where);
   return c;
@@ -565,6 +618,8 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
     t += fmt::format("model = {}{}, nearest-sample materials (HDF5, written by convert)\n", quoted(relative_to(h5, toml_path)),
                      from(where, "medium.model"));
   }
+  if (m.layer_sampling == LayerSampling::Ondes3d)
+    t += fmt::format("layer_sampling = \"ondes3d\"{}\n", from(where, "medium.layer_sampling"));
   if (m.q0_frequency > 0) t += fmt::format("q0_frequency = {}{}\n", g17(m.q0_frequency), from(where, "medium.q0_frequency"));
   if (m.q_band[1] > 0)
     t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),
@@ -587,8 +642,10 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
   for (const Station& s : c.stations)
     t += fmt::format("[[stations]]{}\nname = {}\nposition = [{}, {}, {}]\n", st, quoted(s.name), g17(s.position[0]),
                      g17(s.position[1]), g17(s.position[2]));
-  t += fmt::format("\n[output]\nfile = {}{}\nondes3d_text = true  # Ondes3D's obs<N>.dat station files too\n",
-                   quoted(relative_to(c.output, toml_path)), from(where, "output.file"));
+  t += fmt::format("\n[output]\nfile = {}{}\nondes3d_text = true  # Ondes3D's obs<N>.dat station files too\n"
+                   "ondes3d_dir = {}\n",
+                   quoted(relative_to(c.output, toml_path)), from(where, "output.file"),
+                   quoted(relative_to(c.exports.ondes3d_dir, toml_path)));
   return t;
 }
 

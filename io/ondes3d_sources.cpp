@@ -1,24 +1,25 @@
 #include "io/ondes3d_sources.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "core/case_error.hpp"
 #include "io/legacy_tokens.hpp"
-#include "physics/medium.hpp"
 #include "physics/source.hpp"
 
 namespace ondes {
 namespace {
 
 constexpr long kMaxPoints = 100000000;
+constexpr size_t kWarningsNamed = 5;  // skipped points named one by one; the rest in one line
 
 struct Point {
-  std::array<double, 3> position{};  // the project's axes
-  std::string where;                 // its line in the position file
+  std::array<double, 3> file{};  // the file's coordinates (Ondes3D's axes)
+  std::string where;             // its line in the position file
   bool read = false;
 };
 
-std::vector<Point> read_positions(LegacyTokens& in, const std::array<double, 3>& offset) {
+std::vector<Point> read_positions(LegacyTokens& in) {
   const long n = in.integer("the number of source points", 1, kMaxPoints);
   for (const char* c : {"the hypocentre's x", "the hypocentre's y", "the hypocentre's z"}) in.number(c);
   std::vector<Point> points(n);
@@ -28,23 +29,39 @@ std::vector<Point> read_positions(LegacyTokens& in, const std::array<double, 3>&
     if (points[i].read) in.fail(fmt::format("point {} is given twice (first at {})", i + 1, points[i].where));
     const double x = in.number("the point's x (m, east)"), y = in.number("the point's y (m, north)");
     const double z = in.number("the point's z (m, up)");
-    points[i] = {{offset[0] + y, offset[1] + x, offset[2] - z}, where, true};
+    points[i] = {{x, y, z}, where, true};
   }
   if (!in.done()) in.fail(fmt::format("more values after the {} points the file announces", n));
   return points;
 }
 
+std::string interval(double lo, double hi, bool closed) {
+  return fmt::format("[{}, {}{}", lo, hi, closed ? "]" : ")");
+}
+
 }  // namespace
 
-std::vector<Source> read_ondes3d_sources(const Ondes3dSourceFiles& f, const Medium& medium, std::string* text) {
+std::string FileBox::describe() const {
+  return fmt::format("x in {} m, y in {} m, z in {} m", interval(lo[0], hi[0], closed), interval(lo[1], hi[1], closed),
+                     interval(lo[2], hi[2], closed));
+}
+
+void warn_skipped(const std::string& title, const std::vector<std::string>& what) {
+  if (what.empty()) return;
+  for (size_t i = 0; i < what.size() && i < kWarningsNamed; ++i) spdlog::warn("{}: {}", title, what[i]);
+  if (what.size() > kWarningsNamed) spdlog::warn("{}: {} more skipped likewise", title, what.size() - kWarningsNamed);
+}
+
+std::vector<Source> read_ondes3d_sources(const Ondes3dSourceFiles& f, std::string* text) {
   LegacyTokens map(f.map, "Ondes3D source position file");
-  const std::vector<Point> points = read_positions(map, f.offset);
+  const std::vector<Point> points = read_positions(map);
   LegacyTokens hist(f.history, "Ondes3D source history file");
   hist.skip_lines(2);
-  const double ds = hist.number("the subfault size ds (m)"), dt = hist.number("the sampling step dt (s)");
-  if (!(ds > 0) || !(dt > 0)) hist.fail(fmt::format("ds = {} m and dt = {} s must both be positive", ds, dt));
+  const double ds = hist.number("the subfault size dsbiem (m)"), dt = hist.number("the sampling step dtbiem (s)");
+  if (!(ds > 0) || !(dt > 0)) hist.fail(fmt::format("dsbiem = {} m and dtbiem = {} s must both be positive", ds, dt));
   const long samples = hist.integer("the number of samples", 2, 100000000);
   std::vector<Source> out;
+  std::vector<std::string> skipped;
   std::vector<bool> seen(points.size(), false);
   for (size_t p = 0; p < points.size(); ++p) {
     const long i = hist.integer("a point's number n", 1, static_cast<long>(points.size())) - 1;
@@ -54,20 +71,36 @@ std::vector<Source> read_ondes3d_sources(const Ondes3dSourceFiles& f, const Medi
     const double rake = hist.number("the rake (degrees)");
     Source s;
     s.kind = SourceKind::Moment;
-    s.position = points[i].position;
+    const auto& [x, y, z] = points[i].file;
+    s.position = {f.offset[0] + y, f.offset[1] + x, f.offset[2] - z};
     s.label = points[i].where;
-    s.stf.kind = StfKind::Sampled;
+    s.stf.kind = StfKind::Held;
     s.stf.step = dt;
     s.stf.samples.resize(samples);
-    for (double& v : s.stf.samples) v = hist.number(fmt::format("a slip-rate sample of point {} (m/s)", i + 1));
-    const double slip = normalise_samples(s.stf);  // the slip-rate samples' integral
-    if (slip == 0) continue;                        // no slip: no moment
-    const Layer l = properties_at(medium, s.position[0], s.position[1], s.position[2]);
-    s.moment = double_couple(strike, dip, rake, l.rho * l.vs * l.vs * ds * ds * slip);
+    for (double& v : s.stf.samples)
+      v = hist.number(fmt::format("a moment-rate sample of point {} (N m / s / m^2)", i + 1));
+    const double area = normalise_samples(s.stf);  // sum(samples) x dtbiem: the moment per unit area
+    if (!f.keep.contains(points[i].file)) {
+      skipped.push_back(fmt::format("point {} at ({}, {}, {}) m ({}) lies outside the computed region, not included",
+                                    i + 1, x, y, z, points[i].where));
+      continue;
+    }
+    if (area == 0) continue;  // no moment
+    s.moment = double_couple(strike, dip, rake, ds * ds * area);
     out.push_back(s);
   }
-  if (!hist.done()) hist.fail(fmt::format("more values after the histories of the {} points", points.size()));
-  if (out.empty()) throw CaseError(fmt::format("{}: every point's slip is zero: no source", f.history));
+  if (!hist.done())
+    spdlog::warn("{}: holds more than the {} histories of the position file's points; the rest are not read (as "
+                 "Ondes3D reads them)",
+                 hist.where(), points.size());
+  if (out.empty() && !skipped.empty())
+    throw CaseError(fmt::format("{}: no source inside the computed region ({}): {}{}", f.map, f.keep.describe(),
+                                skipped.front(),
+                                points.size() > 1 ? fmt::format(" ({} of the {} points lie outside it, the others carry "
+                                                                "no moment)", skipped.size(), points.size())
+                                                  : ""));
+  if (out.empty()) throw CaseError(fmt::format("{}: every point's history sums to zero: no source", f.history));
+  warn_skipped(f.map, skipped);
   if (text) *text = map.text() + hist.text();
   return out;
 }

@@ -99,7 +99,7 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
     attr_string(dp, "units", "m");
   }
   Id run{H5Gcreate2(file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-  attr_string(run, "case", c.text);
+  text_dataset(run, "case", c.text);  // a dataset: a case's text outgrows an attribute's 64 KiB
   attr_string(run, "case_path", c.path);
   // What the case refers to, so that the output alone says what was run: the fault files' text
   // (datasets: attributes stop at 64 KiB) and the model's path.

@@ -9,11 +9,13 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <stdexcept>
 
 #include "io/geo.hpp"
 #include "io/h5util.hpp"
 #include "io/partial_file.hpp"
+#include "physics/source.hpp"
 
 namespace ondes {
 namespace {
@@ -36,10 +38,7 @@ struct EventSummary {
   const Source* hypocentre = nullptr;
   std::array<double, 6> moment{};  // Mxx Myy Mzz Mxy Mxz Myz
   bool has_moment = false;
-  double scalar_moment() const {  // Silver & Jordan: sqrt(sum Mij^2 / 2)
-    const auto& m = moment;
-    return std::sqrt(0.5 * (m[0] * m[0] + m[1] * m[1] + m[2] * m[2]) + m[3] * m[3] + m[4] * m[4] + m[5] * m[5]);
-  }
+  double scalar_moment() const { return ondes::scalar_moment(moment); }
 };
 
 EventSummary summarise(const Case& c) {
@@ -144,7 +143,7 @@ std::string quakeml(const Case& c) {
         "      </magnitude>\n",
         kOriginId, value("scalarMoment", m0), value("Mrr", m[2]), value("Mtt", m[0]), value("Mpp", m[1]),
         value("Mrt", m[4]), value("Mrp", -m[5]), value("Mtp", -m[3]),
-        value("mag", m0 > 0 ? 2.0 / 3.0 * (std::log10(m0) - 9.1) : 0.0));
+        value("mag", m0 > 0 ? moment_magnitude(m0) : 0.0));
   }
   ev += "    </event>\n";
   return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -189,22 +188,27 @@ std::string asdf_path(const Case& c) {
 }
 std::string sac_dir(const Case& c) { return std::filesystem::path(c.output).replace_extension().string() + "_sac"; }
 std::string ondes3d_text_dir(const Case& c) {
+  if (!c.exports.ondes3d_dir.empty()) return c.exports.ondes3d_dir;
   return std::filesystem::path(c.output).replace_extension().string() + "_obs";
 }
 
 void write_ondes3d_text(const std::string& dir, const Case& c, const std::vector<float>& seis, int steps) {
-  write_through(dir, [&](const std::string& tmp) {
-    std::filesystem::create_directory(tmp);
-    for (size_t s = 0; s < c.stations.size(); ++s) {
-      const std::string path = fmt::format("{}/obs{}.dat", tmp, s + 1);
-      std::FILE* f = std::fopen(path.c_str(), "w");
-      if (!f) throw std::runtime_error(fmt::format("{}: cannot create", path));
-      for (int t = 0; t < steps; ++t)
-        std::fprintf(f, "%d %15e %15e %15e \n", t + 1, double(seis[(s * 3 + 0) * steps + t]),
-                     double(seis[(s * 3 + 1) * steps + t]), double(seis[(s * 3 + 2) * steps + t]));
-      if (std::fclose(f) != 0) throw std::runtime_error(fmt::format("{}: write failed", path));
-    }
-  });
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (!std::filesystem::is_directory(dir)) throw std::runtime_error(fmt::format("{}: cannot create the folder", dir));
+  static const std::regex numbered(R"(obs\d+)");
+  for (size_t s = 0; s < c.stations.size(); ++s) {
+    const std::string& name = c.stations[s].name;
+    const std::string file = std::regex_match(name, numbered) ? name : fmt::format("obs{}", s + 1);
+    write_through(fmt::format("{}/{}.dat", dir, file), [&](const std::string& tmp) {
+      std::FILE* f = std::fopen(tmp.c_str(), "w");
+      if (!f) throw std::runtime_error(fmt::format("{}: cannot create", tmp));
+      auto at = [&](int comp, int t) { return double(seis[(s * 3 + comp) * steps + t]); };
+      for (int t = 0; t < steps; ++t)  // Ondes3D's x east, y north, z up from x north, y east, z down
+        std::fprintf(f, "%d %15e %15e %15e \n", t + 1, at(1, t), at(0, t), -at(2, t));
+      if (std::fclose(f) != 0) throw std::runtime_error(fmt::format("{}: write failed", tmp));
+    });
+  }
 }
 
 void write_asdf(const std::string& path, const Case& c, const std::vector<float>& seis, int steps) {

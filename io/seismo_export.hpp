@@ -23,12 +23,15 @@ std::string station_xml(const Case& c, size_t station);
 // seismograms: [station][3][steps] as the run's HDF5 file holds them.
 void write_asdf(const std::string& path, const Case& c, const std::vector<float>& seismograms, int steps);
 void write_sac(const std::string& dir, const Case& c, const std::vector<float>& seismograms, int steps);
-// Ondes3D's station files (its OutSeismogramsbis), so that scripts written for it read ours:
-// obs<N>.dat for the N-th station (from 1, in the case's order), a line per step, "%d %15e %15e
-// %15e" = step (from 1) and vx vy vz in m/s, in the case's axes (x north, y east, z down).
+// Ondes3D's station files (original/src/IO.c, OutSeismogramsbis), so that scripts written for it
+// read ours: a line per step, "%d %15e %15e %15e" = step (from 1) and vx vy vz in m/s in Ondes3D's
+// axes (x east, y north, z up). A station named obs<N> (a .prm case's: N its line in Ondes3D's
+// station file) goes to obs<N>.dat, any other to obs<its place in the case, from 1>.dat. Each file
+// is written whole then renamed into `dir`, which may hold other files (Ondes3D's output folder).
 void write_ondes3d_text(const std::string& dir, const Case& c, const std::vector<float>& seismograms, int steps);
 
-// Paths beside the run's output: <stem>.asdf.h5, <stem>_sac/ and <stem>_obs/.
+// Paths beside the run's output: <stem>.asdf.h5, <stem>_sac/; Ondes3D's station files in
+// [output] ondes3d_dir (a .prm case's <dir>), else <stem>_obs/.
 std::string asdf_path(const Case& c);
 std::string sac_dir(const Case& c);
 std::string ondes3d_text_dir(const Case& c);

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <initializer_list>
+#include <map>
 
 #include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
@@ -30,6 +31,51 @@ StepParams step_params(const Case& c) {
   return p;
 }
 
+namespace {
+
+// A cell's material (core/layout.hpp: density, lambda, 1/mu) from its properties.
+std::array<float, kMaterialComponents> cell_material(const Layer& l, QFits& fits, int cube) {
+  const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs, cube);
+  std::array<float, kMaterialComponents> v{};
+  v[RHO] = l.vp > 0 ? static_cast<float>(l.rho) : 0.0f;  // vacuum: no mass (layout.hpp's buoyancy)
+  v[LAM] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp, cube) - 2 * mu);
+  v[IMU] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
+  return v;
+}
+
+// Each plane's z partner (core/layout.hpp), read by the kernels where every plane is uniform: the
+// next plane's material, which the points half a cell below the plane's cells (vz, sxz, syz)
+// average with theirs. With Ondes3D's layer sampling those points take the layer at their own
+// depth instead (Ondes3D's k2ly2): the partner is then the material whose averages with the
+// plane's (buoyancy: 2 / (rho + rho'), shear_mean: the harmonic mean) are that layer's: the plane's
+// own where the layer is the plane's, else 2 x the layer's - the plane's (density and 1/mu), which
+// gives the layer's values to a float rounding. A fluid or vacuum, where that has no positive
+// solution, keeps the average.
+void fill_z_partners(const Case& c, const BlockShape& s, float* m) {
+  const int64_t n = s.cells();
+  float* partners = m + kMaterialComponents * n;
+  const bool ondes3d = c.medium.layer_sampling == LayerSampling::Ondes3d && !c.medium.model;
+  QFits fits = q_fits(c.medium);
+  for (int k = 0; k < s.nz; ++k) {
+    float* p = partners + z_partner_offset(k);
+    const int64_t here = s.idx(-kGhost, -kGhost, k), next = s.idx(-kGhost, -kGhost, k + 1);
+    for (int v = 0; v < kMaterialComponents; ++v) p[v] = m[v * n + next];
+    if (!ondes3d) continue;
+    const std::array<float, kMaterialComponents> mid =
+        cell_material(layer_above(c.medium, (k + 0.5) * c.grid.h), fits, 0);
+    const float rho = m[RHO * n + here], imu = m[IMU * n + here];
+    if (mid[RHO] == rho && mid[IMU] == imu) {
+      for (int v = 0; v < kMaterialComponents; ++v) p[v] = m[v * n + here];
+      continue;
+    }
+    const double rho2 = 2.0 * mid[RHO] - rho, imu2 = 2.0 * double(mid[IMU]) - imu;
+    if (rho2 > 0 && imu2 > 0 && std::isfinite(imu2))
+      p[RHO] = static_cast<float>(rho2), p[LAM] = m[LAM * n + here], p[IMU] = static_cast<float>(imu2);
+  }
+}
+
+}  // namespace
+
 // The properties of every padded cell, ghosts included (the stencils read the +x, +y, +z
 // neighbours' to average at the staggered points); a position outside the grid takes the nearest
 // grid point's, as does the block's ghost beyond the grid's last cell.
@@ -48,13 +94,12 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
         // Attenuating: the unrelaxed moduli, whose phase velocities at q_reference are vp and vs
         // (coarse-grained: the cube's, each cell's its own; the cube cells follow global indices).
         const int cube = ((x0 + i) & 1) | ((y0 + j) & 1) << 1 | (k & 1) << 2;
-        const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs, cube);
         const int64_t q = s.idx(i, j, k);
-        m[RHO * n + q] = l.vp > 0 ? static_cast<float>(l.rho) : 0.0f;  // vacuum: no mass (layout.hpp's buoyancy)
-        m[LAM * n + q] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp, cube) - 2 * mu);
-        m[IMU * n + q] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
+        const std::array<float, kMaterialComponents> v = cell_material(l, fits, cube);
+        for (int p = 0; p < kMaterialComponents; ++p) m[p * n + q] = v[p];
       }
   }
+  fill_z_partners(c, s, m);
 }
 
 namespace {
@@ -188,15 +233,114 @@ std::vector<WeightedPoint> spread(const Grid& g, const std::array<double, 3>& x,
   return out;
 }
 
+// Ondes3D's point sources (StfKind::Held) as Ondes3D applies them (original/src/
+// computeVeloAndSource.c, computeSeisMoment and computeVelocity): the moment accumulated so far,
+// spread trilinearly over the 8 vx nodes around the point, each node's share as body forces on
+// the velocity points around it. An entry: the Ondes3D component it pushes (0 vx east, 1 vy
+// north, 2 vz up), its node's offset from the corner (i east, j north, k up, in cells), the factor
+// and the moment component (Ondes3D's axes: xx, yy, zz, xy, xz, yz) it takes.
+struct ForceEntry {
+  int comp, di, dj, dk;
+  double factor;
+  int m;
+};
+enum : int { OXX, OYY, OZZ, OXY, OXZ, OYZ };
+constexpr ForceEntry kOndes3dForces[] = {
+    {0, 0, 1, 0, 0.5, OXY},     {0, 0, -1, 0, -0.5, OXY},    {0, 0, 0, 1, 0.5, OXZ},      {0, 0, 0, -1, -0.5, OXZ},
+    {1, 0, 0, 0, 0.5, OXY},     {1, 0, -1, 0, 0.5, OXY},     {1, 0, 0, 0, 0.5, OYY},      {1, 0, -1, 0, -0.5, OYY},
+    {1, 0, 0, 1, 0.125, OYZ},   {1, 0, -1, 1, 0.125, OYZ},   {1, 0, 0, -1, -0.125, OYZ},  {1, 0, -1, -1, -0.125, OYZ},
+    {2, 0, 0, 0, 0.5, OXZ},     {2, 0, 0, -1, 0.5, OXZ},     {2, 0, 1, 0, 0.125, OYZ},    {2, 0, 1, -1, 0.125, OYZ},
+    {2, 0, -1, 0, -0.125, OYZ}, {2, 0, -1, -1, -0.125, OYZ}, {2, 0, 0, 0, 0.5, OZZ},      {2, 0, 0, -1, -0.5, OZZ},
+    {1, -1, 0, 0, -0.5, OXY},   {1, -1, -1, 0, -0.5, OXY},   {1, -1, 0, 0, 0.5, OYY},     {1, -1, -1, 0, -0.5, OYY},
+    {1, -1, 0, 1, 0.125, OYZ},  {1, -1, -1, 1, 0.125, OYZ},  {1, -1, 0, -1, -0.125, OYZ}, {1, -1, -1, -1, -0.125, OYZ},
+    {0, -1, 0, 0, -0.5, OXX},   {2, -1, 1, 0, 0.125, OYZ},   {2, -1, 1, -1, 0.125, OYZ},  {2, -1, -1, 0, -0.125, OYZ},
+    {2, -1, -1, -1, -0.125, OYZ}, {2, -1, 0, 0, 0.5, OZZ},   {2, -1, 0, -1, -0.5, OZZ},   {2, -1, 0, 0, -0.5, OXZ},
+    {2, -1, 0, -1, -0.5, OXZ},  {0, 1, 0, 0, 0.5, OXX}};
+
+// The moment accumulated by the velocity update at t = n dt, n = 0, 1, ...: Ondes3D's step n + 1,
+// whose moment holds sample ceil(l dt / step) x dt of every step l <= n + 1 (samples scaled to a
+// unit sum x step: a fraction of the point's moment). The last entry holds from there on.
+std::vector<double> held_moment(const TimeFunction& f, double dt, int steps) {
+  std::vector<double> out;
+  const double count = static_cast<double>(f.samples.size());
+  double acc = 0;
+  for (int64_t l = 1; static_cast<int64_t>(out.size()) < std::max(steps, 1); ++l) {
+    const double i = std::ceil((dt * double(l)) / f.step);  // Ondes3D's expression, in the same arithmetic
+    if (i >= count) break;
+    acc += f.samples[static_cast<size_t>(i)] * dt;
+    out.push_back(acc);
+  }
+  if (out.empty()) out.push_back(0.0);
+  return out;
+}
+
+// Ondes3D's body forces of moment source src (project axes: m = Mxx Myy Mzz Mxy Mxz Myz, x north,
+// y east, z down) in block (x0, y0, s), merged by the value they update, with the accumulated
+// moment as their time function (samples from sample0). The grid of a .prm case puts Ondes3D's vx
+// nodes on the project's vy points, its vy on vx, its vz on vz (io/ondes3d_prm.cpp, Geometry), so
+// every force lands on a point: corner (a, b, c) is the vx node at east (a + 1/2) h, north b h,
+// depth c h; Ondes3D's vx, vy and vz of a node sit 0, (1/2, 1/2, 0) and (1/2, 0, 1/2) cells from it
+// (east, north, up).
+void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, const BlockShape& s,
+                          const float* material, int64_t sample0, std::vector<SourcePoint>& out) {
+  const double h = c.grid.h;
+  const auto& m = src.moment;
+  const double ondes[6] = {m[1], m[0], m[2], m[3], -m[5], -m[4]};  // east, north, up
+  const double fe = src.position[1] / h - 0.5, fn = src.position[0] / h, fd = src.position[2] / h;
+  const int a0 = static_cast<int>(std::floor(fe)), b0 = static_cast<int>(std::floor(fn));
+  const int c0 = static_cast<int>(std::ceil(fd));
+  const double w[3] = {fe - a0, fn - b0, c0 - fd};  // Ondes3D's xweight, yweight, zweight
+  std::map<std::pair<int, int64_t>, double> sum;  // (component, cell) -> coefficient
+  for (int iw = 0; iw < 8; ++iw) {
+    const int di = iw & 1, dj = (iw >> 1) & 1, dk = iw >> 2;
+    const double weight = (di ? w[0] : 1 - w[0]) * (dj ? w[1] : 1 - w[1]) * (dk ? w[2] : 1 - w[2]);
+    if (weight == 0) continue;
+    const int a = a0 + di, b = b0 + dj, cc = c0 - dk;
+    for (const ForceEntry& e : kOndes3dForces) {
+      // The project's component and cell (north, east, depth) of the entry, and its sign (z: up).
+      const int comp = e.comp == 0 ? VY : e.comp == 1 ? VX : VZ;
+      const int gi = b + e.dj, gj = a + e.di + (e.comp == 0 ? 0 : 1), gk = cc - e.dk - (e.comp == 2 ? 1 : 0);
+      if (gi < x0 || gi >= x0 + s.nx || gj < y0 || gj >= y0 + s.ny || gk < 0 || gk >= c.grid.nz) continue;
+      const int64_t idx = s.idx(gi - x0, gj - y0, gk);
+      const double sign = e.comp == 2 ? -1.0 : 1.0;
+      const int64_t stride = comp == VX ? 1 : comp == VY ? s.sy() : s.sz();
+      sum[{comp, idx}] += sign * c.time.dt * buoyancy_at(material, s.cells(), idx, stride) * e.factor *
+                          ondes[e.m] * weight / (h * h * h * h);
+    }
+  }
+  for (const auto& [key, coef] : sum) {
+    SourcePoint p{};
+    p.comp = key.first;
+    p.idx = key.second;
+    p.coef = coef;
+    p.stf = StfKind::Held;
+    p.t0 = c.time.dt;
+    p.sample0 = sample0;
+    out.push_back(p);
+  }
+}
+
 }  // namespace
 
 // A force F s(t) adds dt b F s(t) / h^3 to the velocity; a moment tensor removes dt M s(t) / h^3
 // from the stress (stress glut). Each is spread trilinearly over the field's own staggered grid.
+// Ondes3D's points (StfKind::Held) go to the velocity as its body forces (ondes3d_force_points).
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material) {
   const Grid& g = c.grid;
   const double vol = g.h * g.h * g.h;
   BlockSources out;
   for (const Source& src : c.sources) {
+    if (src.stf.kind == StfKind::Held) {
+      std::vector<SourcePoint> points;
+      const int64_t sample0 = static_cast<int64_t>(out.force_samples.size());
+      ondes3d_force_points(c, src, x0, y0, s, material, sample0, points);
+      if (points.empty()) continue;
+      const std::vector<double> moment = held_moment(src.stf, c.time.dt, c.time.steps);
+      for (SourcePoint& p : points) p.duration = static_cast<double>(moment.size());
+      out.force_samples.insert(out.force_samples.end(), moment.begin(), moment.end());
+      out.force.insert(out.force.end(), points.begin(), points.end());
+      continue;
+    }
     const bool force = src.kind == SourceKind::Force;
     const int ncomp = force ? 3 : 6;
     int64_t sample0 = -1;  // where this source's samples start in the block's, once a point needs them

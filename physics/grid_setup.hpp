@@ -15,7 +15,8 @@ namespace ondes {
 StepParams step_params(const Case& c);
 
 // material[kMaterialComponents][cells]: density, lambda and 1/mu of every cell, ghosts included
-// (core/layout.hpp's buoyancy, shear_modulus, shear_mean give them at the staggered points).
+// (core/layout.hpp's buoyancy, shear_modulus, shear_mean give them at the staggered points), then
+// each plane's z partner (core/layout.hpp): s.material_floats() floats.
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
 
 // The attenuation of a case's compute_stress tasks: the mechanisms fitted over its band and the

@@ -23,7 +23,16 @@ Layer properties_at(const Medium& m, double x, double y, double z) {
 }
 
 
+// The last layer whose top lies strictly above depth z (the first if none): Ondes3D's rule.
+const Layer& layer_above(const Medium& m, double z) {
+  const Layer* found = &m.layers.front();
+  for (const Layer& l : m.layers)
+    if (l.top < z) found = &l;
+  return *found;
+}
+
 Layer cell_properties(const Medium& m, double z, double h) {
+  if (m.layer_sampling == LayerSampling::Ondes3d) return layer_above(m, z);
   const double top = std::max(0.0, z - 0.5 * h), bottom = z + 0.5 * h;
   double rho = 0, inv_mu = 0, inv_m = 0, inv_qp = 0, inv_qs = 0;
   int parts = 0;

@@ -15,8 +15,11 @@ Layer properties_at(const Medium& m, double x, double y, double z);
 // arithmetically and the moduli mu and lambda + 2 mu harmonically (Backus' averages for a layered
 // cell, Moczo et al. 2002), so an interface between grid points sits where it is, not at the next
 // point: this keeps the scheme's error second order at interfaces instead of first. Elsewhere, the
-// layer's own values.
+// layer's own values. With LayerSampling::Ondes3d, the layer at the point itself (layer_above).
 Layer cell_properties(const Medium& m, double z, double h);
+// The last layer whose top lies strictly above depth z (the first if none): a point on an interface
+// belongs to the upper layer (Ondes3D's alloAndInit_LayerModel.c, Initk2ly: z < laydep).
+const Layer& layer_above(const Medium& m, double z);
 
 // The fastest P velocity: in an attenuating medium, that of the unrelaxed modulus (the highest
 // frequencies'), which sets the stability limit.

@@ -24,6 +24,18 @@ inline std::vector<float> read_floats(const std::string& file, const std::string
   return v;
 }
 
+// A scalar string dataset (io/h5util.hpp's text_dataset) under obj; empty when absent.
+inline std::string read_text(hid_t obj, const char* name) {
+  if (H5Lexists(obj, name, H5P_DEFAULT) <= 0) return "";
+  const hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
+  const hid_t t = H5Dget_type(d);
+  std::string s(H5Tget_size(t), '\0');
+  H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data());
+  H5Tclose(t);
+  H5Dclose(d);
+  return s.c_str();
+}
+
 // An integer attribute of the output's /run group (complete, steps_completed, ...); -1 if absent.
 inline int run_attribute(const std::string& file, const char* name) {
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);

@@ -50,7 +50,7 @@ int clean_samples(const Case& c, const Source& src, const Station& st, double vp
 // reflections' window, `slowest` the slowest wave the window must hold (S; P in a fluid).
 template <class Analytic>
 void expect_matches(const Case& c, const std::vector<float>& seis, const Analytic& solution, double vp = kVp,
-                    double slowest = kVs) {
+                    double slowest = kVs, double tolerance = 0.05) {
   const Source& src = c.sources.front();
   for (size_t s = 0; s < c.stations.size(); ++s) {
     const int n = clean_samples(c, src, c.stations[s], vp);
@@ -74,7 +74,7 @@ void expect_matches(const Case& c, const std::vector<float>& seis, const Analyti
       // Each component must carry signal, else its relative misfit would test nothing.
       ASSERT_GT(comp_peak, 0.3 * peak) << "station " << s << " component " << comp;
       const double misfit = analytic::relative_misfit(a, b, n);
-      EXPECT_LT(misfit, 0.05) << "station " << c.stations[s].name << " component " << comp;
+      EXPECT_LT(misfit, tolerance) << "station " << c.stations[s].name << " component " << comp;
       std::printf("station %s component %d (peak %.2f of the station's): relative L2 misfit %.4f over %.2f s\n",
                   c.stations[s].name.c_str(), comp, comp_peak / peak,
                   misfit, n * c.time.dt);
@@ -154,11 +154,19 @@ TEST(Analytic, SampledMomentRateMatchesStokesSolution) {
   });
 }
 
-// Ondes3D's own files (issue 18): a tagged parameter file with an absorbing top (<surface>) describing
-// the same 96^3 full space, one point of its source position file and a slip-rate history of
-// Gaussian samples. The run must match the exact double couple of moment mu A slip, strike, dip,
-// rake at the point, stations placed from Ondes3D's axes (x east, y north, z up) to ours by hand:
-// swapped axes or a wrong moment would miss by far more than 5%.
+// Ondes3D's own files (issues 18 and 43): a tagged parameter file with an absorbing top (<surface>)
+// describing the same 96^3 full space, one point of its source position file and a history of
+// Gaussian samples, which Ondes3D takes as a moment rate per unit area (its moment rate is sample x
+// dsbiem^2, original/src/IO.c ReadSrc), each held for its step and added to the moment of the step
+// that reaches it (computeSeisMoment: sample ceil(l dt / step) at step l, the velocity of step l
+// being our sample l - 1): the body force of our velocity update at t = n dt holds the moment up to
+// (n + 1) dt, a lead of dt, and the held samples lead their times by half a step, so it matches the
+// exact double couple of moment dsbiem^2 sum(samples) step at t + dt + step / 2. Within 8%, not the
+// 5% of our own sources: Ondes3D's body forces (computeSeisMoment's dipoles two cells wide) are a
+// second-order stencil where our stress glut goes through the fourth-order one (6.7% measured at
+// obs1's z, a third of the station's peak; the others 1.6-3.4%). Stations placed from Ondes3D's
+// axes (x east, y north, z up) to ours by hand, with its x half a cell off ours (its normal stresses
+// sit at (i - 1/2) ds): swapped axes, a wrong moment or a wrong time would miss by far more.
 TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ondes_prm_" + std::to_string(getpid()));
@@ -171,21 +179,19 @@ TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
       "<fsrcMap>p.map</fsrcMap><fsrcHist>p.hist</fsrcHist><fstatMap>p.obs</fstatMap>\n<nlayer>1</nlayer>\n"
       "<layer1><rho>{}</rho><vp>{}</vp><vs>{}</vs><depth>0</depth></layer1>\n",
       kDt, kH, kF0, dir.string(), kRho, kVp, kVs);
-  // The point at Ondes3D's (50, 100, -50): the grid's centre (2400 m) in our axes is Ondes3D's
-  // (x, y, z) = (50, 50, 100) (offset 2350 m along x and y, 2400 m of height above z = 0).
+  // The point at Ondes3D's (50, 100, -50): our (2350 + y, 2325 + x, 2400 - z) (offset 2350 m along
+  // y, 2325 m along x: half a cell less, and 2400 m of height above z = 0).
   std::ofstream(dir / "p.map") << "1\n50 100 -50\n1 50. 100. -50.\n";
-  const double area = 200.0 * 200.0, step = 0.01, peak_rate = 0.8;  // m^2, s, m/s
-  std::string hist = "slip-rate history\n(free line)\n200. 0.01\n121\n1 30. 70. 110.\n";
-  double slip = 0;
-  std::vector<double> rate;
-  for (int i = 0; i <= 120; ++i) rate.push_back(peak_rate * stf()(i * step) / stf()(kT0));
-  for (size_t i = 0; i < rate.size(); ++i) {
-    hist += fmt::format("{:.17g} ", rate[i]);
-    if (i > 0) slip += 0.5 * (rate[i - 1] + rate[i]) * step;
+  const double dsbiem = 200.0, step = 0.01, peak_rate = 0.8 * kRho * kVs * kVs;  // m, s, N m / s / m^2
+  std::string hist = "moment-rate history\n(free line)\n200. 0.01\n121\n1 30. 70. 110.\n";
+  double sum = 0;
+  for (int i = 0; i <= 120; ++i) {
+    const double rate = peak_rate * stf()(i * step) / stf()(kT0);
+    hist += fmt::format("{:.17g} ", rate);
+    sum += rate;
   }
   std::ofstream(dir / "p.hist") << hist << "\n";
-  // Stations at Ondes3D's (x, y, z), off every axis from the source; ours are (2350 + y, 2350 + x,
-  // 2400 - z).
+  // Stations at Ondes3D's (x, y, z), off every axis from the source.
   const double obs[3][3] = {{275, 400, -175}, {350, -125, -275}, {-250, 325, 350}};
   std::string st = "3\n";
   for (int s = 0; s < 3; ++s) st += fmt::format("{} {} {} {}\n", s + 1, obs[s][0], obs[s][1], obs[s][2]);
@@ -196,19 +202,21 @@ TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
   ASSERT_EQ(c.grid.nz, kN);
   ASSERT_FALSE(c.boundaries.free_surface);
   ASSERT_EQ(c.sources.size(), 1u);
-  const std::array<double, 3> at{2350 + 100.0, 2350 + 50.0, 2400 + 50.0};
+  const std::array<double, 3> at{2350 + 100.0, 2325 + 50.0, 2400 + 50.0};
   for (int a = 0; a < 3; ++a) ASSERT_DOUBLE_EQ(c.sources[0].position[a], at[a]) << "axis " << a;
   for (int s = 0; s < 3; ++s)
     for (int a = 0; a < 3; ++a) {
-      const double want[3] = {2350 + obs[s][1], 2350 + obs[s][0], 2400 - obs[s][2]};
+      const double want[3] = {2350 + obs[s][1], 2325 + obs[s][0], 2400 - obs[s][2]};
       ASSERT_DOUBLE_EQ(c.stations[s].position[a], want[a]) << "station " << s << " axis " << a;
     }
   c.run.nbx = c.run.nby = 2;
   ASSERT_NO_THROW(validate_case(c));
-  const auto moment = double_couple(30, 70, 110, kRho * kVs * kVs * area * slip);
-  expect_matches(c, test::run(c), [&](const analytic::Vec3& x, double t) {
-    return analytic::moment_velocity(kMedium, stf(), x, moment, t);
-  });
+  const auto moment = double_couple(30, 70, 110, dsbiem * dsbiem * sum * step);
+  const double lead = kDt + 0.5 * step;
+  expect_matches(
+      c, test::run(c),
+      [&](const analytic::Vec3& x, double t) { return analytic::moment_velocity(kMedium, stf(), x, moment, t + lead); },
+      kVp, kVs, 0.08);
   std::filesystem::remove_all(dir);
 }
 

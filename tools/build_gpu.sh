@@ -16,7 +16,8 @@ export PATH=$PATH:/usr/local/cuda/bin
 
 "$here/tools/build_starpu_cuda.sh" "$prefix"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DONDES_CUDA=ON -DONDES_STARPU_PREFIX="$prefix" \
-  -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_RPATH="$prefix/lib" -DONDES_CPU_ARCH=x86-64-v3 -DONDES_CPU_CLONES=ON > "$build.configure.log"
+  -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_RPATH="$prefix/lib" -DONDES_CPU_ARCH=x86-64-v3 -DONDES_CPU_CLONES=ON \
+  -DONDES_PROBES="$([ -n "${ONDES_BUNDLE_PROBES:-}" ] && echo ON || echo OFF)" > "$build.configure.log"
 grep -q "CUDA codelets ON" "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)"
 grep -q "define STARPU_USE_CUDA 1" "$prefix/include/starpu/1.3/starpu_config.h" || {

@@ -11,7 +11,7 @@ packages=(
   build-essential cmake pkg-config git
   libstarpu-dev libhwloc-dev
   libopenmpi-dev openmpi-bin
-  libhdf5-dev hdf5-tools
+  libhdf5-dev hdf5-tools zlib1g-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3 python3-numpy python3-h5py python3-matplotlib python3-venv
