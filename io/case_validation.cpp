@@ -60,6 +60,14 @@ std::vector<std::string> validate_case(const Case& c) {
     throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
                                 "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
   std::vector<std::string> in_pml;  // the PML damps what they radiate or record: a warning, as README says
+  auto warn_in_pml = [&](const char* what, const char* effect) {
+    if (!in_pml.empty())
+      warnings.push_back(fmt::format("{} {} lie inside the {}-cell PML, which {} (at least {} m from the absorbing "
+                                     "faces to avoid it): {}{}",
+                                     in_pml.size(), what, w, effect, w * c.grid.h, in_pml.front(),
+                                     in_pml.size() > 1 ? fmt::format(" and {} more", in_pml.size() - 1) : ""));
+    in_pml.clear();
+  };
   for (size_t i = 0; i < c.sources.size(); ++i) {
     const std::string& label = c.sources[i].label;
     const std::string key = label.empty() ? fmt::format("sources[{}].position", i) : label + ": point source";
@@ -67,23 +75,14 @@ std::vector<std::string> validate_case(const Case& c) {
     check_not_in_vacuum(c, c.sources[i].position, key);
     if (pml.reaches(c.sources[i].position, c.grid.h)) in_pml.push_back(key);
   }
-  if (!in_pml.empty())
-    warnings.push_back(fmt::format("{} source point(s) lie inside the {}-cell PML, which absorbs part of what they "
-                                   "radiate (at least {} m from the absorbing faces to avoid it): {}{}",
-                                   in_pml.size(), w, w * c.grid.h, in_pml.front(),
-                                   in_pml.size() > 1 ? fmt::format(" and {} more", in_pml.size() - 1) : ""));
-  in_pml.clear();
+  warn_in_pml("source point(s)", "absorbs part of what they radiate");
   for (size_t i = 0; i < c.stations.size(); ++i) {
     const std::string key = fmt::format("stations[{}].position ({})", i, c.stations[i].name);
     check_position(c, c.stations[i].position, key);
     check_not_in_vacuum(c, c.stations[i].position, key);
     if (pml.reaches(c.stations[i].position, c.grid.h)) in_pml.push_back(key);
   }
-  if (!in_pml.empty())
-    warnings.push_back(fmt::format("{} station(s) lie inside the {}-cell PML, where waves are damped (at least {} m "
-                                   "from the absorbing faces to avoid it): {}{}",
-                                   in_pml.size(), w, w * c.grid.h, in_pml.front(),
-                                   in_pml.size() > 1 ? fmt::format(" and {} more", in_pml.size() - 1) : ""));
+  warn_in_pml("station(s)", "damps what they record");
   // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
   constexpr int kMinBlock = 4;
   if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+
 #include "core/case_error.hpp"
 #include "io/legacy_tokens.hpp"
 #include "physics/source.hpp"
@@ -42,8 +44,11 @@ std::string interval(double lo, double hi, bool closed) {
 }  // namespace
 
 std::string FileBox::describe() const {
-  return fmt::format("x in {} m, y in {} m, z in {} m", interval(lo[0], hi[0], closed), interval(lo[1], hi[1], closed),
-                     interval(lo[2], hi[2], closed));
+  std::string out;
+  for (int a = 0; a < 3; ++a)  // an unbounded axis (a geological model's stations' z) says nothing
+    if (std::isfinite(lo[a]) || std::isfinite(hi[a]))
+      out += fmt::format("{}{} in {} m", out.empty() ? "" : ", ", "xyz"[a], interval(lo[a], hi[a], closed));
+  return out;
 }
 
 void warn_skipped(const std::string& title, const std::vector<std::string>& what) {

@@ -102,13 +102,15 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   text_dataset(run, "case", c.text);  // a dataset: a case's text outgrows an attribute's 64 KiB
   attr_string(run, "case_path", c.path);
   // What the case refers to, so that the output alone says what was run: the fault files' text
-  // (datasets: attributes stop at 64 KiB) and the model's path.
+  // (text_<i>, deflated bytes: a fault's histories can be hundreds of MB of text) and the model's path.
   if (!c.faults.empty()) {
     Id g{H5Gcreate2(run, "faults", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-    std::vector<std::string> paths, texts;
-    for (const Fault& f : c.faults) paths.push_back(f.file), texts.push_back(f.text);
+    std::vector<std::string> paths;
+    for (size_t i = 0; i < c.faults.size(); ++i) {
+      paths.push_back(c.faults[i].file);
+      compressed_text(g, fmt::format("text_{}", i).c_str(), c.faults[i].text);
+    }
     column(g, "path", paths);
-    column(g, "text", texts);
   }
   if (c.medium.model) attr_string(run, "model_path", c.medium.model->path);
   attr_string(run, "program_version", m.program_version);

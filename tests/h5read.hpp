@@ -36,6 +36,18 @@ inline std::string read_text(hid_t obj, const char* name) {
   return s.c_str();
 }
 
+// A byte dataset under obj as text (io/h5util.hpp's compressed_text); empty when absent.
+inline std::string read_bytes(hid_t obj, const char* name) {
+  if (H5Lexists(obj, name, H5P_DEFAULT) <= 0) return "";
+  const hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
+  const hid_t sp = H5Dget_space(d);
+  std::string s(H5Sget_simple_extent_npoints(sp), '\0');
+  H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data());
+  H5Sclose(sp);
+  H5Dclose(d);
+  return s;
+}
+
 // An integer attribute of the output's /run group (complete, steps_completed, ...); -1 if absent.
 inline int run_attribute(const std::string& file, const char* name) {
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);

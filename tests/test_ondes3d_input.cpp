@@ -30,16 +30,20 @@ class Ondes3dInput : public ::testing::Test {
     dir_ = fs::temp_directory_path() / fmt::format("ondes3d_input_{}_{}", getpid(), counter_++);
     fs::create_directories(dir_ / "out");
     write("src.map", "2\n150. -50. -1200.\n2 250. -50. -1250.\n1 150. -50. -1200.\n");
-    std::string hist = "a two-point history\nfree line\n100. 0.02\n40\n";
-    for (int p = 1; p <= 2; ++p) {
+    write("src.hist", history(2));
+    write("stations.txt", "3\n1 0. 0. 0.\n2 600. 300. 0.\n3 -400. 500. -300.\n");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  // A history file of `points` Gaussian histories of 40 samples.
+  static std::string history(int points) {
+    std::string hist = fmt::format("a {}-point history\nfree line\n100. 0.02\n40\n", points);
+    for (int p = 1; p <= points; ++p) {
       hist += fmt::format("{} 30. 60. {}\n", p, 80 + 10 * p);
       for (int k = 0; k < 40; ++k) hist += fmt::format("{:.6e} ", 0.5 * std::exp(-std::pow((k * 0.02 - 0.3) / 0.12, 2)));
       hist += "\n";
     }
-    write("src.hist", hist);
-    write("stations.txt", "3\n1 0. 0. 0.\n2 600. 300. 0.\n3 -400. 500. -300.\n");
+    return hist;
   }
-  void TearDown() override { fs::remove_all(dir_); }
   fs::path write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;
     return dir_ / name;
@@ -259,13 +263,7 @@ TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
 // duplicate station numbers included; its station files are Ondes3D's, in Ondes3D's axes.
 TEST_F(Ondes3dInput, AquilaShapedSetRunsUnchanged) {
   write("src.map", "1\n150. -50. -1200.\n1 150. -50. -1200.\n");
-  std::string hist = "a history file with more histories than the map\nfree line\n100. 0.02\n40\n";
-  for (int p = 1; p <= 3; ++p) {
-    hist += fmt::format("{} 30. 60. {}\n", p, 80 + 10 * p);
-    for (int k = 0; k < 40; ++k) hist += fmt::format("{:.6e} ", 0.5 * std::exp(-std::pow((k * 0.02 - 0.3) / 0.12, 2)));
-    hist += "\n";
-  }
-  write("src.hist", hist);
+  write("src.hist", history(3));  // more histories than the map's one point
   // 5 stations: the 2nd east of XMAX, the 4th below ZMIN; numbers repeated as Ondes3D ignores them.
   write("stations.txt", "5\n7 0. 0. 0.\n7 9000. 0. 0.\n7 600. 300. 0.\n8 0. 0. -9000.\n9 -400. 500. -300.\n");
   const fs::path prm = key_value();
@@ -345,6 +343,9 @@ TEST_F(Ondes3dInput, TwentyThousandSourcesAndAThousandStationsCheckpointAndResta
   const hid_t f = H5Fopen((dir_ / "full.h5").string().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   const hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
   EXPECT_EQ(test::read_text(g, "case"), toml) << "the case's whole text, as a dataset";
+  const hid_t faults = H5Gopen2(g, "faults", H5P_DEFAULT);
+  EXPECT_EQ(test::read_bytes(faults, "text_0"), map + hist) << "the fault's files, deflated";
+  H5Gclose(faults);
   H5Gclose(g);
   H5Fclose(f);
 }
