@@ -121,8 +121,9 @@ class Exports(unittest.TestCase):
             rows = np.loadtxt(os.path.join(self.tmp.name, "run_obs", f"obs{s + 1}.dat"))
             self.assertEqual(rows.shape, (self.v.shape[2], 4))
             np.testing.assert_array_equal(rows[:, 0], np.arange(1, self.v.shape[2] + 1))
-            for c in range(3):  # %15e: 7 significant digits
-                np.testing.assert_allclose(rows[:, 1 + c], self.v[s, c], rtol=6e-7, atol=0)
+            # Ondes3D's axes: x east (our y), y north (our x), z up (our -z); %15e: 7 significant digits.
+            for c, (ours, sign) in enumerate(((1, 1), (0, 1), (2, -1))):
+                np.testing.assert_allclose(rows[:, 1 + c], sign * self.v[s, ours], rtol=6e-7, atol=0)
 
     def test_sac_files(self):
         for s, name in enumerate(self.names):

@@ -2,6 +2,7 @@
 // bit (both round every operation alike: same per-cell code, no FMA contraction), for several block
 // layouts, and mixed CPU+CUDA runs under dmda/dmdas/eager too.
 // Skips, with a message, where no CUDA worker exists (CI, or StarPU built without CUDA).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -174,6 +175,34 @@ TEST(Gpu, SampledSourcesCudaMatchCpu) {
   }
   c.run.nbx = c.run.nby = 2;
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "sampled time functions, 2x2 blocks, CUDA vs CPU");
+}
+
+// Ondes3D's files' numerics (issue 43) on CUDA: points given as Ondes3D's held moment-rate
+// histories (its body forces on the velocity, off the grid's nodes so that all 8 corners take a
+// share, one across the blocks' corner), and layers sampled as Ondes3D samples them (an interface
+// half-way between levels: the z partners of codelets/stencil.hpp's PlaneAt at work), under one
+// block (the uniform-plane march) and 2x2.
+TEST(Gpu, Ondes3dSourcesAndLayersCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.medium.layers = {{0, 3500, 2000, 2300}, {1050, 4000, 2300, 2500}, {1430, 5000, 2800, 2600}};
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  for (size_t i = 0; i < c.sources.size(); ++i) {
+    Source& s = c.sources[i];
+    s.kind = SourceKind::Moment;
+    s.moment = double_couple(30 + 40.0 * i, 60, 100, 1e15);
+    s.position = i == 0 ? std::array<double, 3>{2437, 2392, 1161} : std::array<double, 3>{1530, 3010, 1250};
+    s.stf = TimeFunction{};
+    s.stf.kind = StfKind::Held;
+    s.stf.step = 0.01;  // against dt = 0.008: Ondes3D's ceil(l dt / step) skips and repeats samples
+    for (int k = 0; k < 50; ++k) s.stf.samples.push_back(std::exp(-0.02 * (k - 20.0 - 3 * i) * (k - 20.0 - 3 * i)));
+    ASSERT_NE(normalise_samples(s.stf), 0.0);
+  }
+  for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{2, 2}}) {
+    c.run.nbx = nbx, c.run.nby = nby;
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   fmt::format("Ondes3D sources and layers, {}x{} blocks, CUDA vs CPU", nbx, nby));
+  }
 }
 
 namespace {
