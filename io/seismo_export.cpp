@@ -205,7 +205,7 @@ void write_ondes3d_text(const std::string& dir, const Case& c, const std::vector
       if (!f) throw std::runtime_error(fmt::format("{}: cannot create", tmp));
       auto at = [&](int comp, int t) { return double(seis[(s * 3 + comp) * steps + t]); };
       for (int t = 0; t < steps; ++t)  // Ondes3D's x east, y north, z up from x north, y east, z down
-        std::fprintf(f, "%d %15e %15e %15e \n", t + 1, at(1, t), at(0, t), -at(2, t));
+        std::fprintf(f, "%d %15e %15e %15e \n", t + 1, at(1, t), at(0, t), 0.0 - at(2, t));  // 0 - v: no -0
       if (std::fclose(f) != 0) throw std::runtime_error(fmt::format("{}: write failed", tmp));
     });
   }
