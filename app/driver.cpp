@@ -20,6 +20,7 @@
 #include "io/seismo_export.hpp"
 #include "io/snapshot_file.hpp"
 #include "partition/block_data.hpp"
+#include "physics/source.hpp"
 #include "tasks/profile.hpp"
 #include "tasks/stop_vote.hpp"
 
@@ -128,6 +129,8 @@ void log_start(const Case& c, const Runtime& rt) {
                rt.cuda_workers(),
                Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
                                       : "");
+  if (const double m0 = seismic_moment(c.sources); m0 > 0)  // as Ondes3D prints its Mo and Mw
+    spdlog::info("{} source(s): M0 = {:.4g} N m, Mw = {:.2f}", c.sources.size(), m0, moment_magnitude(m0));
 }
 
 // Wall time and steps of the first window (start-up: first transfers to GPUs, calibration).

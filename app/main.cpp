@@ -4,7 +4,7 @@
 //               [--trace TASKS.csv] [--summary RUN.csv] [--window N]
 //   mpirun -np R ondes3d run ...   (blocks spread over R ranks through StarPU-MPI)
 //   ondes3d check CASE.toml [--blocks NXxNY]
-//   ondes3d compare A.h5 B.h5 [--tolerance REL]
+//   ondes3d compare A B [--tolerance REL]       (A, B: output files or folders of Ondes3D obs<N>.dat)
 //   ondes3d calibrate CASE.toml --output MACHINE.toml [--steps N] [--ncpu N]
 //   ondes3d predict CASE.toml --machine MACHINE.toml [--blocks NXxNY] [--ncpu N] [--ncuda N] [--ranks R] [--csv]
 //   ondes3d convert CASE.prm --output CASE.toml   (an Ondes3D parameter file as a TOML case)
@@ -243,8 +243,12 @@ int predict_command(const Case& c, const WorkerConfig& w, const std::string& mac
 // Exit 0 when the runs agree: bitwise, or within the relative L2 tolerance if one is given.
 int compare(const std::string& a, const std::string& b, double tolerance) {
   const Comparison c = compare_seismograms(a, b);
-  fmt::print("{:<16} {:>14} {:>14}\n", "station", "relative L2", "max |a-b| m/s");
-  for (const StationDifference& d : c.stations) fmt::print("{:<16} {:>14.3e} {:>14.3e}\n", d.name, d.relative_l2, d.max_abs);
+  fmt::print("{:<16} {:>14} {:>14}   {:>26}   {:>20}\n", "station", "relative L2", "max |a-b| m/s",
+             "L2 per component (x y z)", "peak b / peak a");
+  for (const StationDifference& d : c.stations)
+    fmt::print("{:<16} {:>14.3e} {:>14.3e}   {:>8.2f}% {:>7.2f}% {:>7.2f}%   {:>6.3f} {:>6.3f} {:>6.3f}\n", d.name,
+               d.relative_l2, d.max_abs, 100 * d.component_l2[0], 100 * d.component_l2[1], 100 * d.component_l2[2],
+               d.peak_ratio[0], d.peak_ratio[1], d.peak_ratio[2]);
   fmt::print("{} of {} samples bitwise identical; worst relative L2 {:.3e}\n", c.identical, c.samples,
              c.worst_relative_l2);
   return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
@@ -365,8 +369,10 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
 
   CLI::App* compare_cmd =
       app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
-  compare_cmd->add_option("a", opt.compare_a, "first run's HDF5 file")->required()->check(CLI::ExistingFile);
-  compare_cmd->add_option("b", opt.compare_b, "second run's HDF5 file")->required()->check(CLI::ExistingFile);
+  compare_cmd->add_option("a", opt.compare_a, "first run: its HDF5 file, or a folder of Ondes3D's obs<N>.dat")
+      ->required()->check(CLI::ExistingPath);
+  compare_cmd->add_option("b", opt.compare_b, "second run: its HDF5 file, or a folder of Ondes3D's obs<N>.dat")
+      ->required()->check(CLI::ExistingPath);
   compare_cmd->add_option("--tolerance", opt.tolerance, "largest relative L2 difference per station accepted")
       ->check(number_at_least(0));
 }

@@ -2,14 +2,61 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace ondes {
 
+Seismograms read_ondes3d_station_files(const std::string& dir) {
+  std::vector<std::pair<long, std::filesystem::path>> files;
+  static const std::regex name(R"(obs(\d+)\.dat)");
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    std::smatch m;
+    const std::string file = e.path().filename().string();
+    if (std::regex_match(file, m, name)) files.emplace_back(std::stol(m[1]), e.path());
+  }
+  if (files.empty()) throw std::runtime_error(fmt::format("{}: no Ondes3D station file (obs<N>.dat)", dir));
+  std::sort(files.begin(), files.end());
+  Seismograms s;
+  std::vector<std::array<std::vector<float>, 3>> traces;
+  for (const auto& [n, path] : files) {
+    std::ifstream in(path);
+    std::array<std::vector<float>, 3> t;
+    std::string line;
+    for (int at = 1; std::getline(in, line); ++at) {
+      std::istringstream words(line);
+      double step = 0, east = 0, north = 0, up = 0;
+      if (!(words >> step >> east >> north >> up))
+        throw std::runtime_error(fmt::format("{}:{}: not 'step vx vy vz'", path.string(), at));
+      t[0].push_back(float(north)), t[1].push_back(float(east)), t[2].push_back(float(0.0 - up));
+    }
+    if (!traces.empty() && t[0].size() != traces.front()[0].size())
+      throw std::runtime_error(fmt::format("{}: {} steps, {} has {}", path.string(), t[0].size(),
+                                           files.front().second.string(), traces.front()[0].size()));
+    s.names.push_back(fmt::format("obs{}", n));
+    traces.push_back(std::move(t));
+  }
+  s.stations = static_cast<int>(traces.size());
+  s.steps = static_cast<int>(traces.front()[0].size());
+  for (const auto& t : traces)
+    for (const auto& c : t) s.data.insert(s.data.end(), c.begin(), c.end());
+  return s;
+}
+
+namespace {
+Seismograms read_run(const std::string& path) {
+  return std::filesystem::is_directory(path) ? read_ondes3d_station_files(path) : read_seismograms(path);
+}
+}  // namespace
+
 Comparison compare_seismograms(const std::string& a_path, const std::string& b_path) {
-  const Seismograms a = read_seismograms(a_path), b = read_seismograms(b_path);
+  const Seismograms a = read_run(a_path), b = read_run(b_path);
   if (a.names != b.names || a.steps != b.steps)
     throw std::runtime_error(fmt::format("{} ({} stations, {} steps) and {} ({} stations, {} steps) do not record "
                                          "the same stations and steps",
@@ -21,12 +68,19 @@ Comparison compare_seismograms(const std::string& a_path, const std::string& b_p
     StationDifference d;
     d.name = a.names[s];
     double diff2 = 0, ref2 = 0;
-    for (size_t i = s * per_station; i < (s + 1) * per_station; ++i) {
-      c.identical += std::memcmp(&a.data[i], &b.data[i], sizeof(float)) == 0;
-      const double e = double(a.data[i]) - b.data[i];
-      diff2 += e * e;
-      ref2 += double(a.data[i]) * a.data[i];
-      d.max_abs = std::max(d.max_abs, std::abs(e));
+    for (int comp = 0; comp < 3; ++comp) {
+      double cd2 = 0, cr2 = 0, peak_a = 0, peak_b = 0;
+      for (size_t i = s * per_station + comp * a.steps, e = i + a.steps; i < e; ++i) {
+        c.identical += std::memcmp(&a.data[i], &b.data[i], sizeof(float)) == 0;
+        const double diff = double(a.data[i]) - b.data[i];
+        cd2 += diff * diff;
+        cr2 += double(a.data[i]) * a.data[i];
+        d.max_abs = std::max(d.max_abs, std::abs(diff));
+        peak_a = std::max(peak_a, std::abs(double(a.data[i]))), peak_b = std::max(peak_b, std::abs(double(b.data[i])));
+      }
+      d.component_l2[comp] = cd2 == 0 ? 0 : cr2 == 0 ? INFINITY : std::sqrt(cd2 / cr2);
+      d.peak_ratio[comp] = peak_a == 0 ? (peak_b == 0 ? 1 : INFINITY) : peak_b / peak_a;
+      diff2 += cd2, ref2 += cr2;
     }
     d.relative_l2 = diff2 == 0 ? 0 : ref2 == 0 ? INFINITY : std::sqrt(diff2 / ref2);
     c.worst_relative_l2 = std::max(c.worst_relative_l2, d.relative_l2);

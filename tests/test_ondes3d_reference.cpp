@@ -75,6 +75,13 @@ class Ondes3dReference : public ::testing::Test {
       }
     }
     EXPECT_EQ(traces, 18) << "6 stations x 3 components";
+    // The same from the command line, as for any other run of the original: `ondes3d compare`
+    // reads the original's output folder as it reads an output file.
+    const auto c = ondes::test::shell(fmt::format("{} compare {} {} --tolerance {}", ONDES_BINARY,
+                                                    (folder / "ondes3d-output").string(), out.string(), l2),
+                                        dir_ / "compare.txt");
+    EXPECT_EQ(c.code, 0) << c.output;
+    EXPECT_TRUE(std::regex_search(c.output, std::regex(R"(obs6 .*%.*%.*%)"))) << c.output;
     std::cout << fmt::format("{}: {} traces, worst relative L2 {:.2f}%, worst peak ratio off by {:.2f}%\n", variant,
                              traces, 100 * worst_l2, 100 * worst_peak);
   }
