@@ -11,10 +11,12 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include "app/info.hpp"
 #include "app/simulation.hpp"
 #include "core/case_error.hpp"
+#include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
 #include "io/seismo_export.hpp"
@@ -339,12 +341,42 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 
 }  // namespace
 
-int run_case(const Case& c, const RunControl& rc) {
+namespace {
+
+// The blocks of a run whose case and command line set none (every converted .prm case), for the
+// workers of one process: a block per GPU (cut along y); on CPUs about one block per worker, cut
+// along y more than along x (README "Benchmarks": x faces' ghost copies are strided; 2 x 8 was the
+// best of the layouts measured on 15 workers, 1 x 2 on 2). Fewer when the grid is too small for
+// them (each block at least 4 cells: case validation).
+std::pair<int, int> default_blocks(const Case& c, const Runtime& rt) {
+  const int gpus = rt.cuda_devices(), cpus = rt.cpu_workers();
+  const int nbx = gpus > 0 || cpus <= 3 ? 1 : 2;
+  int nby = gpus > 0 ? gpus : std::max(1, (cpus + nbx - 1) / nbx);
+  for (Case t = c;; --nby) {
+    t.run.nbx = nbx, t.run.nby = nby;
+    try {
+      validate_case(t);
+      return {nbx, nby};
+    } catch (const CaseError&) {
+      if (nby == 1) return {1, 1};
+    }
+  }
+}
+
+}  // namespace
+
+int run_case(const Case& given, const RunControl& rc) {
+  Case c = given;
   const auto out_dir = std::filesystem::absolute(c.output).parent_path();
   if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
+  if (!c.run.blocks_given && !Runtime::distributed()) {
+    std::tie(c.run.nbx, c.run.nby) = default_blocks(c, rt);
+    spdlog::info("blocks {} x {}, chosen for {} CPU worker(s) and {} GPU(s) (run.blocks or --blocks to choose)",
+                 c.run.nbx, c.run.nby, rt.cpu_workers(), rt.cuda_devices());
+  }
   try {
     return run_on(c, rc, rt);
   } catch (const std::exception& e) {

@@ -74,6 +74,9 @@ Case load(const std::string& path, const Overrides& o) {
     c.run.nby = std::stoi(m[2]);
     if (c.run.nbx < 1 || c.run.nby < 1)
       throw CaseError(fmt::format("--blocks {}: both counts must be at least 1", o.blocks));
+    c.run.blocks_given = true;
+  } else if (!c.run.blocks_given && launch_size() > 1) {
+    c.run.nby = launch_size();  // a block per rank, cut along y (one process: chosen at run time)
   }
   if (o.edge_strip >= 0) c.run.edge_strip = o.edge_strip;
   if (!o.balance.empty()) c.run.balance = o.balance;

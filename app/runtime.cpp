@@ -1,5 +1,7 @@
 #include "app/runtime.hpp"
 
+#include <set>
+
 #include <fmt/format.h>
 #include <mpi.h>
 #include <sched.h>
@@ -144,5 +146,11 @@ std::string Runtime::scheduler() const {
 }
 int Runtime::cpu_workers() const { return starpu_worker_get_count_by_type(STARPU_CPU_WORKER); }
 int Runtime::cuda_workers() const { return starpu_worker_get_count_by_type(STARPU_CUDA_WORKER); }
+int Runtime::cuda_devices() const {
+  std::set<int> devices;
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+    if (starpu_worker_get_type(int(w)) == STARPU_CUDA_WORKER) devices.insert(starpu_worker_get_devid(int(w)));
+  return static_cast<int>(devices.size());
+}
 
 }  // namespace ondes

@@ -20,6 +20,7 @@ class Runtime {
   std::string scheduler() const;
   int cpu_workers() const;
   int cuda_workers() const;
+  int cuda_devices() const;  // distinct GPUs behind the CUDA workers
   static int rank();   // 0 without MPI
   static int ranks();  // 1 without MPI
   static bool distributed();

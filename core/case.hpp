@@ -141,6 +141,9 @@ struct SnapshotOptions {
 
 struct RunOptions {
   int nbx = 1, nby = 1;
+  // Whether the case or the command line set the blocks; if not, the run chooses them for the
+  // workers it finds (app/driver.cpp: default_blocks).
+  bool blocks_given = false;
   // Cells of the block each side of every cut between blocks (0: none): partition/decomposition.hpp.
   int edge_strip = 0;
   // How the cuts between blocks are placed: "pml" (default) gives every block about the same work,

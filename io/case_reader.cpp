@@ -373,6 +373,7 @@ void read_run(Section r, Case& c) {
       r.fail(r.node("blocks"), "blocks", "must be two positive integers [nbx, nby]");
     c.run.nbx = static_cast<int>(b[0]);
     c.run.nby = static_cast<int>(b[1]);
+    c.run.blocks_given = true;
   }
   c.run.edge_strip = r.integer_or("edge_strip", c.run.edge_strip, 0, 1000000);
   c.run.balance = r.string_or("balance", c.run.balance);

@@ -214,3 +214,25 @@ TEST_F(Cli, CompareTellsIdenticalFromDifferentRuns) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.output.find("do not record the same stations and steps"), std::string::npos) << r.output;
 }
+
+// A case that sets no blocks (every converted Ondes3D file) gets a layout for the workers present,
+// said in the log: about one block per CPU worker, cut along y first (a block per GPU); one that
+// sets them (or --blocks) keeps its own, and both give the same bits.
+TEST_F(Cli, UnsetBlocksAreChosenForTheWorkers) {
+  const std::string chosen = (dir_ / "chosen.h5").string(), given = (dir_ / "given.h5").string();
+  auto r = run("run " + small_case("blocks = [1, 1]", "") + " --steps 30 --output " + chosen);
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(blocks (\d+) x (\d+), chosen for (\d+) CPU worker\(s\) and 0 GPU)")))
+      << r.output;
+  const int nbx = std::stoi(m[1]), nby = std::stoi(m[2]), workers = std::stoi(m[3]);
+  EXPECT_LE(nbx, nby) << "cut along y first";
+  EXPECT_GE(nbx * nby, std::min(workers, 2)) << "more than one block where there are workers for them";
+  EXPECT_LE(nbx * nby, workers + 1) << "about one block per worker";
+  r = run("run " + small_case("blocks = [1, 1]", "") + " --steps 30 --blocks 1x1 --output " + given);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(r.output.find("chosen for"), std::string::npos) << r.output;
+  const auto a = ondes::test::read_floats(chosen, "/seismograms/velocity"), b = ondes::test::read_floats(given, "/seismograms/velocity");
+  ASSERT_FALSE(a.empty());
+  EXPECT_EQ(a, b) << "the layout changed the seismograms";
+}
