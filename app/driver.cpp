@@ -344,14 +344,16 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 namespace {
 
 // The blocks of a run whose case and command line set none (every converted .prm case), for the
-// workers of one process: a block per GPU (cut along y); on CPUs about one block per worker, cut
-// along y more than along x (README "Benchmarks": x faces' ghost copies are strided; 2 x 8 was the
-// best of the layouts measured on 15 workers, 1 x 2 on 2). Fewer when the grid is too small for
-// them (each block at least 4 cells: case validation).
+// workers of one process: a block per GPU (cut along y); on CPUs two blocks per worker, 2 x W (cut
+// along y more than along x: x faces' ghost copies are strided). Ligurian, 150 steps, cell-updates/s
+// (2026-11-26): on 2 cores 2x2 2.67e8, 2x4 2.60e8, 1x4 2.39e8, 1x2 2.25-2.36e8, 2x1 2.35e8, 1x1
+// 1.23e8; on the H100 host's 16 cores (15 workers) 2x16 8.1-8.3e8 against 6.0-7.7e8 for 2x8, 1x16,
+// 1x15, 3x5 and 4x4; absorbing.toml ran as fast at two blocks a worker as at one (README
+// "Benchmarks"). Fewer when the grid is too small for them (blocks of at least 4 cells).
 std::pair<int, int> default_blocks(const Case& c, const Runtime& rt) {
   const int gpus = rt.cuda_devices(), cpus = rt.cpu_workers();
-  const int nbx = gpus > 0 || cpus <= 3 ? 1 : 2;
-  int nby = gpus > 0 ? gpus : std::max(1, (cpus + nbx - 1) / nbx);
+  const int nbx = gpus > 0 || cpus <= 1 ? 1 : 2;
+  int nby = gpus > 0 ? gpus : std::max(1, cpus);
   for (Case t = c;; --nby) {
     t.run.nbx = nbx, t.run.nby = nby;
     try {
