@@ -24,26 +24,16 @@ inline std::vector<float> read_floats(const std::string& file, const std::string
   return v;
 }
 
-// A scalar string dataset (io/h5util.hpp's text_dataset) under obj; empty when absent.
+// A text dataset under obj (io/h5util.hpp: text_dataset's scalar string or compressed_text's
+// bytes), its bytes as they are stored; empty when absent.
 inline std::string read_text(hid_t obj, const char* name) {
   if (H5Lexists(obj, name, H5P_DEFAULT) <= 0) return "";
   const hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
-  const hid_t t = H5Dget_type(d);
-  std::string s(H5Tget_size(t), '\0');
+  const hid_t t = H5Dget_type(d), sp = H5Dget_space(d);
+  std::string s(H5Tget_size(t) * H5Sget_simple_extent_npoints(sp), '\0');
   H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data());
-  H5Tclose(t);
-  H5Dclose(d);
-  return s.c_str();
-}
-
-// A byte dataset under obj as text (io/h5util.hpp's compressed_text); empty when absent.
-inline std::string read_bytes(hid_t obj, const char* name) {
-  if (H5Lexists(obj, name, H5P_DEFAULT) <= 0) return "";
-  const hid_t d = H5Dopen2(obj, name, H5P_DEFAULT);
-  const hid_t sp = H5Dget_space(d);
-  std::string s(H5Sget_simple_extent_npoints(sp), '\0');
-  H5Dread(d, H5T_NATIVE_UCHAR, H5S_ALL, H5S_ALL, H5P_DEFAULT, s.data());
   H5Sclose(sp);
+  H5Tclose(t);
   H5Dclose(d);
   return s;
 }

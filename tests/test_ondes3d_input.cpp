@@ -344,7 +344,7 @@ TEST_F(Ondes3dInput, TwentyThousandSourcesAndAThousandStationsCheckpointAndResta
   const hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
   EXPECT_EQ(test::read_text(g, "case"), toml) << "the case's whole text, as a dataset";
   const hid_t faults = H5Gopen2(g, "faults", H5P_DEFAULT);
-  EXPECT_EQ(test::read_bytes(faults, "text_0"), map + hist) << "the fault's files, deflated";
+  EXPECT_EQ(test::read_text(faults, "text_0"), map + hist) << "the fault's files, deflated";
   H5Gclose(faults);
   H5Gclose(g);
   H5Fclose(f);
