@@ -1,6 +1,6 @@
 // libFuzzer target for the case reader: any byte string must either parse and validate, or be
 // refused with a CaseError; anything else (another exception, a crash, a sanitizer report) is a
-// finding. Built and run by tools/fuzz_case_parser.sh, not by the test suite.
+// finding. Built and run by tools/fuzz_case_parser.sh (ctest: fuzz.case_parser, 30 s).
 #include <cstddef>
 #include <cstdint>
 #include <string>

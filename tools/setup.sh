@@ -14,6 +14,7 @@ packages=(
   libhdf5-dev hdf5-tools zlib1g-dev
   libtomlplusplus-dev libcli11-dev libfmt-dev libspdlog-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-dev  # the case reader's fuzz test (tools/fuzz_case_parser.sh)
   python3 python3-numpy python3-h5py python3-matplotlib python3-venv
   python3-paraview xvfb
 )
