@@ -1,4 +1,4 @@
-// The task graph of one iteration (DESIGN.md), all of it: per block compute_velocity, the force
+// The task graph of one iteration (README "How it works"), all of it: per block compute_velocity, the force
 // sources, the velocity saves and their messages to other ranks, compute_stress, the moment
 // sources, the stress saves and messages, then the stations, and the periodic watchdog and
 // snapshot tasks. Nothing here waits: StarPU infers the dependencies from the data each task reads
