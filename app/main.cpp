@@ -184,6 +184,9 @@ int check(const Case& c, int ranks) {
                                             c.run.edge_strip)
                               : "",
              human_bytes(need.largest_block), human_bytes(need.total));
+  if (!c.run.blocks_given && ranks <= 1)
+    fmt::print("  (no run.blocks nor --blocks: a run chooses its blocks for the workers it finds, a block per GPU "
+               "or two per CPU worker, and says which; --blocks here to see another layout)\n");
   if (d.blocks.size() > 1) {
     std::vector<int> wx, wy;
     for (const BlockInfo& b : d.blocks) {
