@@ -3,6 +3,7 @@
 // Grid point (i, j, k) sits at (i h, j h, k h): normal stresses there, the other fields staggered.
 #pragma once
 #include <array>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -104,6 +105,9 @@ struct Fault {
   StfKind stf = StfKind::SmoothRamp;  // Held: Ondes3D's files (format = "ondes3d")
   std::string history;                // Ondes3D's moment-rate history file
   std::array<double, 3> offset{};     // Ondes3D's (x, y, z) go to (offset + (y, x, -z))
+  // Where Ondes3D computes a point, in the files' coordinates: [region_min, region_max) along each
+  // axis; the points outside are skipped with a warning (io/ondes3d_sources.hpp). Unbounded: all.
+  std::array<double, 3> region_min{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, region_max{HUGE_VAL, HUGE_VAL, HUGE_VAL};
   size_t first = 0, count = 0;  // its points in Case::sources
 };
 

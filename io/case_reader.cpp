@@ -112,8 +112,11 @@ Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Sour
     f.stf = StfKind::Held;
     Ondes3dSourceFiles files{f.file, resolve(s.string("history"), case_path), {0, 0, 0}, {}};
     if (s.has("offset")) files.offset = s.vector<3>("offset");
+    if (s.has("region_min")) files.keep.lo = s.vector<3>("region_min");
+    if (s.has("region_max")) files.keep.hi = s.vector<3>("region_max");
     f.history = files.history;
     f.offset = files.offset;
+    f.region_min = files.keep.lo, f.region_max = files.keep.hi;
     s.reject_unknown();
     try {
       points = read_ondes3d_sources(files, &f.text);

@@ -548,6 +548,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   f.history = resolve(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"), "the moment-rate history file"), path);
   f.offset = g.offset;
   f.stf = StfKind::Held;
+  f.region_min = g.sources.lo, f.region_max = g.sources.hi;
   std::vector<Source> points = read_ondes3d_sources({f.file, f.history, f.offset, g.sources}, &f.text);
   f.count = points.size();
   c.sources = std::move(points);
@@ -634,9 +635,13 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
   t += "\n";
   for (size_t i = 0; i < c.faults.size(); ++i) {
     const Fault& f = c.faults[i];
-    t += fmt::format("[[faults]]{}\nformat = \"ondes3d\"\nfile = {}\nhistory = {}\noffset = [{}, {}, {}]\n\n",
+    t += fmt::format("[[faults]]{}\nformat = \"ondes3d\"\nfile = {}\nhistory = {}\noffset = [{}, {}, {}]\n",
                      from(where, fmt::format("faults[{}]", i)), quoted(relative_to(f.file, toml_path)),
                      quoted(relative_to(f.history, toml_path)), g17(f.offset[0]), g17(f.offset[1]), g17(f.offset[2]));
+    t += fmt::format("region_min = [{}, {}, {}]  # Ondes3D computes the points in [min, max) (file coordinates)\n"
+                     "region_max = [{}, {}, {}]\n\n",
+                     g17(f.region_min[0]), g17(f.region_min[1]), g17(f.region_min[2]), g17(f.region_max[0]),
+                     g17(f.region_max[1]), g17(f.region_max[2]));
   }
   const std::string st = from(where, "stations");
   for (const Station& s : c.stations)

@@ -349,3 +349,17 @@ TEST_F(Ondes3dInput, TwentyThousandSourcesAndAThousandStationsCheckpointAndResta
   H5Gclose(g);
   H5Fclose(f);
 }
+
+// A point outside Ondes3D's computed region is skipped by the .prm and by its converted TOML alike
+// (the [[faults]] entry carries the region): the same sources, the same bits.
+TEST_F(Ondes3dInput, SkippedPointsStaySkippedInTheConvertedCase) {
+  write("src.map", "3\n150. -50. -1200.\n2 250. -50. -1250.\n1 150. -50. -1200.\n3 9000. -50. -1200.\n");
+  write("src.hist", history(3));
+  const fs::path prm = tagged();
+  EXPECT_EQ(read_case(prm.string()).sources.size(), 2u) << "point 3 lies east of xMax";
+  expect_conversion_bitwise(prm);
+  std::ifstream in(dir_ / "tagged.toml");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(text.find("region_min = [-1400, -1100, -1900]"), std::string::npos) << text;
+  EXPECT_NE(text.find("region_max = [1600, 1300, 200]"), std::string::npos) << text;
+}
