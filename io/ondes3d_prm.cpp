@@ -558,9 +558,10 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   read_stations(resolve(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c, geological ? &geo : nullptr);
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
   const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
-  c.output = (std::filesystem::path(resolve(dir, path)) / (stem(path) + ".h5")).lexically_normal().string();
+  const std::filesystem::path out_dir = std::filesystem::path(resolve(dir, path)).lexically_normal();
+  c.output = (out_dir / (stem(path) + ".h5")).lexically_normal().string();
   c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
-  c.exports.ondes3d_dir = std::filesystem::path(resolve(dir, path)).lexically_normal().string();
+  c.exports.ondes3d_dir = out_dir.string();
   if (v.has(key("dir", "OUTPUT_DIR"))) where.push_back({"output.file", v.origin(key("dir", "OUTPUT_DIR"))});
   if (where_out) *where_out = std::move(where);
   return c;

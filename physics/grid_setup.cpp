@@ -51,11 +51,10 @@ std::array<float, kMaterialComponents> cell_material(const Layer& l, QFits& fits
 // own where the layer is the plane's, else 2 x the layer's - the plane's (density and 1/mu), which
 // gives the layer's values to a float rounding. A fluid or vacuum, where that has no positive
 // solution, keeps the average.
-void fill_z_partners(const Case& c, const BlockShape& s, float* m) {
+void fill_z_partners(const Case& c, const BlockShape& s, QFits& fits, float* m) {
   const int64_t n = s.cells();
   float* partners = m + kMaterialComponents * n;
   const bool ondes3d = c.medium.layer_sampling == LayerSampling::Ondes3d && !c.medium.model;
-  QFits fits = q_fits(c.medium);
   for (int k = 0; k < s.nz; ++k) {
     float* p = partners + z_partner_offset(k);
     const int64_t here = s.idx(-kGhost, -kGhost, k), next = s.idx(-kGhost, -kGhost, k + 1);
@@ -99,7 +98,7 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
         for (int p = 0; p < kMaterialComponents; ++p) m[p * n + q] = v[p];
       }
   }
-  fill_z_partners(c, s, m);
+  fill_z_partners(c, s, fits, m);
 }
 
 namespace {
