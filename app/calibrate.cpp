@@ -14,20 +14,6 @@
 namespace ondes {
 namespace {
 
-// An environment variable set for a scope (StarPU's STARPU_NCPU / STARPU_NCUDA win over its conf).
-struct ScopedEnv {
-  std::string name;
-  std::optional<std::string> old;
-  ScopedEnv(const char* n, const std::string& value) : name(n) {
-    if (const char* v = std::getenv(n)) old = v;
-    setenv(n, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old) setenv(name.c_str(), old->c_str(), 1);
-    else unsetenv(name.c_str());
-  }
-};
-
 // The smallest near-square layout with at least `workers` blocks, and a fine one.
 std::pair<int, int> coarse_layout(int workers) {
   int n = 1;

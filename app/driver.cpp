@@ -21,6 +21,7 @@
 #include "io/output_h5.hpp"
 #include "io/seismo_export.hpp"
 #include "io/snapshot_file.hpp"
+#include "io/tuning.hpp"
 #include "partition/block_data.hpp"
 #include "physics/source.hpp"
 #include "tasks/profile.hpp"
@@ -133,6 +134,11 @@ void log_start(const Case& c, const Runtime& rt) {
                                       : "");
   if (const double m0 = seismic_moment(c.sources); m0 > 0)  // as Ondes3D prints its Mo and Mw
     spdlog::info("{} source(s): M0 = {:.4g} N m, Mw = {:.2f}", c.sources.size(), m0, moment_magnitude(m0));
+  if (std::string t = describe_tuning(c.tuning); !t.empty()) {
+    t.pop_back();  // the last line's end
+    for (size_t i = t.find('\n'); i != std::string::npos; i = t.find('\n', i)) t.replace(i, 1, "; ");
+    spdlog::info("execution policy beside the defaults: {}", t);
+  }
 }
 
 // Wall time and steps of the first window (start-up: first transfers to GPUs, calibration).

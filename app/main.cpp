@@ -28,6 +28,7 @@
 #include "app/info.hpp"
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
+#include "io/tuning.hpp"
 #include "io/compare.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
@@ -53,6 +54,7 @@ struct Overrides {
   int ranks = 0;  // check: ranks to plan for (0: as launched)
   int edge_strip = -1;
   std::string balance;
+  std::vector<std::string> tune;  // --tune KEY=VALUE, over the case's [tuning]
 };
 
 RankMap plan_ranks(const Case& c, int ranks) {
@@ -88,6 +90,7 @@ Case load(const std::string& path, const Overrides& o) {
   if (o.window > 0) c.run.window = o.window;
   if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
   if (!o.cpu_compute.empty()) c.run.cpu_compute = o.cpu_compute;
+  for (const std::string& t : o.tune) apply_tuning(c.tuning, t, "--tune");
   if (!c.run.scheduler.empty()) {
     const auto names = scheduler_names();
     if (std::find(names.begin(), names.end(), c.run.scheduler) == names.end())
@@ -106,7 +109,7 @@ void print_attenuation(const Medium& m) {
   const double f0 = m.q_band[0], f1 = m.q_band[1];
   const int sets = memory_sets(m);
   // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
-  // elastic 120 (the time follows the bytes: bench/results/gpu_h100_attenuation.txt).
+  // elastic 120 (the time follows the bytes: 6bb2ab2:bench/results/gpu_h100_attenuation.txt).
   const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * sets;
   fmt::print("attenuation: Q constant over [{}, {}] Hz with {} ({} memory variables a cell: "
              "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
@@ -187,6 +190,8 @@ int check(const Case& c, int ranks) {
   if (!c.run.blocks_given && ranks <= 1)
     fmt::print("  (no run.blocks nor --blocks: a run chooses its blocks for the workers it finds, a block per GPU "
                "or two per CPU worker, and says which; --blocks here to see another layout)\n");
+  if (const std::string t = describe_tuning(c.tuning); !t.empty())
+    fmt::print("execution policy, beside the defaults ([tuning]; never changes the results):\n{}", t);
   if (d.blocks.size() > 1) {
     std::vector<int> wx, wy;
     for (const BlockInfo& b : d.blocks) {
@@ -358,6 +363,9 @@ void add_run(CLI::App& app, Options& opt) {
                       "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
                       "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
       ->check(CLI::IsMember({"auto", "any"}));
+  run_cmd->add_option("--tune", o.tune,
+                      "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
+                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots (docs/design.md)");
   run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
 }

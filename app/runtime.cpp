@@ -34,6 +34,15 @@ int env_int(std::initializer_list<const char*> names, int fallback) {
 }
 }  // namespace
 
+ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
+  if (const char* v = std::getenv(name)) old_ = v;
+  setenv(name, value.c_str(), 1);
+}
+ScopedEnv::~ScopedEnv() {
+  if (old_) setenv(name_.c_str(), old_->c_str(), 1);
+  else unsetenv(name_.c_str());
+}
+
 // Open MPI, MPICH / Intel MPI (PMI), PMIx launchers and Slurm's srun.
 bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 0) > 0; }
 int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }

@@ -1,6 +1,7 @@
 // StarPU (and StarPU-MPI) for the lifetime of a run, and what the MPI launcher tells before MPI
 // starts.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,21 @@ bool launched_by_mpi();
 int launch_rank();
 int launch_size();
 int launch_local_size();  // ranks of this run on this node
+
+// A StarPU environment variable set for a scope (StarPU's STARPU_NCPU / STARPU_NCUDA win over its
+// conf): what `calibrate` uses to start StarPU on one kind of worker at a time. The environment is
+// read and written here (runtime.cpp) and nowhere else in the program.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  std::optional<std::string> old_;
+};
 
 // Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
 void abort_all_ranks(int code);

@@ -13,7 +13,6 @@
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
-#include "core/env.hpp"
 #include "io/checkpoint.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
@@ -48,7 +47,7 @@ Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
   const bool in_stress = samples_in_stress(d);
   stations_ = build_station_groups(c, d, steps, map, rank,
                                    in_stress ? StationSampling::All
-                                   : gpu_affinity() && cuda_devices().size() > 1 ? StationSampling::AcrossBlocks
+                                   : case_.tuning.gpu_affinity && cuda_devices().size() > 1 ? StationSampling::AcrossBlocks
                                                                                   : StationSampling::Ranks);
   register_handles(blocks_);
   place_compute(d);
@@ -107,18 +106,18 @@ void Simulation::place_compute(const Decomposition& d) {
 
 // Where the stations' corners are read in a run of several blocks: by each block's compute_stress
 // task, after its update (the default), or by sample_stations / record_seismograms tasks of their
-// own (ONDES_SAMPLES=apart). Why: a task reading a block's velocity after its stress update holds
+// own (the policy's stress_station_slots = 0). Why: a task reading a block's velocity after its stress update holds
 // back the block's next velocity update (the stress task writes the velocity's ghosts, so the two
 // cannot overlap): one more dependent task a step on the stations' blocks, and the frontier strips
 // of two GPUs hold a station in benchmark.toml. A one-block run records in its step task.
-bool Simulation::samples_in_stress(const Decomposition& d) {
-  return d.blocks.size() > 1 && !env_is("ONDES_SAMPLES", "apart");
+bool Simulation::samples_in_stress(const Decomposition& d) const {
+  return d.blocks.size() > 1 && case_.tuning.stress_station_slots > 0;
 }
 
-// Each local block's compute_stress samples up to kMaxStationSlots of its slots (ONDES_STRESS_SLOTS
-// lowers the bound, 0 for none: tests mix both ways); sample_stations tasks take the others.
+// Each local block's compute_stress samples up to stress_station_slots of its slots (the policy's;
+// tests mix both ways); sample_stations tasks take the others.
 void Simulation::attach_station_slots(int rank) {
-  const int most = std::clamp(env_int("ONDES_STRESS_SLOTS", kMaxStationSlots), 0, kMaxStationSlots);
+  const int most = std::clamp(case_.tuning.stress_station_slots, 0, kMaxStressSlots);
   for (StationGroup& g : stations_) {
     if (!g.involved) continue;
     for (size_t s = 0; s < g.blocks.size(); ++s) {
@@ -147,13 +146,13 @@ std::vector<int> Simulation::cuda_devices() {
 // block's fields stay on its GPU and only the halos cross. Left to the scheduler, dmda moved whole
 // blocks between the GPUs (H200 x2, a 1024x512x256 grid in 2x1 blocks: 10-26 GiB moved in 100
 // steps, both GPUs together as fast as one). Pinned, on 2 H200s: strong scaling 1.57x -> 1.70x,
-// weak scaling 50% -> 96%, seismograms bitwise the CPU's (bench/results/gpu_h200x2_affinity.txt).
-// On by default; ONDES_GPU_AFFINITY=off leaves the placement to the scheduler (scheduler studies).
-bool Simulation::gpu_affinity() { return !env_is("ONDES_GPU_AFFINITY", "off"); }
+// weak scaling 50% -> 96%, seismograms bitwise the CPU's (6bb2ab2:bench/results/gpu_h200x2_affinity.txt).
+// On by default; the policy's gpu_affinity = false leaves the placement to the scheduler
+// (scheduler studies).
 
 void Simulation::pin_to_gpus(const Decomposition& d) {
   const std::vector<int> devices = cuda_devices();
-  if (!gpu_affinity() || devices.size() < 2 || Runtime::ranks() > 1) return;
+  if (!case_.tuning.gpu_affinity || devices.size() < 2 || Runtime::ranks() > 1) return;
   const int n = static_cast<int>(starpu_worker_get_count());
   std::vector<std::vector<int>> groups(devices.size());
   for (int w = 0; w < n; ++w)
@@ -205,14 +204,14 @@ unsigned long long Simulation::small_where() const {
 // Every task of an iteration goes where compute_where (the blocks') or small_where allows: when
 // both exclude the CPUs, no CPU worker can take any task of the run.
 std::vector<int> Simulation::cpus_to_park() {
-  if (!ParkedCpus::enabled() || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
+  if (!case_.tuning.park_cpus || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
   if (small_where() & STARPU_CPU) return {};
   for (const BlockData& b : blocks_)
     if (b.local && (b.compute_where & STARPU_CPU)) return {};
   std::vector<int> cpus = ParkedCpus::cpu_workers();
   if (!park_logged_ && !cpus.empty())
     spdlog::info("{} CPU workers parked while the steps run: every task goes to the GPUs (run.cpu_compute, "
-                 "run.small_tasks); ONDES_PARK_CPUS=off leaves them polling",
+                 "run.small_tasks); --tune park_cpus=false leaves them polling",
                  cpus.size());
   park_logged_ = true;
   return cpus;
@@ -273,6 +272,7 @@ int Simulation::advance(int n, bool show_progress) {
     Progress progress(local_blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
     IterationPlan plan;
     plan.base = step_params(case_);
+    plan.policy = case_.tuning;
     plan.nsteps = steps_;
     plan.dt = case_.time.dt;
     plan.on_stress_done = &stress_done;

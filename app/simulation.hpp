@@ -92,13 +92,12 @@ class Simulation {
   void mark_frontiers(const RankMap& owner);
   void place_compute(const Decomposition& d);  // run.cpu_compute: the workers each block's compute may use
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
-  static bool samples_in_stress(const Decomposition& d);  // the stations' samples taken by compute_stress
+  bool samples_in_stress(const Decomposition& d) const;  // the stations' samples taken by compute_stress
   void attach_station_slots(int rank);  // each local block's slots of the station groups, to its compute_stress
   std::vector<int> cpus_to_park();  // the CPU workers no task may use (tasks/park.hpp); logs it once
   bool park_logged_ = false;
   void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one
   static std::vector<int> cuda_devices();     // the CUDA devices StarPU drives, sorted
-  static bool gpu_affinity();                 // unless ONDES_GPU_AFFINITY=off: pin_to_gpus is on
   static void on_peak(void* probe);
 };
 

@@ -15,6 +15,7 @@
 #include "codelets/source.hpp"
 #include "codelets/stations.hpp"
 #include "io/case_reader.hpp"
+#include "io/tuning.hpp"
 #include "partition/block_data.hpp"
 #include "partition/stations.hpp"
 #include "physics/grid_setup.hpp"
@@ -40,11 +41,13 @@ T* to_device(const T* host, size_t count) {
 
 int main(int argc, char** argv) try {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: %s CASE.toml [STEPS]\n", argv[0]);
+    std::fprintf(stderr, "usage: %s CASE.toml [STEPS] [march=TYxKZxB[xR]]\n", argv[0]);
     return 2;
   }
   Case c = read_case(argv[1]);
   if (argc > 2) c.time.steps = std::stoi(argv[2]);
+  if (argc > 3) apply_tuning(c.tuning, argv[3], "plain_loop");  // the march geometry, as --tune takes it
+  const MarchGeometry& march = c.tuning.march;
   c.run.nbx = c.run.nby = 1;
   validate_case(c);
   Runtime rt("", 1, 0);
@@ -80,10 +83,10 @@ int main(int argc, char** argv) try {
   vb.cells[0] = n;
   auto step = [&](int it) {
     const double t = it * c.time.dt;
-    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, stream);
+    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
     cuda::apply_sources(v, n, force, b.sources.force.size(), force_samples, t, stream);
     cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, BoundaryBuffers{},
-                         stream);
+                         march, stream);
     cuda::apply_sources(s, n, moment, b.sources.moment.size(), moment_samples, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <type_traits>
 #include "codelets/edges.hpp"
-#include "core/env.hpp"
+#include "core/execution_policy.hpp"
 #include "core/fast_div.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
@@ -23,11 +23,13 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
+// g: the march kernels' launch geometry (ExecutionPolicy::march).
 void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, cudaStream_t stream);
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
+                      cudaStream_t stream);
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    cudaStream_t stream);
+                    const MarchGeometry& g, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 namespace ondes {
@@ -194,12 +196,6 @@ ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockS
   return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
 }
 
-// ONDES_CPU_PML_ROWS=whole (A/B): a PML row outside the box in y or z as one run (below).
-inline bool whole_rows() {
-  static const bool whole = env_is("ONDES_CPU_PML_ROWS", "whole");
-  return whole;
-}
-
 // The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
 // fields are still in cache: the row's runs of PML cells damped along the same axes, each as
 // run(first i, length, its first cell's place in the PML list, DampedAxes<mask>{}). A row outside
@@ -209,7 +205,7 @@ inline bool whole_rows() {
 // profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory) and was
 // the faster on one core (absorbing.toml: 129 -> 134 M cell-updates/s, before the material was
 // read once a plane); three runs: 2-core dev machine, absorbing.toml 2x1, 241-247 -> 250-258 M
-// (ONDES_CPU_PML_ROWS=whole A/B), 16-core GPU host within its noise (687-712 -> 693-718 M).
+// (A/B against the one run), 16-core GPU host within its noise (687-712 -> 693-718 M).
 // A row crossing the box has the cells left and right of it (x damped only).
 template <class RunFn>
 ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
@@ -229,7 +225,6 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
       default: break;  // not a PML run
     }
   };
-  if (yz && whole_rows()) return segment(0, s.nx, yz | 1);
   segment(0, x_lo, yz | 1);
   if (yz) segment(x_lo, x_hi, yz);
   segment(x_hi, s.nx, yz | 1);
@@ -362,48 +357,22 @@ namespace ondes::cuda {
 namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
-// PmlBox by a lean kernel with no C-PML code (march.hpp's, or the one below: 40 registers, many
-// warps in flight), and the PML cells, one thread each in the block's PML list order (pml_place),
-// by a kernel that applies the interior update and the C-PML correction together. An interior thread block is an x-y tile of TX x TY cells and
-// walks down KZ planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
-// are still in L1 or L2. Both read through stencil.hpp's ArrayAt: the arithmetic is the CPU's. The
-// geometry is a launch parameter (ONDES_CUDA_GEOMETRY=TXxTYxBxKZ overrides it, B the register
-// bound: B thread blocks of 512 per SM), for tuning on a new GPU. Measured on the H100
-// (benchmark.toml, plain loop; bench/results/gpu_h100_planes_per_thread.log): KZ = 1, 2, 4, 8 gave
-// 12.52, 12.83, 12.42, 11.79 G cell-updates/s. The elastic interior is now the z-marching form of
-// codelets/march.hpp by default (14.2 G; ONDES_CUDA_MARCH=off selects these kernels): an earlier
-// z-marching form (9.5-9.8 G) read its tiles through pointers and loaded inside the arithmetic.
+// PmlBox by a lean kernel with no C-PML code (march.hpp's z-marching kernels; the attenuating
+// stress update, one thread per cell, below), and the PML cells, one thread each in the block's PML
+// list order (pml_place), by a kernel that applies the interior update and the C-PML correction
+// together. A one-thread-per-cell thread block is an x-y tile of kTx x kTy cells and walks down
+// kCellPlanes planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
+// are still in L1 or L2. Measured on the H100 (benchmark.toml, plain loop, the elastic update in
+// this form; 6bb2ab2:bench/results/gpu_h100_planes_per_thread.log): 1, 2, 4, 8 planes gave 12.52,
+// 12.83, 12.42, 11.79 G cell-updates/s; the march does the elastic interior at 14.2 G (then; 20.4 G
+// now), and the one-thread-per-cell elastic path left the product once it had lost its measurement.
 // Dropped: the PML kernel on a second stream (no gain), and threads walking 8-32 planes with their
-// z neighbours in register windows, x-y ones from L1 (velocity kernel 1.97-2.05 ms against 1.70;
-// 11.5 G with both kernels at 64 registers, 6.3 G at 40 where the stress kernel spills). The
-// anelastic stress update keeps the one-thread-per-cell form.
-struct Geometry {
-  int tx = 32, ty = 16, min_blocks = 3, kz = 2;
-};
+// z neighbours in register windows, x-y ones from L1 (velocity kernel 1.97-2.05 ms against 1.70).
+constexpr int kTx = 32, kTy = 16, kCellPlanes = 2;
 
-Geometry read_geometry() {
-  Geometry g;
-  if (const char* e = std::getenv("ONDES_CUDA_GEOMETRY")) {
-    Geometry r;
-    const int got = std::sscanf(e, "%dx%dx%dx%d", &r.tx, &r.ty, &r.min_blocks, &r.kz);
-    if (got >= 2 && r.tx > 0 && r.ty > 0 && r.tx * r.ty <= 512 && r.tx % 32 == 0 && r.min_blocks >= 1 &&
-        r.min_blocks <= 3 && r.kz >= 1)
-      g = r;
-    else
-      std::fprintf(stderr,
-                   "ondes3d: ONDES_CUDA_GEOMETRY=%s ignored (TXxTY[xB[xKZ]], TX a multiple of 32, TX*TY <= 512, B 1-3)\n",
-                   e);
-  }
-  return g;
-}
-const Geometry& geometry() {
-  static const Geometry g = read_geometry();
-  return g;
-}
-
-dim3 zxy_grid(const PmlBox& b, const Geometry& g) {
+dim3 zxy_grid(const PmlBox& b) {
   const int nz = b.hi[2] - b.lo[2], nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1];
-  return dim3((nz + g.kz - 1) / g.kz, (nx + g.tx - 1) / g.tx, (ny + g.ty - 1) / g.ty);
+  return dim3((nz + kCellPlanes - 1) / kCellPlanes, (nx + kTx - 1) / kTx, (ny + kTy - 1) / kTy);
 }
 
 // The block's shape, as far as the compiler can tell, changes at every plane: otherwise it keeps
@@ -428,25 +397,14 @@ __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, 
   }
 }
 
-template <int MinBlocks, bool Save>
-__global__ void __launch_bounds__(512, MinBlocks)
-    velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, int kz, BoundaryBuffers e) {
-  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
-    add_velocity(v, sh.cells(), q, array_at(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
-    if (p.damping.layers) damp_velocity(p.damping.plane(k), v, sh.cells(), q);
-    if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, i, j, k);
-  });
-}
-
-// N: the mechanisms of an attenuating medium (0: elastic), a the block's anelastic buffer.
+// N: the mechanisms of an attenuating medium, a the block's anelastic buffer.
 template <int MinBlocks, bool Save, int N>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, AnelasticView a, int kz, BoundaryBuffers e) {
-  for_thread_cells(p.shape, b, kz, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
+                 const float* __restrict__ mat, AnelasticView a, BoundaryBuffers e) {
+  for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, N ? a.relaxation<N>(i, j, k, q) : CellRelaxation{}, sh.cells(), q, array_at(mat, sh, q),
+    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
   });
@@ -525,7 +483,7 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 
 // One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
 // 256 per SM (64 registers). Velocity: five (48 registers) were better while its memory
-// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, bench/results/
+// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, 6bb2ab2:bench/results/
 // gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
 // four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
 // Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
@@ -580,7 +538,6 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
 }
 
-constexpr int kTx = 32, kTy = 16;
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
 __global__ void image_kernel(BlockShape sh, float* s) {
@@ -589,32 +546,15 @@ __global__ void image_kernel(BlockShape sh, float* s) {
   image_free_surface_column(sh, s, i, j);
 }
 
-// The interior kernel with the geometry's register bound, saving the edges it updates if any
-// buffer is given (an instantiation of its own: the saving code costs the stencil registers).
-template <template <int, bool> class Kernel, class... Args>
-void launch_interior(const char* name, const Geometry& g, const PmlBox& b, const BoundaryBuffers& edges,
-                     cudaStream_t stream, Args... args) {
-  if (empty(b)) return;
-  const bool save = any(edges);
-  auto k = g.min_blocks == 1 ? (save ? Kernel<1, true>::fn : Kernel<1, false>::fn)
-           : g.min_blocks == 2 ? (save ? Kernel<2, true>::fn : Kernel<2, false>::fn)
-                               : (save ? Kernel<3, true>::fn : Kernel<3, false>::fn);
-  k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(args..., edges);
-  check_launch(name);
-}
-template <int B, bool S> struct VelocityCells { static constexpr auto fn = velocity_cells<B, S>; };
-template <int B, bool S> struct StressCells { static constexpr auto fn = stress_cells<B, S, 0>; };
-
 }  // namespace
 
 void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, cudaStream_t stream) {
-  const Geometry& g = geometry();
+                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
+                      cudaStream_t stream) {
   const PmlBox b = interior(p, pml_cells);
   const XHalo h = march::x_halo(p.shape, b, ghosts);
   load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
-  if (!march::march_block<march::Velocity>("velocity_march", p, b, v, s, mat, edges, h, stream))
-    launch_interior<VelocityCells>("velocity_cells", g, b, edges, stream, p, b, v, s, mat, g.kz);
+  march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
   if (pml_cells > 0) {
     const bool u = p.uniform_planes;
     auto k = any(edges) ? (u ? velocity_pml_cells<true, true> : velocity_pml_cells<true, false>)
@@ -626,8 +566,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
 
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    cudaStream_t stream) {
-  const Geometry& g = geometry();
+                    const MarchGeometry& g, cudaStream_t stream) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
@@ -635,8 +574,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if constexpr (N == 0) {
-      if (!march::march_block<march::Stress>("stress_march", p, b, s, v, mat, edges, h, stream))
-        launch_interior<StressCells>("stress_cells", g, b, edges, stream, p, b, s, v, mat, a, g.kz);
+      march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
       // before any is stored, need the registers. H100, benchmark grid with nz = 128, 60 steps:
@@ -644,7 +582,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       // doubled the DRAM bytes) / 3.61.
       constexpr int kBlocks = N <= 3 ? 2 : 1;
       auto k = any(edges) ? stress_cells<kBlocks, true, N> : stress_cells<kBlocks, false, N>;
-      k<<<zxy_grid(b, g), dim3(g.tx, g.ty), 0, stream>>>(p, b, s, v, mat, a, g.kz, edges);
+      k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
       check_launch("stress_cells");
     }
     if (pml_cells > 0) {

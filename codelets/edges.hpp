@@ -5,7 +5,6 @@
 #pragma once
 #include "codelets/boundary.hpp"
 #include "codelets/kernel_support.hpp"
-#include "core/env.hpp"
 
 namespace ondes {
 
@@ -18,7 +17,7 @@ struct BoundaryBuffers {
 // the rows (j, k) of its box, so that load_ghosts leaves those rows alone; null: from the field.
 // Why: an x face's ghosts are two floats a row, each row a 32-byte sector written for 8 bytes; on
 // one H200, 4x4 blocks of benchmark.toml, the ghost copies moved 16 MB a launch where 4.7 MB were
-// needed, 0.48 of a step's 4.05 ms of kernels (bench/results/gpu_h200_kernels_by_layout.txt).
+// needed, 0.48 of a step's 4.05 ms of kernels (6bb2ab2:bench/results/gpu_h200_kernels_by_layout.txt).
 struct XHalo {
   const float* at[2] = {nullptr, nullptr};  // XM, XP
   PmlBox rows;                              // the box whose rows (j, k) they serve
@@ -116,21 +115,16 @@ int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
   return n;
 }
 
-// Planes a thread of the copies: 8 by default, or ONDES_CUDA_HALO_PLANES=1 / 16 (1: one element a
-// thread, the A/B). Why: with one element a thread, each thread's one load and one store in turn,
-// a 4x4 block's ghost copy took ~10 us a launch for ~2 MB (H100, ncu: 0.35 ms of a step's 4.7 ms
-// of kernels at 0.86 TB/s; with 8, 0.27 ms, and its DRAM bytes 0.30 -> 0.17 GB a step).
-inline int halo_planes() {
-  static const int p = env_is("ONDES_CUDA_HALO_PLANES", "1") ? 1 : env_is("ONDES_CUDA_HALO_PLANES", "16") ? 16 : 8;
-  return p;
-}
+// Planes a thread of the copies: 8. Why: with one element a thread, each thread's one load and one
+// store in turn, a 4x4 block's ghost copy took ~10 us a launch for ~2 MB (H100, ncu: 0.35 ms of a
+// step's 4.7 ms of kernels at 0.86 TB/s; with 8, 0.27 ms, and its DRAM bytes 0.30 -> 0.17 GB a
+// step); 16 gained nothing more (6bb2ab2:bench/results/gpu_h100_halo_planes.txt).
+constexpr int kHaloPlanes = 8;
 
 template <bool Edges>
 void launch_halo(const BlockShape& sh, int kind, float* field, const BoundaryBuffers& b, const XHalo& skip, int n,
                  cudaStream_t stream) {
-  const int planes = halo_planes();
-  auto kernel = planes == 1 ? halo_kernel<Edges, 1> : planes == 16 ? halo_kernel<Edges, 16> : halo_kernel<Edges, 8>;
-  kernel<<<box_grid(sh, n, planes), kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
+  halo_kernel<Edges, kHaloPlanes><<<box_grid(sh, n, kHaloPlanes), kBoxThreads, 0, stream>>>(sh, kind, field, b, skip);
   check_launch(Edges ? "halo_kernel (edges)" : "halo_kernel (ghosts)");
 }
 

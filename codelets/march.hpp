@@ -20,7 +20,7 @@
 #include "codelets/kernel_support.hpp"
 #include "codelets/material.hpp"
 #include "codelets/stencil.hpp"
-#include "core/env.hpp"
+#include "core/execution_policy.hpp"
 #include "core/fast_div.hpp"
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
@@ -152,7 +152,7 @@ using XPatchIf = std::conditional_t<XF, XPatch<TY>, NoXPatch>;
 
 // The stress components as the velocity stencil reads them: x/y offsets from tiles 0-4 (sxx, sxy,
 // sxz, syy, syz; Size elements each, rows of Pitch), z from the windows (planes k-2..k+1 for sxz,
-// syz; k-1..k+2 for szz). Of its own so that bench/fused_step_probe.cu's tiles use it too.
+// syz; k-1..k+2 for szz).
 template <int Size, int Pitch>
 struct VelocityAtTiles {
   int centre;
@@ -189,8 +189,7 @@ struct RhoAt {
 
 // The velocity components as the stress stencil reads them: x/y offsets from tiles 0-2 (Size
 // elements each from the cell's element `centre`, rows of Pitch), z from the windows (planes
-// k-1..k+2 for vx, vy; k-2..k+1 for vz, which may hold ZW - 4 more planes above). Of its own so that
-// bench/fused_step_probe.cu's tiles use it too.
+// k-1..k+2 for vx, vy; k-2..k+1 for vz, which may hold ZW - 4 more planes above).
 template <int Size, int Pitch, int ZW = 4>
 struct StressAtTiles {
   int centre;
@@ -247,9 +246,9 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // four edge boxes. Why: in a 4x4 block's march the two threads of a warp at an x edge ran that
 // general path, and the rest of the warp waited for them at every plane (granularity probe, H100:
 // the saving marches 4% slower than the same geometry without saving,
-// bench/results/gpu_h100_granularity_probe.txt). The PML and per-cell kernels keep save_cell_edges:
+// 6bb2ab2:bench/results/gpu_h100_granularity_probe.txt). The PML and per-cell kernels keep save_cell_edges:
 // on this function (their cell's components loaded first) the velocity PML kernel spilled 8 bytes and
-// 2x2 blocks ran 0.7% slower (bench/results/gpu_h100_one_edge_save.txt).
+// 2x2 blocks ran 0.7% slower (6bb2ab2:bench/results/gpu_h100_one_edge_save.txt).
 template <int Kind, int C>
 __device__ __forceinline__ void save_edges_of(const BlockShape& sh, const BoundaryBuffers& e, const float (&now)[C],
                                               int i, int j, int k) {
@@ -275,12 +274,12 @@ __device__ __forceinline__ void save_edges_of(const BlockShape& sh, const Bounda
 // on benchmark.toml, two waves of resident thread blocks), and the planes its z windows share with
 // them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
 // loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
-// with bands of 4 rows (bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
+// with bands of 4 rows (6bb2ab2:bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
 // tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once); the
 // divisors of Column::of: tiles_x, a band's thread block rows (rows x tiles_z), rows and the last
 // band's rows, as FastDiv. Why: as integer divisions (~20 instructions each, per warp, for thread
 // blocks of two planes) they made the 1D grid 3.6% slower than the 3D grid on the H200, in the
-// very same block order (0.7% with FastDiv; bench/results/gpu_march_bands.txt).
+// very same block order (0.7% with FastDiv; 6bb2ab2:bench/results/gpu_march_bands.txt).
 struct Order {
   int kz, rows, tiles_x, tiles_y, tiles_z;
   FastDiv by_x, by_band, by_rows, by_last;
@@ -466,7 +465,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       const Diffs d = stress_diffs(at, plane);
       const Moduli u = [&] {
         // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
-        // kernel on the H100 (1.47 -> 1.66 ms a step, bench/results/gpu_h200_fused_step_probe.txt).
+        // kernel on the H100 (1.47 -> 1.66 ms a step, 6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt).
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
         else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
       }();
@@ -490,13 +489,13 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
-// register bound. ONDES_CUDA_MARCH=TYxKZxB[xR] sets them (TY 8 with B 3-4, or 16 with B 2; R: Order), or =off
-// selects the one-thread-per-cell kernels. KZ by default (kz 0): 2 planes a thread block for the
+// register bound: ExecutionPolicy::march (`--tune march=TYxKZxB[xR]`: TY 8 with B 3-4, or 16 with B 2;
+// R: Order). KZ by default (kz 0): 2 planes a thread block for the
 // kernels at 4 blocks per SM, 4 for the edge-saving ones at 3. Short marches, many thread blocks
 // with their loads in flight from the start, fill the memory pipeline better than long ones
 // reusing their z windows, the more so the faster the memory; with fewer blocks resident a march
 // needs a few more planes to hide its first loads. benchmark.toml, TY 8, B 4, plain loop (one
-// block, no edges; bench/results/gpu_march_planes.txt): KZ 16 / 8 / 4 / 2 on the H100 18.20 /
+// block, no edges; 6bb2ab2:bench/results/gpu_march_planes.txt): KZ 16 / 8 / 4 / 2 on the H100 18.20 /
 // 17.98 / 18.31 / 18.78 G; KZ 16 / 8 / 4 / 2 / 1 on the H200 22.91 / 23.47 / 24.91 / 24.90 / 23.21
 // G. StarPU with KZ 2 for all: 1x1 18.26 G, but 2x2 17.48 and 4x4 15.34 G against 17.84 and 16.17
 // with KZ 4 (what the earlier rule, KZ 16 halved on small boxes, gave them). More thread blocks per
@@ -505,42 +504,16 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // march over the whole block, each PML cell's C-PML correction in its march thread (10.7-12.9 G
 // against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
 // interior cells diverged), and PML thread blocks interleaved with the march's in one launch
-// (bench/results/gpu_h100_pml_joined.txt).
+// (6bb2ab2:bench/results/gpu_h100_pml_joined.txt).
 // Bands (Order): R tile rows each; -1 for as many as make about one wave of the kernel's resident
 // thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 for a 3D grid in x, y,
-// z order; by default the GPU's (device_rows). The GPUs disagree (bench/results/gpu_march_bands.txt,
+// z order; by default the GPU's (device_rows). The GPUs disagree (6bb2ab2:bench/results/gpu_march_bands.txt,
 // plain loop): H100 18.68 G with the 3D grid, 18.79-18.83 in one band of a 1D grid (the same order),
 // 19.95-19.98 / 20.31 with bands of 16 / 32 rows (StarPU 1x1 18.34-18.43 -> 19.88-19.89 G with 32);
 // H200 24.89 G with the 3D grid, 24.71 in one band, 24.63-24.79 in bands, though bands cut the
 // march's DRAM reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
-constexpr int kDeviceRows = -2;  // Geometry::rows: the current GPU's default (device_rows)
-struct Geometry {
-  bool on = true;
-  int ty = 8, kz = 0, min_blocks = 4, rows = kDeviceRows;
-};
 // Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM.
-inline int planes_per_block(const Geometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
-
-inline Geometry read_march() {
-  Geometry g;
-  const char* e = std::getenv("ONDES_CUDA_MARCH");
-  if (!e) return g;
-  if (std::string_view(e) == "off") return Geometry{false};
-  Geometry r;
-  const int got = std::sscanf(e, "%dx%dx%dx%d", &r.ty, &r.kz, &r.min_blocks, &r.rows);
-  const bool ok = got >= 3 && r.kz >= 0 && (got == 3 || r.rows >= -1) &&
-                  ((r.ty == 8 && r.min_blocks >= 3 && r.min_blocks <= 4) || (r.ty == 16 && r.min_blocks == 2));
-  if (ok) return r;
-  std::fprintf(stderr,
-               "ondes3d: ONDES_CUDA_MARCH=%s ignored (off, or TYxKZxB[xR]: TY 8 with B 3-4, TY 16 with B 2; KZ 0 "
-               "for the default planes; R tile rows a band, 0 for a 3D grid, -1 for a wave's)\n",
-               e);
-  return g;
-}
-inline const Geometry& geometry() {
-  static const Geometry g = read_march();
-  return g;
-}
+inline int planes_per_block(const MarchGeometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
 
 // Thread blocks of a kernel at per_sm a multiprocessor resident on the current GPU at once.
 inline int resident_blocks(int per_sm) {
@@ -578,8 +551,8 @@ inline int device_rows() {
 
 // Kernel<TY, B, Save, Uniform, X>::fn over box b, for the geometry.
 template <template <int, int, bool, bool, bool> class Kernel, class... Args>
-void launch(const char* name, const PmlBox& b, bool save, bool uniform, bool x, cudaStream_t stream, Args... args) {
-  const Geometry& g = geometry();
+void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save, bool uniform, bool x,
+            cudaStream_t stream, Args... args) {
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
     constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
@@ -631,27 +604,22 @@ struct Stress {
 
 // The x faces of `ghosts` a march over box b reads from the buffers (XHalo): those whose ghost
 // columns only march cells read in the box's rows, the box reaching the face and at least two cells
-// wide (else PML cells beside it read them too). None when the march is off.
-// ONDES_CUDA_XHALO=off: every ghost from the field (the A/B of XHalo).
+// wide (else PML cells beside it read them too).
 inline XHalo x_halo(const BlockShape& sh, const PmlBox& b, const BoundaryBuffers& ghosts) {
-  static const bool off = env_is("ONDES_CUDA_XHALO", "off");
   XHalo h;
-  if (off || !geometry().on || empty(b) || int64_t(sh.ny) * kGhost >= (1 << XPatch<8>::kRowBits)) return h;
+  if (empty(b) || int64_t(sh.ny) * kGhost >= (1 << XPatch<8>::kRowBits)) return h;
   if (b.lo[0] == 0 && b.hi[0] >= kGhost) h.at[0] = ghosts.at[XM];
   if (b.hi[0] == sh.nx && b.lo[0] <= sh.nx - kGhost) h.at[1] = ghosts.at[XP];
   h.rows = b;
   return h;
 }
 
-// Kernel's march over box b (the block's cells outside the PML: interior()), reading the x halo of
-// h's faces from their buffers, unless the march is off (ONDES_CUDA_MARCH=off); returns whether it
-// was launched.
+// Kernel's march over box b (the block's cells outside the PML: interior()) in geometry g, reading
+// the x halo of h's faces from their buffers.
 template <template <int, int, bool, bool, bool> class Kernel>
-bool march_block(const char* name, const StepParams& p, const PmlBox& b, float* out, const float* in,
-                 const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
-  if (!geometry().on) return false;
-  if (!empty(b)) launch<Kernel>(name, b, any(edges), p.uniform_planes, h.any(), stream, p, b, out, in, mat, edges, h);
-  return true;
+void march_block(const char* name, const MarchGeometry& g, const StepParams& p, const PmlBox& b, float* out,
+                 const float* in, const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
+  if (!empty(b)) launch<Kernel>(name, g, b, any(edges), p.uniform_planes, h.any(), stream, p, b, out, in, mat, edges, h);
 }
 
 }  // namespace ondes::cuda::march

@@ -8,7 +8,7 @@
 // (seven loads a plane stalled it on the H100, march.hpp).
 // Why: their IEEE reciprocals (three a velocity cell, four a stress cell) were about a tenth of
 // the march kernels' instructions, and the H200 issues those kernels at 62-69% of its peak
-// (bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
+// (6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
 // thread block instead, they made the march 4% slower: the others waited for it at the barrier.
 #pragma once
 #include <cstring>

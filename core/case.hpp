@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/execution_policy.hpp"
 #include "core/stf_kind.hpp"
 
 namespace ondes {
@@ -183,6 +184,7 @@ struct Case {
   ExportOptions exports;
   SnapshotOptions snapshots;
   RunOptions run;
+  ExecutionPolicy tuning;  // [tuning]: how it runs, never what it computes
 };
 
 }  // namespace ondes

@@ -19,6 +19,7 @@
 #include "io/ondes3d_sources.hpp"
 #include "io/toml_guard.hpp"
 #include "io/toml_section.hpp"
+#include "io/tuning.hpp"
 #include "io/model_reader.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/medium.hpp"
@@ -398,6 +399,13 @@ void read_run(Section r, Case& c) {
   r.reject_unknown();
 }
 
+void read_tuning(Section t, Case& c) {
+  t.each_as_text([&](const std::string& key, const toml::node* n, const std::string& value) {
+    const std::string err = set_tuning(c.tuning, key, value);
+    if (!err.empty()) t.fail(n, key, err);
+  });
+}
+
 }  // namespace
 
 Case parse_case(const std::string& text, const std::string& path) {
@@ -452,6 +460,7 @@ Case parse_case(const std::string& text, const std::string& path) {
   if (top.has("output")) read_output(top.table("output"), c);
   if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c);
   if (top.has("run")) read_run(top.table("run"), c);
+  if (top.has("tuning")) read_tuning(top.table("tuning"), c);
   top.reject_unknown();
   return c;
 }

@@ -101,6 +101,19 @@ class Section {
     }
   }
   const toml::node* self() const { return &t_; }
+  // Each key of the table with its value as text: a string as it is, a boolean true / false, an
+  // integer in decimal (other kinds fail), the key marked used.
+  template <class Fn>
+  void each_as_text(Fn&& fn) {
+    for (const auto& [k, v] : t_) {
+      const std::string key(k.str());
+      used_.insert(key);
+      if (v.is_string()) fn(key, &v, std::string(**v.as_string()));
+      else if (v.is_boolean()) fn(key, &v, std::string(**v.as_boolean() ? "true" : "false"));
+      else if (v.is_integer()) fn(key, &v, std::to_string(**v.as_integer()));
+      else fail(&v, key, "must be a string, a boolean or an integer");
+    }
+  }
 
  private:
   double checked(const std::string& key, const toml::node& n, double lo, double hi, bool lo_open) {

@@ -5,7 +5,6 @@
 #include <string>
 
 #include "codelets/material.hpp"
-#include "core/env.hpp"
 #include "physics/pml.hpp"
 
 namespace ondes {
@@ -22,10 +21,6 @@ bool uniform_planes(const BlockShape& s, const float* mat) {
 }
 
 namespace {
-// ONDES_MATERIAL=arrays: the kernels read the material arrays even where planes are uniform (the
-// A/B of the two paths, and the test that they give the same bits).
-bool material_arrays_forced() { return env_is("ONDES_MATERIAL", "arrays"); }
-
 float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 
 void alloc_pml(const Case& c, BlockData& b) {
@@ -80,7 +75,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     b.stress = alloc_floats(kStressComponents * n);
     b.material = alloc_floats(s.material_floats());
     fill_material(c, b.info.x0, b.info.y0, s, b.material);
-    b.uniform_planes = uniform_planes(s, b.material) && !material_arrays_forced();
+    b.uniform_planes = uniform_planes(s, b.material);
     if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
     if (c.medium.attenuating()) {
       b.anelastic_shape = anelastic_shape(c);

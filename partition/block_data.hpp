@@ -21,10 +21,6 @@ struct StationSlot {
   starpu_data_handle_t points = nullptr, samples = nullptr;
   int slot = 0;
 };
-// The slots a compute_stress task samples at most (its arguments hold their slot numbers). A block
-// can be in more groups (any set of blocks of a 2 x 2 square around it holding a station's
-// corners, up to 25): sample_stations tasks take the slots beyond.
-constexpr int kMaxStationSlots = 12;
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
@@ -59,7 +55,7 @@ struct BlockData {
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
-  std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStationSlots)
+  std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
 };
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.

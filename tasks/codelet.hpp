@@ -55,12 +55,10 @@ struct OnCuda {
 // stream by events at both ends, so that its kernels take the SMs as soon as thread blocks of the
 // kernels already running (another block's march) finish, instead of after those kernels. Why: two
 // H100s, 1x2 blocks with 16-cell strips, the strip's velocity task took 0.72 ms on one GPU (the
-// big block's march ahead of it) and 0.09-0.11 ms on the other (bench/results/
+// big block's march ahead of it) and 0.09-0.11 ms on the other (6bb2ab2:bench/results/
 // gpu_h100_faces_occupancy.txt). With it, two H200s: that strip's task 0.606 -> 0.063 ms; 2 ranks
 // at 1x2+16 40.8-40.9 -> 42.5 G cell-updates/s, one process even (its GPUs were 96-98% busy
-// already; bench/results/gpu_h200x2_edges_apart.txt). ONDES_CUDA_PRIORITY_STREAMS=off: StarPU's
-// stream always.
-bool priority_streams();
+// already; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt).
 class PriorityScope {
  public:
   PriorityScope();
@@ -79,6 +77,15 @@ class PriorityScope {
       ::ondes::cuda::kernel(__VA_ARGS__, B::stream());     \
     else                                                   \
       ::ondes::cpu::kernel(__VA_ARGS__);                   \
+  } while (0)
+// The same for a kernel whose CUDA launch takes the march geometry (codelets/compute.hpp) before
+// its stream; its CPU loops take none.
+#define ONDES_RUN_TUNED(B, march, kernel, ...)                 \
+  do {                                                         \
+    if constexpr (B::cuda)                                     \
+      ::ondes::cuda::kernel(__VA_ARGS__, march, B::stream());  \
+    else                                                       \
+      ::ondes::cpu::kernel(__VA_ARGS__);                       \
   } while (0)
 
 using TaskFunc = void (*)(void*[], void*);

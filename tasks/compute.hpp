@@ -19,7 +19,6 @@
 #include "codelets/edges.hpp"
 #include "codelets/source.hpp"
 #include "codelets/stations.hpp"
-#include "core/env.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
 
@@ -34,31 +33,26 @@ struct ComputeArgs {
   int has_source = 0;
   double time = 0;  // of the source's time functions
   int station_slots = 0;               // stations' corners sampled after a stress update
-  int slot[kMaxStationSlots] = {};     // each one's slot in its group
+  int slot[kMaxStressSlots] = {};     // each one's slot in its group
+  MarchGeometry march;                 // of the CUDA kernels (ExecutionPolicy)
+  EdgeSaving edges = EdgeSaving::Auto;  // where the block's edges are saved (ExecutionPolicy)
 };
 
 namespace compute_task {
 
-// Where a block's edges are saved (ONDES_EDGES): `apart`, by a copy after its update; `update`, by
-// the update itself (the saving marches); by default on CUDA workers apart for a block with no x
+// Whether the block's edges are saved by a copy after its update (else by the update: the saving
+// kernels), as ExecutionPolicy::edges says; Auto: on CUDA workers apart for a block with no x
 // neighbour and by the update otherwise, on CPU workers by the update. Why: a saving march needs
 // the registers of 3 thread blocks an SM against the plain march's 4, and a march that reads x
 // faces from the neighbours' buffers (XHalo) runs at 3 anyway; so a block with x neighbours saves
 // in its march for free, while one without loses more march speed than a copy of its y faces
 // costs (two H200s, 1x2 with 16-row strips, 300 steps: 40.75-41.53 G cell-updates/s saved by the
 // update, 42.42-43.31 apart; one GPU 1x2 23.00-23.10 -> 23.23-23.46; H100 4x4 17.42 by the update,
-// 17.11 apart; bench/results/gpu_h200x2_edges_apart.txt).
-enum class EdgeSaving { Auto, Apart, Update };
-inline EdgeSaving edge_saving() {
-  static const EdgeSaving m = env_is("ONDES_EDGES", "apart")    ? EdgeSaving::Apart
-                              : env_is("ONDES_EDGES", "update") ? EdgeSaving::Update
-                                                                : EdgeSaving::Auto;
-  return m;
-}
+// 17.11 apart; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt).
 template <class B>
 bool edges_apart(const ComputeArgs& a) {
   if (a.has_source) return true;  // the neighbours must see the sources: saved after them
-  switch (edge_saving()) {
+  switch (a.edges) {
     case EdgeSaving::Apart: return true;
     case EdgeSaving::Update: return false;
     default: return B::cuda && !(a.neighbour_mask & (1 << XM | 1 << XP));
@@ -76,10 +70,10 @@ void update_field(const ComputeArgs& a, float* field, float* other, const float*
   const bool apart = edges_apart<B>(a);
   const BoundaryBuffers saved_by_update = apart ? BoundaryBuffers{} : out;
   if (Velocity)
-    ONDES_RUN(B, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
+    ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
   else
-    ONDES_RUN(B, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic, in,
-              saved_by_update);
+    ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic,
+                    in, saved_by_update);
   if (a.has_source)
     ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
               vector_data<double>(samples), a.time);
@@ -161,9 +155,12 @@ inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, v
 }
 
 // The arguments of block b's velocity (or stress) update at time t (of its sources), without its
-// neighbours (neighbour_mask 0).
-inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, bool velocity, double t) {
+// neighbours (neighbour_mask 0), run as the policy says.
+inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, const ExecutionPolicy& policy,
+                                bool velocity, double t) {
   ComputeArgs a;
+  a.march = policy.march;
+  a.edges = policy.edges;
   a.params = base;
   a.params.shape = b.info.shape;
   a.params.pml = b.pml_box;
@@ -191,14 +188,15 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 // has any for the field), reading its neighbours' boundary buffers of the other field and writing
 // its own of the updated field; on_done(arg), if given, replaces the codelet's completion callback.
 // Returns the tasks submitted (1).
-inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base, bool velocity,
-                          double t, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[7 + 2 * kDirections + 2 * kMaxStationSlots];  // above STARPU_NMAXBUFS, task_insert allocates
+inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base,
+                          const ExecutionPolicy& policy, bool velocity, double t, void (*on_done)(void*) = nullptr,
+                          void* arg = nullptr) {
+  starpu_data_descr d[7 + 2 * kDirections + 2 * kMaxStressSlots];  // above STARPU_NMAXBUFS, task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
   d[n++] = {b.h_material, STARPU_R};
-  ComputeArgs a = compute_args(b, base, velocity, t);
+  ComputeArgs a = compute_args(b, base, policy, velocity, t);
   if (a.has_pml) d[n++] = {b.h_pml, STARPU_RW};
   if (a.anelastic.mechanisms) d[n++] = {b.h_anelastic, STARPU_RW};
   for (int dir = 0; dir < kDirections; ++dir) {

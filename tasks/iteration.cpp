@@ -18,8 +18,9 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
   int tasks = 0;
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += velocity ? submit_compute(g.blocks, b, plan.base, true, t)
-                        : submit_compute(g.blocks, b, plan.base, false, t, plan.on_stress_done, plan.callback_arg);
+      tasks += velocity ? submit_compute(g.blocks, b, plan.base, plan.policy, true, t)
+                        : submit_compute(g.blocks, b, plan.base, plan.policy, false, t, plan.on_stress_done,
+                                         plan.callback_arg);
   for (BlockData& b : g.blocks) tasks += submit_ghost_prefetch(g.blocks, b, velocity);
   const int kind = velocity ? kVelocityKind : kStressKind;
   for (const Transfer& x : g.halo.send[kind]) send(x);
@@ -29,10 +30,10 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
 
 bool due(int every, int n) { return every > 0 && (n + 1) % every == 0; }
 
-// The rank's one block, if the run has one block (no neighbours, no halo): its iterations are step
-// tasks (tasks/step.hpp) unless ONDES_STEP_TASK=off.
-BlockData* lone_block(GraphData& g) {
-  if (g.blocks.size() != 1 || !g.blocks[0].local || !step_tasks_enabled()) return nullptr;
+// The rank's one block, if the run has one block (no neighbours, no halo) and the policy fuses its
+// iterations into step tasks (tasks/step.hpp; lone_block_step).
+BlockData* lone_block(GraphData& g, const ExecutionPolicy& policy) {
+  if (g.blocks.size() != 1 || !g.blocks[0].local || !policy.lone_block_step) return nullptr;
   return &g.blocks[0];
 }
 
@@ -42,9 +43,9 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   Submitted s;
   const double t = n * plan.dt;
   std::vector<bool> recorded(g.stations.size(), false);  // by the step task
-  BlockData* lone = lone_block(g);
+  BlockData* lone = lone_block(g, plan.policy);
   if (lone) {
-    s.tasks += submit_step(*lone, g.stations, plan.base, n, plan.nsteps, plan.dt, plan.rank,
+    s.tasks += submit_step(*lone, g.stations, plan.base, plan.policy, n, plan.nsteps, plan.dt, plan.rank,
                            due(plan.watchdog_every, n), &recorded, plan.on_stress_done, plan.callback_arg);
   } else {
     s.tasks += submit_half_step(g, plan, true, t);

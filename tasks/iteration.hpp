@@ -1,4 +1,4 @@
-// The task graph of one iteration (README "How it works"), all of it: per block compute_velocity, the force
+// The task graph of one iteration (docs/design.md "The task graph"), all of it: per block compute_velocity, the force
 // sources, the velocity saves and their messages to other ranks, compute_stress, the moment
 // sources, the stress saves and messages, then the stations, and the periodic watchdog and
 // snapshot tasks. Nothing here waits: StarPU infers the dependencies from the data each task reads
@@ -24,6 +24,7 @@ struct PlanePart {
 
 struct IterationPlan {
   StepParams base;  // shape is set per block
+  ExecutionPolicy policy;  // how the tasks run (the case's [tuning], --tune)
   int nsteps = 0;   // length of the traces
   double dt = 0;
   void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes

@@ -7,7 +7,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "core/env.hpp"
 #include "tasks/codelet.hpp"
 #include "tasks/profile.hpp"
 
@@ -49,8 +48,6 @@ starpu_codelet& park_codelet() {
 }
 
 }  // namespace
-
-bool ParkedCpus::enabled() { return !env_is("ONDES_PARK_CPUS", "off"); }
 
 std::vector<int> ParkedCpus::cpu_workers() {
   std::vector<int> w(starpu_worker_get_count_by_type(STARPU_CPU_WORKER));

@@ -3,11 +3,11 @@
 // progressing its memory node's requests. When run.cpu_compute and run.small_tasks keep every
 // task on the GPUs, the CPU workers are idle for the whole run, yet 63 of them looping beside one
 // GPU slowed the GPU's own dispatch (H200 on a 64-core host, no task on any CPU worker: CUDA
-// idle 2x2 20% -> 25%, 4x4 10% -> 13%; bench/results/gpu_h200x2_edges_apart.txt, section 6).
+// idle 2x2 20% -> 25%, 4x4 10% -> 13%; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt, section 6).
 // A parked worker runs one task that sleeps on a condition variable until the scope ends, and the
 // tasks the constructing thread submits meanwhile go to a scheduling context of the other workers:
 // none can land in a parked worker's queue, and the scheduler weighs only the workers that run
-// (dmda's push looks at every worker of its context). ONDES_PARK_CPUS=off leaves them looping (A/B).
+// (dmda's push looks at every worker of its context). ExecutionPolicy::park_cpus false leaves them looping.
 #pragma once
 #include <starpu.h>
 
@@ -29,7 +29,6 @@ class ParkedCpus {
 
   int count() const { return static_cast<int>(tasks_.size()); }  // workers parked
 
-  static bool enabled();  // ONDES_PARK_CPUS is not "off"
   static std::vector<int> cpu_workers();
 
  private:

@@ -4,10 +4,9 @@
 // runs. Why: one process on two H200s at 1x2 with 16-row strips, a strip's update was pushed only
 // once its own GPU's big block was done, and then waited 60-90 us for the neighbour GPU's buffer
 // (fetched only then), the GPUs settling half a step apart with each strip's chain serial to the
-// big blocks (bench/results/gpu_h200x2_park_samples_prefetch.txt, sections 4-5). Buffers: the neighbours' boundary
-// buffers (R). No model. ONDES_GHOST_PREFETCH=off leaves the copies to the updates.
+// big blocks (6bb2ab2:bench/results/gpu_h200x2_park_samples_prefetch.txt, sections 4-5). Buffers: the neighbours' boundary
+// buffers (R). No model.
 #pragma once
-#include "core/env.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
 
@@ -28,15 +27,10 @@ inline starpu_codelet& codelet() {
 
 }  // namespace prefetch_task
 
-inline bool ghost_prefetch() {
-  static const bool on = !env_is("ONDES_GHOST_PREFETCH", "off");
-  return on;
-}
-
 // After the velocity (or stress) updates of a half step: block b's buffers of that field from the
 // neighbours whose GPU (memory node) is not b's, fetched to b's GPU. Returns the tasks submitted.
 inline int submit_ghost_prefetch(std::vector<BlockData>& blocks, const BlockData& b, bool velocity) {
-  if (!ghost_prefetch() || !b.local || b.node < 0 || starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM) return 0;
+  if (!b.local || b.node < 0 || starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM) return 0;
   starpu_data_descr d[kDirections];
   int n = 0;
   for (int dir = 0; dir < kDirections; ++dir) {

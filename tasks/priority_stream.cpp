@@ -5,7 +5,6 @@
 
 #include <array>
 
-#include "core/env.hpp"
 
 namespace ondes {
 namespace {
@@ -43,14 +42,9 @@ PriorityStream& priority_stream(int worker) {
 
 cudaStream_t cuda_stream() { return g_override ? g_override : starpu_cuda_get_local_stream(); }
 
-bool priority_streams() {
-  static const bool on = !env_is("ONDES_CUDA_PRIORITY_STREAMS", "off");
-  return on;
-}
-
 PriorityScope::PriorityScope() {
   starpu_task* t = starpu_task_get_current();
-  if (!priority_streams() || !t || t->priority <= 0) return;
+  if (!t || t->priority <= 0) return;
   const int worker = starpu_worker_get_id_check();
   PriorityStream& p = priority_stream(worker);
   if (!p.stream) return;

@@ -9,9 +9,8 @@
 // sources, the moment ones (R) if the stress has, then per station group its points (R) and
 // traces (RW), then the block's peak (W) when the watchdog's measure is due. Model: regression over
 // the block's cells.
-// ONDES_STEP_TASK=off keeps the two compute tasks and the record task (A/B).
+// ExecutionPolicy::lone_block_step false keeps the two compute tasks and the record task.
 #pragma once
-#include "core/env.hpp"
 #include "tasks/compute.hpp"
 #include "tasks/stations.hpp"
 #include "tasks/watch.hpp"
@@ -72,12 +71,6 @@ inline starpu_codelet& codelet() {
 
 }  // namespace step_task
 
-// Whether iterations of a lone block run as step tasks (ONDES_STEP_TASK=off: no).
-inline bool step_tasks_enabled() {
-  static const bool on = !env_is("ONDES_STEP_TASK", "off");
-  return on;
-}
-
 // A station group the step task of block b records: on this rank, read from b's velocity alone.
 inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank) {
   return g.involved && g.home == rank && !g.sampled && g.blocks.size() == 1 && g.blocks[0] == b.info.id;
@@ -89,14 +82,14 @@ inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank
 // the watchdog's measure into the block's peak (what watch_velocity does, without a task hop of its
 // own: 0.5-0.8 ms every 50 steps on the H100); on_done(arg), if given, replaces the codelet's
 // completion callback. Returns the tasks submitted (1).
-inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const StepParams& base, int n, int nsteps,
-                       double dt, int rank, bool watch, std::vector<bool>* recorded, void (*on_done)(void*) = nullptr,
-                       void* arg = nullptr) {
+inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const StepParams& base,
+                       const ExecutionPolicy& policy, int n, int nsteps, double dt, int rank, bool watch,
+                       std::vector<bool>* recorded, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
   StepArgs a;
   a.watch = watch;
   const double t = n * dt;
-  a.velocity = compute_args(b, base, true, t);
-  a.stress = compute_args(b, base, false, t + 0.5 * dt);
+  a.velocity = compute_args(b, base, policy, true, t);
+  a.stress = compute_args(b, base, policy, false, t + 0.5 * dt);
   starpu_data_descr d[10 + 2 * kMaxStepGroups];
   int k = 0;
   d[k++] = {b.h_velocity, STARPU_RW};

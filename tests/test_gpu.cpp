@@ -15,6 +15,7 @@
 
 #include "h5read.hpp"
 #include "helpers.hpp"
+#include "io/tuning.hpp"
 #include "physics/source.hpp"
 
 namespace fs = std::filesystem;
@@ -66,6 +67,29 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
     const auto cpu = test::run(c, "", -1, 0);
     const auto gpu = test::run(c, "", 0, -1);
     expect_bitwise(cpu, gpu, "blocks " + std::to_string(nbx) + "x" + std::to_string(nby) + ", CUDA-only vs CPU-only");
+  }
+}
+
+// Every value of the execution policy ([tuning], --tune) that acts on CUDA workers gives the CPU's
+// bits: march geometries (tile rows, planes, register bound, 3D grid or bands), where edges are
+// saved, the lone block's step task or its three tasks, stations sampled by the stress tasks or not.
+TEST(Gpu, TuningCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  const std::vector<std::string> tunings = {"march=8x2x3",        "march=16x4x2",     "march=8x4x4x0",
+                                            "march=8x1x4x-1",     "march=8x0x4x16",   "edge_saving=apart",
+                                            "edge_saving=update", "lone_block_step=false", "stress_station_slots=0"};
+  for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{4, 3}}) {
+    c.run.nbx = nbx;
+    c.run.nby = nby;
+    c.tuning = ExecutionPolicy{};
+    const auto cpu = test::run(c, "", -1, 0);
+    for (const std::string& t : tunings) {
+      c.tuning = ExecutionPolicy{};
+      apply_tuning(c.tuning, t, "test");
+      const auto gpu = test::run(c, "", 0, -1);
+      expect_bitwise(cpu, gpu, fmt::format("blocks {}x{}, CUDA-only with {} vs CPU-only", nbx, nby, t));
+    }
   }
 }
 

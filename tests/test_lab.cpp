@@ -149,15 +149,15 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
 }
 
 // One block: each iteration is one step task (velocity, stress, sources and the stations: no task
-// hop between them), counted as two block updates; ONDES_STEP_TASK=off gives the three-task graph
-// and the same seismograms, bit for bit.
+// hop between them), counted as two block updates; --tune lone_block_step=false gives the
+// three-task graph and the same seismograms, bit for bit.
 TEST(Profile, LoneBlockIterationIsOneStepTask) {
   const fs::path d = temp_dir("step");
   const int steps = 30;
-  auto run = [&](const std::string& env, const std::string& name) {
-    return test::shell(fmt::format("{} {} run {} --blocks 1x1 --steps {} --output {} --summary {} --trace {}", env,
+  auto run = [&](const std::string& tune, const std::string& name) {
+    return test::shell(fmt::format("{} run {} --blocks 1x1 --steps {} --output {} --summary {} --trace {} {}",
                                    ONDES_BINARY, small_case(), steps, (d / (name + ".h5")).string(),
-                                   (d / (name + ".csv")).string(), (d / (name + "_trace.csv")).string()),
+                                   (d / (name + ".csv")).string(), (d / (name + "_trace.csv")).string(), tune),
                        d / (name + ".log"));
   };
   auto r = run("", "step");
@@ -170,7 +170,7 @@ TEST(Profile, LoneBlockIterationIsOneStepTask) {
   EXPECT_EQ(per_codelet["step"], steps);
   EXPECT_EQ(per_codelet.size(), 1u) << "compute or record tasks beside the step tasks";
 
-  auto off = run("ONDES_STEP_TASK=off", "tasks");
+  auto off = run("--tune lone_block_step=false", "tasks");
   ASSERT_EQ(off.code, 0) << off.output;
   std::map<std::string, int> split;
   for (const auto& e : read_csv(d / "tasks_trace.csv")) ++split[e.at("codelet")];
@@ -202,11 +202,11 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   text.replace(text.find("ny = 48"), 7, "ny = 96");
   const fs::path case_file = d / "wide.toml";
   std::ofstream(case_file) << text;
-  // ONDES_STEP_TASK=off: the one block of 1x1 runs compute tasks too, not a step task.
+  // lone_block_step=false: the one block of 1x1 runs compute tasks too, not a step task.
   auto calibrate = [&] {
     for (const char* blocks : {"1x1", "2x2", "4x4"}) {
-      auto r = test::shell(fmt::format("ONDES_STEP_TASK=off STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
-                                       "--sched dmda --output {}",
+      auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "
+                                       "--sched dmda --tune lone_block_step=false --output {}",
                                        home.string(), ONDES_BINARY, case_file.string(), blocks, (d / "o.h5").string()),
                            d / "log");
       ASSERT_EQ(r.code, 0) << r.output;
@@ -418,47 +418,70 @@ TEST(CostModel, MachineFileRoundTripsAndBadOnesNameTheKey) {
 }
 
 namespace {
-// Runs the small case at `blocks` with the variables `env_a`, then `env_b` (40 steps each) and
+// Runs the small case at `blocks` (40 steps) once with each of `tunings` (--tune options) and
 // expects the same seismograms, bit for bit, and not all zero.
-void expect_same_seismograms(const std::string& name, const std::string& blocks, const std::string& env_a,
-                             const std::string& env_b, const std::string& what) {
+void expect_same_seismograms(const std::string& name, const std::string& blocks, const std::vector<std::string>& tunings,
+                             const std::string& what) {
   const fs::path d = temp_dir(name);
-  std::vector<float> traces[2];
-  const std::string envs[2] = {env_a, env_b};
-  for (int i = 0; i < 2; ++i) {
+  std::vector<float> first;
+  for (size_t i = 0; i < tunings.size(); ++i) {
     const fs::path out = d / (std::to_string(i) + ".h5");
-    const auto r = test::shell(fmt::format("{} {} run {} --blocks {} --steps 40 --output {}", envs[i], ONDES_BINARY,
-                                           small_case(), blocks, out.string()),
+    const auto r = test::shell(fmt::format("{} run {} --blocks {} --steps 40 --output {} {}", ONDES_BINARY,
+                                           small_case(), blocks, out.string(), tunings[i]),
                                d / (std::to_string(i) + ".log"));
-    ASSERT_EQ(r.code, 0) << envs[i] << ": " << r.output;
-    traces[i] = test::read_floats(out.string(), "/seismograms/velocity");
+    ASSERT_EQ(r.code, 0) << tunings[i] << ": " << r.output;
+    const std::vector<float> traces = test::read_floats(out.string(), "/seismograms/velocity");
+    ASSERT_FALSE(traces.empty());
+    EXPECT_NE(std::count(traces.begin(), traces.end(), 0.0f), std::ptrdiff_t(traces.size()))
+        << "nothing reached the stations";
+    if (i == 0) first = traces;
+    else EXPECT_EQ(traces, first) << tunings[i] << " against " << tunings[0] << ": " << what;
   }
-  ASSERT_FALSE(traces[0].empty());
-  EXPECT_NE(std::count(traces[0].begin(), traces[0].end(), 0.0f), std::ptrdiff_t(traces[0].size()))
-      << "nothing reached the stations";
-  EXPECT_EQ(traces[0], traces[1]) << what;
   fs::remove_all(d);
 }
 }  // namespace
 
-// ONDES_EDGES=apart / update (the A/B switch of where a block saves its edges; by default CUDA
-// blocks with no x neighbour save apart, others in the update): edges saved by a copy after each
-// update instead of by the update itself give the same seismograms, bit for bit; with the saves
-// left out, a neighbour would read stale ghosts and they would differ.
-TEST(Switches, EdgesSavedApartMatchSavedByTheUpdate) {
-  expect_same_seismograms("edges_apart", "2x2", "ONDES_EDGES=update", "ONDES_EDGES=apart",
-                          "edges saved apart change the seismograms");
+// [tuning] edge_saving: edges saved by a copy after each update, by the update itself, or as auto
+// chooses, give the same seismograms, bit for bit; with the saves left out, a neighbour would read
+// stale ghosts and they would differ.
+TEST(Tuning, EdgeSavingGivesTheSameBits) {
+  expect_same_seismograms("edges_apart", "2x2",
+                          {"--tune edge_saving=update", "--tune edge_saving=apart", "--tune edge_saving=auto"},
+                          "where the edges are saved changes the seismograms");
 }
 
-// ONDES_SAMPLES=apart (sample_stations and record tasks reading the blocks' velocity) against the
-// default (each block's compute_stress samples its stations): the same seismograms, bit for bit,
-// at a layout whose stations straddle blocks.
-TEST(Switches, StationsSampledByStressMatchSampleTasks) {
-  expect_same_seismograms("samples", "3x2", "ONDES_SAMPLES=apart", "",
-                          "samples taken by compute_stress change the seismograms");
-  // One slot a stress task at most: the other slots by sample_stations tasks, in the same run.
-  expect_same_seismograms("samples_mixed", "3x2", "ONDES_SAMPLES=apart", "ONDES_STRESS_SLOTS=1",
-                          "samples taken partly by compute_stress change the seismograms");
+// [tuning] stress_station_slots: stations sampled by each block's compute_stress (the default, 12
+// groups a task), partly by sample_stations tasks (1), or by record tasks reading the blocks'
+// velocity (0): the same seismograms, bit for bit, at a layout whose stations straddle blocks.
+TEST(Tuning, StationSamplingGivesTheSameBits) {
+  expect_same_seismograms("samples", "3x2",
+                          {"", "--tune stress_station_slots=1", "--tune stress_station_slots=0"},
+                          "where the stations are sampled changes the seismograms");
+}
+
+// The policy's other keys on a CPU-only run (gpu_affinity and park_cpus act with GPUs only, march
+// on CUDA kernels: test_gpu) are accepted and change nothing; --tune and [tuning] refuse bad values
+// with the key and the allowed values.
+TEST(Tuning, OtherKeysAndBadValues) {
+  expect_same_seismograms("tune_rest", "2x1",
+                          {"", "--tune gpu_affinity=false --tune park_cpus=false --tune march=16x4x2x0"},
+                          "CPU-only run changed by GPU tuning");
+  const fs::path d = temp_dir("tune_bad");
+  auto r = test::shell(fmt::format("{} run {} --tune march=8x2x9", ONDES_BINARY, small_case()), d / "a.log");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("--tune march: '8x2x9': allowed values are auto or TYxKZxB"), std::string::npos) << r.output;
+  r = test::shell(fmt::format("{} run {} --tune speed=11", ONDES_BINARY, small_case()), d / "b.log");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown key 'speed'"), std::string::npos) << r.output;
+  std::ifstream in(small_case());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::ofstream(d / "t.toml") << text << "\n[tuning]\nedge_saving = \"sideways\"\n";
+  r = test::shell(fmt::format("{} check {}", ONDES_BINARY, (d / "t.toml").string()), d / "c.log");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("t.toml:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("tuning.edge_saving: 'sideways': allowed values are auto, apart, update"), std::string::npos)
+      << r.output;
+  fs::remove_all(d);
 }
 
 namespace {

@@ -17,7 +17,7 @@ export PATH=$PATH:/usr/local/cuda/bin
 "$here/tools/build_starpu_cuda.sh" "$prefix"
 cmake -S "$here" -B "$build" -DCMAKE_BUILD_TYPE=Release -DONDES_CUDA=ON -DONDES_STARPU_PREFIX="$prefix" \
   -DCMAKE_CUDA_ARCHITECTURES=90 -DCMAKE_BUILD_RPATH="$prefix/lib" -DONDES_CPU_ARCH=x86-64-v3 -DONDES_CPU_CLONES=ON \
-  -DONDES_PROBES="$([ -n "${ONDES_BUNDLE_PROBES:-}" ] && echo ON || echo OFF)" > "$build.configure.log"
+  > "$build.configure.log"
 grep -q "CUDA codelets ON" "$build.configure.log" || { cat "$build.configure.log"; exit 1; }
 cmake --build "$build" -j "$(nproc)"
 grep -q "define STARPU_USE_CUDA 1" "$prefix/include/starpu/1.3/starpu_config.h" || {
@@ -29,12 +29,7 @@ mkdir -p "$bundle/bin" "$bundle/lib"
 # test_gpu's CUDA = CPU bitwise checks cover the invariance and free-surface tests on CUDA workers).
 tests=()
 for t in test_gpu test_robust test_analytic test_anelastic; do tests+=("$build/tests/$t"); done
-# The probes of bench/ (fused_step_probe, pml_probe, granularity_probe, views_probe: ~3-5 MB each) only when
-# named in ONDES_BUNDLE_PROBES, e.g. ONDES_BUNDLE_PROBES="granularity_probe": all of them would take
-# the bundle over its limit.
-probes=()
-for p in ${ONDES_BUNDLE_PROBES:-}; do probes+=("$build/$p"); done
-programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "${probes[@]}" "${tests[@]}")
+programs=("$build/ondes3d" "$build/plain_loop" "$build/copy_bandwidth" "${tests[@]}")
 cp "${programs[@]}" "$bundle/bin/"
 # Libraries the GPU machine has itself stay out: glibc (libresolv must match its libc), the C++
 # runtime, the CUDA driver and the CUDA 13 math libraries StarPU links (cuBLAS, cuSPARSE), and

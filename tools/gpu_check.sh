@@ -38,7 +38,7 @@ ncpu=$(( $(nproc) - 1 ))
 # its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share). The ranks of one
 # node exchange their halos through Open MPI's shared memory by a single copy (CMA) where the
 # machine allows it, rather than copy-in/copy-out (4 ranks at 1x4+16 on 4 H200s: 35.5 against
-# 18-25 G cell-updates/s, bench/results/gpu_h200x2_edges_apart.txt); ONDES_MPI_SINGLE_COPY=none
+# 18-25 G cell-updates/s, 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt); ONDES_MPI_SINGLE_COPY=none
 # keeps copy-in/copy-out.
 mpi_setup() {
   export OMPI_MCA_btl_vader_single_copy_mechanism=${ONDES_MPI_SINGLE_COPY:-cma}
@@ -163,7 +163,7 @@ if [[ $parts == *" scaling "* ]]; then
     [ "$g" -le "$ngpu" ] || [ -n "${SCALING_FORCE:-}" ] || continue  # FORCE: ranks share GPUs (a dry run)
     # Edge strips (16 cells: one CUDA tile row along y, 32 along x) computed first, at priority 1 under dmdas;
     # 1x(2G): two blocks a GPU, the one away from the frontier running while the other waits for
-    # its halo (the best in one process on two H200s, 44.05 G, bench/results/gpu_h200x2_park_samples_prefetch.txt).
+    # its halo (the best in one process on two H200s, 44.05 G, 6bb2ab2:bench/results/gpu_h200x2_park_samples_prefetch.txt).
     # SCALING_LAYOUTS adds layouts, G standing for the GPU count (e.g. "1xG+32 1xG+8").
     extra=${SCALING_LAYOUTS:-}
     local_layouts=("${g}x1" "1x${g}" "4x4" "1x${g}+16@dmdas" "1x${g}+16" "${g}x1+32@dmdas" "1x$((2 * g))"
@@ -327,19 +327,14 @@ if [[ $parts == *" seismo "* ]]; then
   (cd $seis && tar czf "$out/seismo.tgz" *.h5 *.log)
   ls -la "$out" | tee -a "$log"
 fi
-# The CUDA kernels' launch geometry on the plain loop: the z-marching interior kernels
-# (ONDES_CUDA_MARCH=TYxKZxB: tile rows, planes per thread block, register bound; off: the
-# one-thread-per-cell kernels, whose ONDES_CUDA_GEOMETRY=TXxTYxBxKZ is tried with it), then Nsight
-# Compute's view of the stencil kernels.
+# The march kernels' launch geometry on the plain loop (the policy's march = TYxKZxB[xR]: tile
+# rows, planes per thread block, register bound, band rows; `--tune march=...` for ondes3d run),
+# then Nsight Compute's view of the stencil kernels.
 if [[ $parts == *" tune "* ]]; then
   section "launch geometry, plain loop, $(basename "$case_file"), $steps steps"
   for m in ${MARCHES:-8x1x4 8x2x4 8x4x4 8x8x4 8x16x4 8x4x3 8x16x3 16x4x2 16x16x2}; do
-    l=$(ONDES_CUDA_MARCH=$m "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
+    l=$("$bin/plain_loop" "$case_file" "$steps" "march=$m" 2>&1 | grep "plain loop")
     say "march $m: $l"
-  done
-  for g in ${GEOMETRIES:-32x16x3x2}; do
-    l=$(ONDES_CUDA_MARCH=off ONDES_CUDA_GEOMETRY=$g "$bin/plain_loop" "$case_file" "$steps" 2>&1 | grep "plain loop")
-    say "cells $g: $l"
   done
 fi
 if [[ $parts == *" ncu "* ]] && command -v ncu > /dev/null; then

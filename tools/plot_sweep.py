@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Figures and a summary of a sweep folder made by tools/sweep.py (matplotlib, PNG).
 
-  tools/plot_sweep.py bench/results/sweep_cpu
+  tools/plot_sweep.py /tmp/sweep_cpu
 
 Writes into the folder:
   throughput.png   cell-updates/s against cells per block, one line per policy (median of the

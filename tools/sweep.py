@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scheduler x block layout x worker configuration sweep of one case, into one tidy CSV.
 
-  tools/sweep.py inputs/sweep.toml --out bench/results/sweep_cpu
+  tools/sweep.py inputs/sweep.toml --out /tmp/sweep_cpu
   tools/sweep.py inputs/sweep.toml --out DIR --workers cuda:1 cpu:15+cuda:1 --blocks 1x1 2x2 4x4
 
 In order:

@@ -1,0 +1,45 @@
+// How a run executes, apart from what it computes: the tuning choices that change speed, never the
+// results (every value gives the same seismograms, bit for bit: test_invariance, test_lab). Set by
+// the case's [tuning] table and `--tune KEY=VALUE` (io/tuning.cpp reads both); defaults are the best
+// measured (docs/performance.md). Kernels and tasks receive it in their arguments; nothing reads
+// the environment for it.
+#pragma once
+
+namespace ondes {
+
+// The launch geometry of the CUDA z-marching kernels (codelets/march.hpp): tile rows (8 with 3-4
+// thread blocks an SM, or 16 with 2), planes a thread block walks (0: 2 or 4 by the register bound)
+// and the order of the thread blocks: bands of `rows` tile rows of a 1D grid, 0 a 3D grid, -1 about
+// one wave's rows, kDeviceRows the GPU's own default (bands of 32 rows below 4 TB/s of DRAM).
+constexpr int kDeviceRows = -2;
+struct MarchGeometry {
+  int ty = 8, kz = 0, min_blocks = 4, rows = kDeviceRows;
+};
+
+// Where a block's edges are saved: by a copy after its update (Apart), by the update itself
+// (Update), or Auto: on CUDA workers apart for a block with no x neighbour, by the update otherwise;
+// on CPU workers by the update (tasks/compute.hpp: edges_apart).
+enum class EdgeSaving { Auto, Apart, Update };
+
+// The station groups a compute_stress task samples at most (its arguments hold their slot numbers).
+// A block can be in more groups (any set of blocks of a 2 x 2 square around it holding a station's
+// corners, up to 25): sample_stations tasks take the slots beyond.
+constexpr int kMaxStressSlots = 12;
+
+struct ExecutionPolicy {
+  MarchGeometry march;
+  EdgeSaving edges = EdgeSaving::Auto;
+  // One process with several GPUs keeps each block's tasks on one GPU (false: the scheduler places
+  // them; scheduler studies).
+  bool gpu_affinity = true;
+  // CPU workers that no task may use sleep while the steps run (tasks/park.hpp).
+  bool park_cpus = true;
+  // A run of one block runs each iteration as one step task (tasks/step.hpp) rather than the two
+  // compute tasks and the record task.
+  bool lone_block_step = true;
+  // Station groups each compute_stress samples in a run of several blocks; the others are sampled
+  // by tasks of their own. 0: every group by record tasks reading the blocks' velocity.
+  int stress_station_slots = kMaxStressSlots;
+};
+
+}  // namespace ondes
