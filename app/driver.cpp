@@ -41,23 +41,6 @@ std::string default_checkpoint_path(const Case& c) {
   return p.replace_extension().string() + ".checkpoint.h5";
 }
 
-MemoryNeeds memory_needs(const Case& c, const RankMap& map) {
-  const Decomposition d = decompose(c);
-  std::vector<double> per_rank(map.ranks, 0.0);
-  MemoryNeeds m;
-  for (const BlockInfo& b : d.blocks) {
-    const double bytes = static_cast<double>(block_bytes(c, b));
-    per_rank[map.owner(b.id)] += bytes;
-    m.largest_block = std::max(m.largest_block, bytes);
-  }
-  per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
-  for (double r : per_rank) {
-    m.per_rank = std::max(m.per_rank, r);
-    m.total += r;
-  }
-  return m;
-}
-
 namespace {
 double available_host_bytes() {
   std::ifstream in("/proc/meminfo");
@@ -230,7 +213,7 @@ RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, con
   m.program_version = ONDES_VERSION;
   m.starpu_version = starpu_version();
   m.scheduler = rt.scheduler();
-  const Decomposition d = decompose(c);  // with edge strips, more blocks than run.blocks
+  const Decomposition& d = sim.plan().decomposition;  // with edge strips, more blocks than run.blocks
   m.nbx = d.nbx;
   m.nby = d.nby;
   m.cpu_workers = rt.cpu_workers();
@@ -299,11 +282,10 @@ int report(const Case& c, const RunMetadata& m, const Simulation& sim, const War
 int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   const bool root = Runtime::rank() == 0;
   const bool one_process = Runtime::ranks() == 1;
-  const RankMap map = map_blocks(c.grid, decompose(c), Runtime::ranks(),
-                                 parse_mapping(c.run.mapping));
-  check_gpu_memory(c, memory_needs(c, map));
+  const RunPlan plan = plan_run(c, Simulation::current_launch());
+  check_gpu_memory(c, plan.memory);
   log_start(c, rt);
-  Simulation sim(c, c.time.steps);
+  Simulation sim(c, plan, c.time.steps);
   if (Runtime::distributed())
     spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
                  sim.local_blocks(), human_bytes(static_cast<double>(sim.stats().bytes_sent_per_iteration)),
@@ -349,28 +331,6 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 
 namespace {
 
-// The blocks of a run whose case and command line set none (every converted .prm case), for the
-// workers of one process: a block per GPU (cut along y); on CPUs two blocks per worker, 2 x W (cut
-// along y more than along x: x faces' ghost copies are strided). Ligurian, 150 steps, cell-updates/s
-// (2026-11-26): on 2 cores 2x2 2.67e8, 2x4 2.60e8, 1x4 2.39e8, 1x2 2.25-2.36e8, 2x1 2.35e8, 1x1
-// 1.23e8; on the H100 host's 16 cores (15 workers) 2x16 8.1-8.3e8 against 6.0-7.7e8 for 2x8, 1x16,
-// 1x15, 3x5 and 4x4; absorbing.toml ran as fast at two blocks a worker as at one (README
-// "Benchmarks"). Fewer when the grid is too small for them (blocks of at least 4 cells).
-std::pair<int, int> default_blocks(const Case& c, const Runtime& rt) {
-  const int gpus = rt.cuda_devices(), cpus = rt.cpu_workers();
-  const int nbx = gpus > 0 || cpus <= 1 ? 1 : 2;
-  int nby = gpus > 0 ? gpus : std::max(1, cpus);
-  for (Case t = c;; --nby) {
-    t.run.nbx = nbx, t.run.nby = nby;
-    try {
-      validate_case(t);
-      return {nbx, nby};
-    } catch (const CaseError&) {
-      if (nby == 1) return {1, 1};
-    }
-  }
-}
-
 }  // namespace
 
 int run_case(const Case& given, const RunControl& rc) {
@@ -381,7 +341,7 @@ int run_case(const Case& given, const RunControl& rc) {
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
   if (!c.run.blocks_given && !Runtime::distributed()) {
-    std::tie(c.run.nbx, c.run.nby) = default_blocks(c, rt);
+    std::tie(c.run.nbx, c.run.nby) = default_blocks(c, Simulation::current_launch());
     spdlog::info("blocks {} x {}, chosen for {} CPU worker(s) and {} GPU(s) (run.blocks or --blocks to choose)",
                  c.run.nbx, c.run.nby, rt.cpu_workers(), rt.cuda_devices());
   }

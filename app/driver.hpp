@@ -5,6 +5,7 @@
 
 #include "partition/mapping.hpp"
 #include "core/case.hpp"
+#include "plan/run_plan.hpp"
 
 namespace ondes {
 
@@ -28,12 +29,6 @@ std::string default_checkpoint_path(const Case& c);
 // 3. Over MPI every rank stops after the same iteration and returns the same status.
 int run_case(const Case& c, const RunControl& rc);
 
-// Memory the case needs per rank (the most loaded one) and in all (fields, material, PML, buffers,
-// seismograms), and for the largest single block (what one task must hold on a GPU), in bytes.
-struct MemoryNeeds {
-  double per_rank = 0, largest_block = 0, total = 0;
-};
-MemoryNeeds memory_needs(const Case& c, const RankMap& map);
 
 // Throws CaseError with the figures when the ranks on this node would not fit in its available
 // memory (MemAvailable).

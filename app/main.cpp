@@ -24,6 +24,7 @@
 #include <regex>
 
 #include "app/calibrate.hpp"
+#include "app/commands.hpp"
 #include "app/driver.hpp"
 #include "app/info.hpp"
 #include "app/simulation.hpp"
@@ -56,14 +57,6 @@ struct Overrides {
   std::string balance;
   std::vector<std::string> tune;  // --tune KEY=VALUE, over the case's [tuning]
 };
-
-RankMap plan_ranks(const Case& c, int ranks) {
-  try {
-    return map_blocks(c.grid, decompose(c), ranks, parse_mapping(c.run.mapping));
-  } catch (const std::invalid_argument& e) {
-    throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
-  }
-}
 
 // Reads the case, applies command-line overrides, validates; warnings go to the log.
 Case load(const std::string& path, const Overrides& o) {
@@ -99,170 +92,8 @@ Case load(const std::string& path, const Overrides& o) {
   }
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", c.path, w);
   // Every rank reads and checks the same case before MPI starts, so a bad one stops them all alike.
-  const RankMap map = plan_ranks(c, launch_size());
-  check_host_memory(c, memory_needs(c, map), launch_local_size());
+  check_host_memory(c, plan_run(c, Launch{launch_size()}).memory, launch_local_size());
   return c;
-}
-
-// Q(f) of the relaxation mechanisms fitted to each layer's qp and qs, at 7 frequencies over the band.
-void print_attenuation(const Medium& m) {
-  const double f0 = m.q_band[0], f1 = m.q_band[1];
-  const int sets = memory_sets(m);
-  // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
-  // elastic 120 (the time follows the bytes: 6bb2ab2:bench/results/gpu_h100_attenuation.txt).
-  const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * sets;
-  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} ({} memory variables a cell: "
-             "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
-             f0, f1,
-             m.q_coarse_grained ? fmt::format("{} relaxation mechanisms coarse-grained, one per cell of each 2x2x2 cube",
-                                              kCubeMechanisms)
-                                : fmt::format("{} relaxation mechanisms in every cell", sets),
-             kStressComponents * sets, bytes + extra, bytes, double(bytes + extra) / bytes, m.q_reference);
-  QFits fits = q_fits(m);
-  std::vector<double> f;
-  for (int i = 0; i < 7; ++i) f.push_back(f0 * std::pow(f1 / f0, i / 6.0));
-  // Each layer's Qp and Qs; a 3D model's lowest (the hardest to fit), on the solver's rungs.
-  std::vector<std::pair<std::string, double>> qs;
-  for (size_t l = 0; l < m.layers.size(); ++l)
-    for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}})
-      qs.emplace_back(fmt::format("layer {}: {}", l + 1, name), q);
-  if (m.model_q) {
-    qs.emplace_back("3D model, lowest Qp", level_q(q_level(m.model->qp_min)));
-    qs.emplace_back("3D model, lowest Qs", level_q(q_level(m.model->qs_min)));
-  }
-  for (const auto& [name, q] : qs) {
-    if (!(q > 0)) {
-      fmt::print("  {}: elastic\n", name);
-      continue;
-    }
-    const Relaxation& r = fits.of(q);
-    std::vector<double> fitted;
-    double worst = 0;
-    for (double x : f) {
-      fitted.push_back(quality_at(r, x));
-      worst = std::max(worst, std::abs(fitted.back() / q - 1));
-    }
-    fmt::print("  {} {:.4g}: Q(f) at {:.4g} Hz = {:.4g}; worst {:.2f}%\n", name, q, fmt::join(f, " "),
-               fmt::join(fitted, " "), 100 * worst);
-  }
-}
-
-// Ondes3D's q0 damping: each layer's factor per step, and the Q it amounts to at f0 (the velocity
-// damped by gamma = -ln(factor) / dt, the amplitude decays as exp(-gamma t / 2) = exp(-pi f0 t / Q)
-// for Q = 2 q0).
-void print_damping(const Case& c) {
-  fmt::print("q0 damping (Ondes3D's approximation): velocity times exp(-pi f0 dt / q0) each step, f0 = {} Hz\n",
-             c.medium.q0_frequency);
-  for (size_t l = 0; l < c.medium.layers.size(); ++l) {
-    const double q0 = c.medium.layers[l].q0;
-    if (q0 > 0)
-      fmt::print("  layer {}: q0 {}: factor {:.8f} a step; amplitudes decay as Q = {} at {} Hz\n", l + 1, q0,
-                 std::exp(-M_PI * c.medium.q0_frequency * c.time.dt / q0), 2 * q0, c.medium.q0_frequency);
-    else
-      fmt::print("  layer {}: undamped\n", l + 1);
-  }
-}
-
-int check(const Case& c, int ranks) {
-  const Decomposition d = decompose(c);
-  const RankMap m = plan_ranks(c, ranks);
-  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
-  fmt::print("case {}\n", c.path);
-  fmt::print("grid {} x {} x {} cells, h = {} m ({:.1f} x {:.1f} x {:.1f} km)\n", c.grid.nx, c.grid.ny, c.grid.nz,
-             c.grid.h, c.grid.extent(0) / 1e3, c.grid.extent(1) / 1e3, c.grid.extent(2) / 1e3);
-  fmt::print("time step {} s: {:.1f}% of the CFL limit {:.6g} s; {} steps = {:.3f} s simulated\n", c.time.dt,
-             100 * c.time.dt / limit, limit, c.time.steps, c.time.steps * c.time.dt);
-  fmt::print("points per shortest S wavelength: {:.2f} (vs_min {} m/s)\n", points_per_wavelength(c),
-             vs_min(c.medium));
-  fmt::print("boundaries: {}, PML {} cells\n", c.boundaries.free_surface ? "free surface on top" : "absorbing all round",
-             c.boundaries.pml_width);
-  if (c.medium.attenuating()) print_attenuation(c.medium);
-  if (c.medium.damped()) print_damping(c);
-  fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
-  if (const double m0 = seismic_moment(c.sources); m0 > 0)  // Ondes3D prints its Mo and Mw (IO.c, ReadSrc)
-    fmt::print("seismic moment M0 = {:.4g} N m (sum of the moment sources'), Mw = {:.2f}\n", m0, moment_magnitude(m0));
-  const MemoryNeeds need = memory_needs(c, m);
-  fmt::print("blocks {} x {}{}: largest block {}, total {} (seismograms included)\n", d.nbx, d.nby,
-             c.run.edge_strip ? fmt::format(" ({} x {} with edge strips of {} cells)", c.run.nbx, c.run.nby,
-                                            c.run.edge_strip)
-                              : "",
-             human_bytes(need.largest_block), human_bytes(need.total));
-  if (!c.run.blocks_given && ranks <= 1)
-    fmt::print("  (no run.blocks nor --blocks: a run chooses its blocks for the workers it finds, a block per GPU "
-               "or two per CPU worker, and says which; --blocks here to see another layout)\n");
-  if (const std::string t = describe_tuning(c.tuning); !t.empty())
-    fmt::print("execution policy, beside the defaults ([tuning]; never changes the results):\n{}", t);
-  if (d.blocks.size() > 1) {
-    std::vector<int> wx, wy;
-    for (const BlockInfo& b : d.blocks) {
-      if (b.by == 0) wx.push_back(b.shape.nx);
-      if (b.bx == 0) wy.push_back(b.shape.ny);
-    }
-    fmt::print("block widths ({} cuts): x {}, y {}\n", c.run.balance == "pml" ? "PML-balanced" : "even",
-               fmt::join(wx, " "), fmt::join(wy, " "));
-  }
-  if (ranks > 1) {
-    const auto sent = bytes_sent_per_iteration(d, m);
-    fmt::print("{} ranks ({} mapping, {} x {}): at most {} per rank; {} cells of block face between ranks; bytes "
-               "sent per iteration by rank: {}\n",
-               ranks, c.run.mapping, m.px, m.py, human_bytes(need.per_rank), cut_face_cells(d, m),
-               fmt::join(sent, " "));
-  }
-  return 0;
-}
-
-// The largest nx = ny (the case's nz and h kept) whose blocks all fit in the GPUs' memory.
-std::pair<int, int> largest_grid_on_gpus(Case c, int ncuda, double gpu_bytes) {
-  int lo = 0, hi = 1 << 16;
-  while (hi - lo > 1) {
-    const int n = (lo + hi) / 2;
-    c.grid.nx = c.grid.ny = n;
-    const bool fits = n >= c.run.nbx && n >= c.run.nby &&
-                      memory_needs(c, plan_ranks(c, 1)).total / ncuda <= 0.9 * gpu_bytes;
-    (fits ? lo : hi) = n;
-  }
-  return {lo, c.grid.nz};
-}
-
-int predict_command(const Case& c, const WorkerConfig& w, const std::string& machine_path, bool csv) {
-  const MachineModel m = read_machine(machine_path);
-  if (w.ncuda > 0 && m.cuda_gbs <= 0)
-    throw CaseError(fmt::format("{}: no CUDA figures (cuda_gbs = 0): calibrate on a machine with a GPU", machine_path));
-  const Prediction p = predict(c, w, m);
-  const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
-  if (csv) {
-    fmt::print("predicted_s_per_iteration,predicted_compute_s,predicted_overhead_s,predicted_transfer_s,"
-               "predicted_cpu_share,predicted_cell_updates_per_s\n");
-    fmt::print("{:.6e},{:.6e},{:.6e},{:.6e},{:.4f},{:.6e}\n", p.seconds_per_iteration, p.compute_s, p.overhead_s,
-               p.transfer_s, p.cpu_cell_share, cells / p.seconds_per_iteration);
-    return 0;
-  }
-  fmt::print("{} on {}: {} x {} blocks, {} CPU + {} CUDA workers per rank, {} rank(s)\n", c.path, machine_path,
-             c.run.nbx, c.run.nby, w.ncpu, w.ncuda, w.ranks);
-  fmt::print("predicted {:.4g} s per iteration ({:.4g} cell-updates/s): busiest worker computes {:.4g} s, task overhead "
-             "{:.4g} s, transfers {:.4g} s; {:.1f}% of the work on CPU workers\n",
-             p.seconds_per_iteration, cells / p.seconds_per_iteration, p.compute_s, p.overhead_s, p.transfer_s,
-             100 * p.cpu_cell_share);
-  if (m.cuda_memory_bytes > 0 && w.ncuda > 0) {
-    const auto [n, nz] = largest_grid_on_gpus(c, w.ncuda, m.cuda_memory_bytes);
-    fmt::print("largest grid on {} GPU(s) of {} with these blocks: {} x {} x {} cells\n", w.ncuda,
-               human_bytes(m.cuda_memory_bytes), n, n, nz);
-  }
-  return 0;
-}
-
-// Exit 0 when the runs agree: bitwise, or within the relative L2 tolerance if one is given.
-int compare(const std::string& a, const std::string& b, double tolerance) {
-  const Comparison c = compare_seismograms(a, b);
-  fmt::print("{:<16} {:>14} {:>14}   {:>26}   {:>20}\n", "station", "relative L2", "max |a-b| m/s",
-             "L2 per component (x y z)", "peak b / peak a");
-  for (const StationDifference& d : c.stations)
-    fmt::print("{:<16} {:>14.3e} {:>14.3e}   {:>8.2f}% {:>7.2f}% {:>7.2f}%   {:>6.3f} {:>6.3f} {:>6.3f}\n", d.name,
-               d.relative_l2, d.max_abs, 100 * d.component_l2[0], 100 * d.component_l2[1], 100 * d.component_l2[2],
-               d.peak_ratio[0], d.peak_ratio[1], d.peak_ratio[2]);
-  fmt::print("{} of {} samples bitwise identical; worst relative L2 {:.3e}\n", c.identical, c.samples,
-             c.worst_relative_l2);
-  return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
 }
 
 constexpr long kMaxSteps = 100000000;  // as time.steps in a case
@@ -398,27 +229,6 @@ void add_convert(CLI::App& app, Options& opt) {
   convert_cmd->add_option("-o,--output", opt.convert_output, "TOML case to write")->required();
 }
 
-// The TOML case of an Ondes3D parameter file, validated; written only when complete.
-int convert(const std::string& prm, const std::string& toml_path) {
-  std::ifstream in(prm);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::vector<Provenance> where;
-  const Case c = read_ondes3d_prm(prm, text.str(), &where);
-  for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", prm, w);
-  const std::string toml = ondes3d_to_toml(c, where, toml_path);
-  const std::string tmp = toml_path + ".partial";
-  {
-    std::ofstream out(tmp);
-    out << toml;
-    if (!out.flush()) throw CaseError(fmt::format("{}: cannot write", toml_path));
-  }
-  std::filesystem::rename(tmp, toml_path);
-  spdlog::info("{}: {} x {} x {} cells, {} layer(s), {} source point(s), {} station(s) -> {}", prm, c.grid.nx,
-               c.grid.ny, c.grid.nz, c.medium.layers.size(), c.sources.size(), c.stations.size(), toml_path);
-  return 0;
-}
-
 void add_lab(CLI::App& app, Options& opt) {
   CLI::App* calibrate_cmd = app.add_subcommand(
       "calibrate", "measure this machine's figures for the analytic cost model (CPU, then CUDA workers alone)");
@@ -457,8 +267,8 @@ int dispatch(const CLI::App& app, Options& opt) {
     fmt::print("ondes3d {}\n{}", ONDES_VERSION, system_info());
     return 0;
   }
-  if (app.got_subcommand("compare")) return compare(opt.compare_a, opt.compare_b, opt.tolerance);
-  if (app.got_subcommand("convert")) return convert(opt.case_path, opt.convert_output);
+  if (app.got_subcommand("compare")) return compare_command(opt.compare_a, opt.compare_b, opt.tolerance);
+  if (app.got_subcommand("convert")) return convert_command(opt.case_path, opt.convert_output);
   const Case c = load(opt.case_path, opt.o);
   if (app.got_subcommand("calibrate")) {
     write_machine(opt.machine, calibrate_machine(c, opt.calib_steps, opt.workers.ncpu));
@@ -470,7 +280,7 @@ int dispatch(const CLI::App& app, Options& opt) {
     if (opt.workers.ncpu + opt.workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
     return predict_command(c, opt.workers, opt.machine, opt.csv);
   }
-  return app.got_subcommand("check") ? check(c, opt.o.ranks ? opt.o.ranks : launch_size()) : run_case(c, opt.rc);
+  return app.got_subcommand("check") ? check_command(c, opt.o.ranks ? opt.o.ranks : launch_size()) : run_case(c, opt.rc);
 }
 
 }  // namespace

@@ -35,26 +35,30 @@ struct PausedWorkers {
 };
 }  // namespace
 
-Simulation::Simulation(const Case& c, int steps) : case_(c), steps_(steps) {
+Launch Simulation::current_launch() {
+  Launch l;
+  l.ranks = Runtime::ranks();
+  l.gpus = static_cast<int>(cuda_devices().size());
+  l.cuda_workers = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CUDA_WORKER));
+  l.cpu_workers = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CPU_WORKER));
+  return l;
+}
+
+Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c), plan_(plan), steps_(steps) {
   PausedWorkers paused;
-  const Decomposition d = decompose(c);
-  const RankMap map = map_blocks(c.grid, d, Runtime::ranks(), parse_mapping(c.run.mapping));
+  const Decomposition& d = plan_.decomposition;
+  const RankMap& map = plan_.ranks;
   const int rank = Runtime::rank();
   blocks_ = build_blocks(c, d, map, rank);
   const auto local = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; });
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
   spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);
-  const bool in_stress = samples_in_stress(d);
-  stations_ = build_station_groups(c, d, steps, map, rank,
-                                   in_stress ? StationSampling::All
-                                   : case_.tuning.gpu_affinity && cuda_devices().size() > 1 ? StationSampling::AcrossBlocks
-                                                                                  : StationSampling::Ranks);
+  stations_ = build_station_groups(c, d, steps, map, rank, plan_.sampling);
   register_handles(blocks_);
-  place_compute(d);
-  pin_to_gpus(d);
+  apply_plan();
+  pin_to_gpus();
   register_station_groups(stations_);
-  if (in_stress) attach_station_slots(rank);
-  mark_frontiers(map);
+  if (plan_.samples_in_stress) attach_station_slots(rank);
   halo_ = build_halo(blocks_, map, rank);
   for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
   if (c.snapshots.every > 0)
@@ -85,39 +89,33 @@ std::optional<WatchdogAlarm> Simulation::alarm() const {
   return alarm_;
 }
 
-void Simulation::place_compute(const Decomposition& d) {
-  const int gpus = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CUDA_WORKER));
-  if (case_.run.cpu_compute != "auto" || gpus == 0) return;
-  std::vector<int> mine;
-  for (const BlockData& b : blocks_)
-    if (b.local) mine.push_back(b.info.id);
-  const std::vector<bool> may = cpu_may_compute(case_, d, mine, gpus);
+// Where the stations' corners are read in a run of several blocks: by each block's compute_stress
+// task, after its update (the default), or by sample_stations / record_seismograms tasks of their
+// own (the policy's stress_station_slots = 0; the plan's samples_in_stress). Why: a task reading a
+// block's velocity after its stress update holds back the block's next velocity update (the stress
+// task writes the velocity's ghosts, so the two cannot overlap): one more dependent task a step on
+// the stations' blocks, and the frontier strips of two GPUs hold a station in benchmark.toml. A
+// one-block run records in its step task.
+//
+// The plan's priorities and run.cpu_compute's choice (plan/run_plan.cpp) onto the local blocks.
+void Simulation::apply_plan() {
   int pinned = 0;
-  for (BlockData& b : blocks_)
-    if (b.local && !may[b.info.id]) {
-      b.compute_where = STARPU_CUDA;
-      ++pinned;
-    }
+  for (BlockData& b : blocks_) {
+    if (!b.local) continue;
+    const BlockPlan& p = plan_.blocks[b.info.id];
+    b.priority = p.priority;
+    if (!p.cpu_compute) b.compute_where = STARPU_CUDA, ++pinned;
+  }
   if (pinned > 0)
     spdlog::info("run.cpu_compute = auto: {} of {} blocks computed on the GPUs only (a CPU worker would take longer "
                  "than the GPUs' iteration); --cpu-compute any leaves them to the scheduler",
-                 pinned, mine.size());
-}
-
-// Where the stations' corners are read in a run of several blocks: by each block's compute_stress
-// task, after its update (the default), or by sample_stations / record_seismograms tasks of their
-// own (the policy's stress_station_slots = 0). Why: a task reading a block's velocity after its stress update holds
-// back the block's next velocity update (the stress task writes the velocity's ghosts, so the two
-// cannot overlap): one more dependent task a step on the stations' blocks, and the frontier strips
-// of two GPUs hold a station in benchmark.toml. A one-block run records in its step task.
-bool Simulation::samples_in_stress(const Decomposition& d) const {
-  return d.blocks.size() > 1 && case_.tuning.stress_station_slots > 0;
+                 pinned, local_blocks());
 }
 
 // Each local block's compute_stress samples up to stress_station_slots of its slots (the policy's;
 // tests mix both ways); sample_stations tasks take the others.
 void Simulation::attach_station_slots(int rank) {
-  const int most = std::clamp(case_.tuning.stress_station_slots, 0, kMaxStressSlots);
+  const int most = std::clamp(plan_.policy.stress_station_slots, 0, kMaxStressSlots);
   for (StationGroup& g : stations_) {
     if (!g.involved) continue;
     for (size_t s = 0; s < g.blocks.size(); ++s) {
@@ -141,42 +139,38 @@ std::vector<int> Simulation::cuda_devices() {
   return devices;
 }
 
-// One process driving several GPUs: each block's tasks run on one GPU's workers (its CPU workers
-// too where it lets them compute), the blocks tiled over the GPUs as ranks tile them, so that a
-// block's fields stay on its GPU and only the halos cross. Left to the scheduler, dmda moved whole
-// blocks between the GPUs (H200 x2, a 1024x512x256 grid in 2x1 blocks: 10-26 GiB moved in 100
-// steps, both GPUs together as fast as one). Pinned, on 2 H200s: strong scaling 1.57x -> 1.70x,
-// weak scaling 50% -> 96%, seismograms bitwise the CPU's (6bb2ab2:bench/results/gpu_h200x2_affinity.txt).
-// On by default; the policy's gpu_affinity = false leaves the placement to the scheduler
-// (scheduler studies).
-
-void Simulation::pin_to_gpus(const Decomposition& d) {
+// One process driving several GPUs: each block's tasks run on its GPU's workers (its CPU workers
+// too where it lets them compute), the GPU the plan gave it, so that a block's fields stay on its
+// GPU and only the halos cross. Left to the scheduler, dmda moved whole blocks between the GPUs
+// (H200 x2, a 1024x512x256 grid in 2x1 blocks: 10-26 GiB moved in 100 steps, both GPUs together as
+// fast as one). Pinned, on 2 H200s: strong scaling 1.57x -> 1.70x, weak scaling 50% -> 96%,
+// seismograms bitwise the CPU's (6bb2ab2:bench/results/gpu_h200x2_affinity.txt). The policy's
+// gpu_affinity = false leaves the placement to the scheduler (scheduler studies).
+void Simulation::pin_to_gpus() {
   const std::vector<int> devices = cuda_devices();
-  if (!case_.tuning.gpu_affinity || devices.size() < 2 || Runtime::ranks() > 1) return;
+  if (devices.size() < 2 || std::none_of(plan_.blocks.begin(), plan_.blocks.end(), [](const BlockPlan& b) { return b.gpu >= 0; }))
+    return;
   const int n = static_cast<int>(starpu_worker_get_count());
   std::vector<std::vector<int>> groups(devices.size());
   for (int w = 0; w < n; ++w)
     if (starpu_worker_get_type(w) == STARPU_CUDA_WORKER)
       groups[std::find(devices.begin(), devices.end(), starpu_worker_get_devid(w)) - devices.begin()].push_back(w);
-  if (pin_blocks(d, groups) > 0)
-    spdlog::info("{} blocks tiled over {} GPUs, each block's tasks on its GPU", d.blocks.size(), devices.size());
+  if (pin_blocks(groups) > 0)
+    spdlog::info("{} blocks tiled over {} GPUs, each block's tasks on its GPU", plan_.blocks.size(), devices.size());
 }
 
-int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector<int>>& groups) {
+int Simulation::pin_blocks(const std::vector<std::vector<int>>& groups) {
+  const Decomposition& d = plan_.decomposition;
   if (groups.size() < 2 || d.blocks.size() < groups.size()) return 0;
-  RankMap group_of;
-  try {
-    group_of = map_blocks(case_.grid, d, static_cast<int>(groups.size()), Mapping::Tiles);
-  } catch (const std::invalid_argument&) {
-    group_of = map_blocks(case_.grid, d, static_cast<int>(groups.size()), Mapping::Cyclic);
-  }
-  mark_frontiers(group_of);
+  const bool planned = plan_.blocks[0].gpu >= 0 && int(groups.size()) == plan_.launch.gpus;
+  const std::vector<int> group_of = planned ? std::vector<int>{} : tile_groups(case_.grid, d, int(groups.size()));
   const int n = static_cast<int>(starpu_worker_get_count());
   int pinned = 0;
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
+    const int g = planned ? plan_.blocks[b.info.id].gpu : group_of[b.info.id];
     b.workers = WorkerSet{};
-    const std::vector<int>& group = groups[group_of.owner(b.info.id)];
+    const std::vector<int>& group = groups[g];
     for (int w : group) b.workers.add(w);
     if (!group.empty()) b.node = static_cast<int>(starpu_worker_get_memory_node(group.front()));
     // Beside a GPU's workers, the CPU workers stay allowed where the block lets them compute.
@@ -190,21 +184,14 @@ int Simulation::pin_blocks(const Decomposition& d, const std::vector<std::vector
   return pinned;
 }
 
-void Simulation::mark_frontiers(const RankMap& owner) {
-  for (BlockData& b : blocks_)
-    for (int nb : b.info.neighbour)
-      if (b.local && nb >= 0 && owner.owner(nb) != owner.owner(b.info.id)) b.priority = 1;
-}
-
 unsigned long long Simulation::small_where() const {
-  const bool pin = case_.run.small_tasks == "auto" && starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) > 0;
-  return pin ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
+  return plan_.small_tasks_on_gpus ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
 }
 
 // Every task of an iteration goes where compute_where (the blocks') or small_where allows: when
 // both exclude the CPUs, no CPU worker can take any task of the run.
 std::vector<int> Simulation::cpus_to_park() {
-  if (!case_.tuning.park_cpus || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
+  if (!plan_.policy.park_cpus || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
   if (small_where() & STARPU_CPU) return {};
   for (const BlockData& b : blocks_)
     if (b.local && (b.compute_where & STARPU_CPU)) return {};
@@ -271,8 +258,8 @@ int Simulation::advance(int n, bool show_progress) {
   {
     Progress progress(local_blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
     IterationPlan plan;
-    plan.base = step_params(case_);
-    plan.policy = case_.tuning;
+    plan.base = plan_.step;
+    plan.policy = plan_.policy;
     plan.nsteps = steps_;
     plan.dt = case_.time.dt;
     plan.on_stress_done = &stress_done;
@@ -316,103 +303,6 @@ int Simulation::advance(int n, bool show_progress) {
   stats_.wall_seconds += wall;
   stats_.cell_updates_per_second = cells * stats_.steps / stats_.wall_seconds;
   return done;
-}
-
-namespace {
-// A block's part of a checkpoint, received on rank 0 from its owner (blocking, in block order).
-struct RemoteBlock {
-  HostFloats velocity, stress;
-  std::vector<char> pml, anelastic;
-  RemoteBlock(const Case& c, const BlockInfo& b, int owner) {
-    const int64_t n = b.shape.cells();
-    velocity = HostFloats(kVelocityComponents * n);
-    stress = HostFloats(kStressComponents * n);
-    const char* what = "receiving a checkpoint part on rank 0";
-    receive_now(velocity.data(), velocity.size() * sizeof(float), owner, checkpoint_tag(b.id, 0), what);
-    receive_now(stress.data(), stress.size() * sizeof(float), owner, checkpoint_tag(b.id, 1), what);
-    const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
-    if (count > 0) {
-      pml.resize(PmlLayout::of(b.shape, count).bytes);
-      receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
-    }
-    if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {
-      anelastic.resize(AnelasticLayout::of(b.shape, q).bytes);
-      receive_now(anelastic.data(), anelastic.size(), owner, checkpoint_tag(b.id, 3), what);
-    }
-  }
-};
-}  // namespace
-
-// Rank 0 writes the one checkpoint file, its own blocks from memory and the others' as their owners
-// send them, block after block in id order (so the blocking sends and receives pair up and rank 0
-// holds one remote block at a time). The file is renamed into place only once complete.
-void Simulation::save_checkpoint(const std::string& path) {
-  starpu_task_wait_for_all();
-  const int rank = Runtime::rank();
-  const PmlRegion region = PmlRegion::of(case_);
-  std::unique_ptr<CheckpointWriter> w;
-  if (rank == 0) {
-    int64_t pml_cells = 0;
-    for (const BlockData& b : blocks_)
-      pml_cells += region.cells_in(b.info.x0, b.info.shape.nx, b.info.y0, b.info.shape.ny, b.info.shape.nz);
-    w = std::make_unique<CheckpointWriter>(path, case_, iteration_, pml_cells);
-  }
-  for (BlockData& b : blocks_) {
-    const BlockInfo& in = b.info;
-    if (rank != 0) {
-      if (!b.local) continue;
-      const char* what = "sending a checkpoint part";
-      check_starpu(starpu_mpi_send(b.h_velocity, 0, checkpoint_tag(in.id, 0), MPI_COMM_WORLD), what);
-      check_starpu(starpu_mpi_send(b.h_stress, 0, checkpoint_tag(in.id, 1), MPI_COMM_WORLD), what);
-      if (b.h_pml) check_starpu(starpu_mpi_send(b.h_pml, 0, checkpoint_tag(in.id, 2), MPI_COMM_WORLD), what);
-      if (b.h_anelastic) check_starpu(starpu_mpi_send(b.h_anelastic, 0, checkpoint_tag(in.id, 3), MPI_COMM_WORLD), what);
-      continue;
-    }
-    std::unique_ptr<RemoteBlock> remote;
-    if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, owner_[in.id]);
-    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R), an(b.h_anelastic, STARPU_R);
-    const char* pml_buffer = remote ? remote->pml.data() : b.pml;
-    const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);
-    w->write_fields(in.x0, in.y0, in.shape, remote ? remote->velocity.data() : b.velocity,
-                    remote ? remote->stress.data() : b.stress,
-                    reinterpret_cast<const float*>(remote ? (remote->anelastic.empty() ? nullptr : remote->anelastic.data())
-                                                           : b.anelastic));
-    if (count > 0)
-      w->write_pml(global_pml_cells(in, pml_buffer, count, case_.grid),
-                   reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
-  }
-  const std::vector<float> seis = seismograms();  // every rank takes part
-  if (w) {
-    w->write_seismograms(seis);
-    w->commit();
-  }
-}
-
-// Every rank reads its own blocks and the traces of the station groups it records from the one
-// file, whatever the ranks, mapping or layout that wrote it. The boundary buffers are rebuilt from
-// the restored fields: at the end of an iteration they hold exactly the edges of the current
-// velocity and stress.
-void Simulation::restore_checkpoint(const std::string& path) {
-  CheckpointReader r(path, case_);
-  const int rank = Runtime::rank();
-  for (BlockData& b : blocks_) {
-    if (!b.local) continue;
-    Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW),
-        an(b.h_anelastic, STARPU_RW);
-    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, reinterpret_cast<float*>(b.anelastic));
-    if (b.pml)
-      r.read_pml(global_pml_cells(b.info, b.pml, b.pml_cells, case_.grid),
-                 reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
-  }
-  submit_all_saves(blocks_, halo_, small_where());
-  const std::vector<float> seis = r.seismograms();
-  for (StationGroup& g : stations_) {
-    if (g.home != rank) continue;
-    Acquired t(g.h_traces, STARPU_RW);
-    for (size_t q = 0; q < g.station_ids.size(); ++q)
-      std::copy_n(seis.begin() + g.station_ids[q] * 3 * steps_, 3 * steps_, g.traces.begin() + q * 3 * steps_);
-  }
-  iteration_ = r.iteration();
 }
 
 std::vector<float> Simulation::seismograms() {

@@ -9,6 +9,7 @@
 
 #include "app/runtime.hpp"
 #include "app/snapshots.hpp"
+#include "plan/run_plan.hpp"
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
@@ -34,8 +35,14 @@ struct WatchdogAlarm {
 
 class Simulation {
  public:
-  // Needs a live Runtime. `steps` sizes the seismograms; the case is validated by the caller.
-  Simulation(const Case& c, int steps);
+  // Needs a live Runtime. `steps` sizes the seismograms; the case is validated by the caller. The
+  // blocks, their owners, GPUs, priorities and the policy are the plan's (plan_run of the case on
+  // the live runtime, current_launch(), unless given).
+  Simulation(const Case& c, const RunPlan& plan, int steps);
+  Simulation(const Case& c, int steps) : Simulation(c, plan_run(c, current_launch()), steps) {}
+  // The live runtime as a plan sees it: ranks, this process's GPUs and workers.
+  static Launch current_launch();
+  const RunPlan& plan() const { return plan_; }
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -47,11 +54,11 @@ class Simulation {
   int iteration() const { return iteration_; }
   std::optional<WatchdogAlarm> alarm() const;
 
-  // Tiles the blocks over the worker groups (one per GPU, as a multi-GPU process makes them;
-  // any workers in tests) and keeps each block's tasks on its group's workers (and on the CPU
-  // workers where it lets them compute); nothing with fewer than 2 groups or blocks. Before the
-  // first advance. Returns the blocks pinned.
-  int pin_blocks(const Decomposition& d, const std::vector<std::vector<int>>& groups);
+  // Keeps each block's tasks on the workers of its group (groups[g]: the workers of the plan's GPU g,
+  // as a multi-GPU process makes them; any workers in tests, the blocks then tiled over the groups
+  // as tile_groups does) and on the CPU workers where it lets them compute; nothing with fewer than
+  // 2 groups or blocks. Before the first advance. Returns the blocks pinned.
+  int pin_blocks(const std::vector<std::vector<int>>& groups);
 
   // Asks every Simulation to stop submitting at the next iteration (async-signal-safe).
   static void request_stop(int signal);
@@ -75,6 +82,7 @@ class Simulation {
 
  private:
   const Case& case_;
+  const RunPlan plan_;
   int steps_;
   int iteration_ = 0;
   std::vector<BlockData> blocks_;
@@ -88,15 +96,12 @@ class Simulation {
   int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
-  // Frontier blocks (a neighbour with another owner: rank or GPU) compute at a higher priority.
-  void mark_frontiers(const RankMap& owner);
-  void place_compute(const Decomposition& d);  // run.cpu_compute: the workers each block's compute may use
+  void apply_plan();  // the plan's placement and priority onto the local blocks
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
-  bool samples_in_stress(const Decomposition& d) const;  // the stations' samples taken by compute_stress
   void attach_station_slots(int rank);  // each local block's slots of the station groups, to its compute_stress
   std::vector<int> cpus_to_park();  // the CPU workers no task may use (tasks/park.hpp); logs it once
   bool park_logged_ = false;
-  void pin_to_gpus(const Decomposition& d);  // several GPUs in one process: each block's tasks on one
+  void pin_to_gpus();  // several GPUs in one process: each block's tasks on its GPU's workers
   static std::vector<int> cuda_devices();     // the CUDA devices StarPU drives, sorted
   static void on_peak(void* probe);
 };

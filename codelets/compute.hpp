@@ -9,10 +9,10 @@
 #include <type_traits>
 #include "codelets/edges.hpp"
 #include "core/execution_policy.hpp"
-#include "core/fast_div.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
 #include "codelets/material.hpp"
+#include "codelets/pml_cells.hpp"
 #include "codelets/stencil.hpp"
 
 namespace ondes::cpu {
@@ -69,32 +69,6 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 }  // namespace ondes
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
-// With ONDES_CPU_CLONES (CMake option) the stencil loops are compiled twice, for the build's
-// -march and for x86-64-v4 (AVX-512), and the loader picks the clone the CPU runs (GCC's
-// target_clones). Bitwise the same results: no FMA contraction, IEEE operations only. On the H100
-// host's 16-core Xeon, absorbing.toml 4x8 went from 0.59 to 0.64-0.68 G cell-updates/s with
-// x86-64-v4 against x86-64-v3.
-// The loops over a row's cells (ONDES_RUN: interior rows, PML runs) are functions of their own,
-// each cloned; what they call is inlined into them (ONDES_ROW). Inlined into one sweep
-// function, they had left GCC's register allocator one huge function, and it spilled the row's
-// pointers in the hot loops: out of line, absorbing.toml on one core ran 11% faster (112 -> 125 M
-// cell-updates/s).
-#if defined(ONDES_CPU_CLONES) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define ONDES_SWEEP __attribute__((target_clones("arch=x86-64-v4", "default")))
-#define ONDES_RUN __attribute__((noinline, target_clones("arch=x86-64-v4", "default")))
-#elif defined(__GNUC__)
-#define ONDES_SWEEP
-#define ONDES_RUN __attribute__((noinline))
-#else
-#define ONDES_SWEEP
-#define ONDES_RUN
-#endif
-#if defined(__GNUC__)
-#define ONDES_ROW __attribute__((always_inline))
-#else
-#define ONDES_ROW
-#endif
-
 namespace ondes::cpu {
 namespace {
 
@@ -188,75 +162,6 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
     stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else
     stress_row<kInterior, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
-}
-
-// The cells of row (j, k) inside the PmlBox: [i0, i1), empty if the row lies outside it.
-ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockShape& s, int j, int k) {
-  if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) return {0, 0};
-  return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
-}
-
-// The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
-// fields are still in cache: the row's runs of PML cells damped along the same axes, each as
-// run(first i, length, its first cell's place in the PML list, DampedAxes<mask>{}). A row outside
-// the PmlBox in y or z is all PML: three runs, x damped in the two outside the box's x span only,
-// so that the middle one neither reads nor writes x's memory variables (24 bytes a cell and
-// field). One run with x damped throughout gives the same bits (inside the box's x span the x
-// profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory) and was
-// the faster on one core (absorbing.toml: 129 -> 134 M cell-updates/s, before the material was
-// read once a plane); three runs: 2-core dev machine, absorbing.toml 2x1, 241-247 -> 250-258 M
-// (A/B against the one run), 16-core GPU host within its noise (687-712 -> 693-718 M).
-// A row crossing the box has the cells left and right of it (x damped only).
-template <class RunFn>
-ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
-  const int yz = int(j < b.lo[1] || j >= b.hi[1]) << 1 | int(k < b.lo[2] || k >= b.hi[2]) << 2;
-  const int x_lo = std::min(b.lo[0], s.nx), x_hi = std::max(b.hi[0], x_lo);
-  auto segment = [&](int i0, int i1, int mask) ONDES_ROW {
-    if (i1 <= i0) return;
-    const int64_t q0 = pml_index(b, s, i0, j, k);
-    switch (mask) {
-      case 1: run(i0, i1 - i0, q0, DampedAxes<1>{}); break;
-      case 2: run(i0, i1 - i0, q0, DampedAxes<2>{}); break;
-      case 3: run(i0, i1 - i0, q0, DampedAxes<3>{}); break;
-      case 4: run(i0, i1 - i0, q0, DampedAxes<4>{}); break;
-      case 5: run(i0, i1 - i0, q0, DampedAxes<5>{}); break;
-      case 6: run(i0, i1 - i0, q0, DampedAxes<6>{}); break;
-      case 7: run(i0, i1 - i0, q0, DampedAxes<7>{}); break;
-      default: break;  // not a PML run
-    }
-  };
-  segment(0, x_lo, yz | 1);
-  if (yz) segment(x_lo, x_hi, yz);
-  segment(x_hi, s.nx, yz | 1);
-}
-
-// A run of len PML cells of row `row` from cell i0 (place q0 in the PML list), damped along
-// `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
-// one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
-// one core either way, absorbing.toml.)
-template <class Damped, class M>
-ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
-                                int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
-  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
-#pragma GCC ivdep
-  for (int t = 0; t < len; ++t) {
-    const int64_t c = row + i0 + t;
-    float dp[kVelocityComponents];
-    velocity_pml_increments(p, mat.at(c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
-                            dp);
-    for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
-  }
-}
-template <class Damped, class M>
-ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
-                              int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
-  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
-#pragma GCC ivdep
-  for (int t = 0; t < len; ++t) {
-    const int64_t c = row + i0 + t;
-    stress_pml_rates(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k, plane, damped,
-                     stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
-  }
 }
 
 }  // namespace
@@ -408,134 +313,6 @@ __global__ void __launch_bounds__(512, MinBlocks)
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
   });
-}
-
-// A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
-// (i, j, k) and the axes it is damped along.
-struct PmlCell {
-  int64_t t, q;
-  int i, j, k;
-  DampedMask damped;
-};
-// Cell t of the block's PML list, found by arithmetic from the PmlBox (the inverse of pml_index:
-// (k, j, i) order, a plane outside the box's z span all PML, in a plane crossing it the rows outside
-// its y span whole and the others their cells left and right of it), in integers of type I, each
-// quotient by div(x, d) (d: PmlSizes' index of the divisor). Not loaded from the list: that load came
-// before every other one (H100: the PML kernels ran latency-bound). Not in box order either: the
-// velocity kernel over six boxes one after another took 553 us against 488 in list order, where a
-// plane's PML cells are updated together.
-struct PmlSizes {
-  enum { kFull, kPlane, kRow, kNx, kCount };  // nx * ny, a crossing plane's PML cells, a crossing row's, nx
-  int64_t d[kCount];
-  ONDES_HD static PmlSizes of(const BlockShape& s, const PmlBox& b) {
-    const int64_t nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1], row = nx - box_x;
-    return {{nx * s.ny, (s.ny - box_y) * nx + box_y * row, row, nx}};
-  }
-};
-template <class I, class Div>
-__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, const PmlSizes& z, I t, int& i, int& j, int& k,
-                                 Div&& div) {
-  const I nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1];
-  const I full = I(z.d[PmlSizes::kFull]), row_pml = I(z.d[PmlSizes::kRow]), plane_pml = I(z.d[PmlSizes::kPlane]);
-  const I before = I(b.lo[2]) * full, crossing = I(b.hi[2] - b.lo[2]) * plane_pml;
-  auto in_full = [&](I r) { j = int(div(r, PmlSizes::kNx)), i = int(r - I(j) * nx); };
-  if (t < before) {
-    k = int(div(t, PmlSizes::kFull)), in_full(t - I(k) * full);
-    return;
-  }
-  if (t >= before + crossing) {
-    const I u = t - before - crossing, d = div(u, PmlSizes::kFull);
-    k = b.hi[2] + int(d), in_full(u - d * full);
-    return;
-  }
-  const I u = t - before, d = div(u, PmlSizes::kPlane), r = u - d * plane_pml, rows_before = I(b.lo[1]) * nx;
-  k = b.lo[2] + int(d);
-  if (r < rows_before) return in_full(r);
-  if (r < rows_before + box_y * row_pml) {
-    const I w = r - rows_before, e = div(w, PmlSizes::kRow), c = w - e * row_pml;
-    j = b.lo[1] + int(e), i = int(c < I(b.lo[0]) ? c : c + box_x);
-    return;
-  }
-  in_full(r - rows_before - box_y * row_pml + I(b.hi[1]) * nx);
-}
-// pml_place's divisors as multiply-and-shift (core/fast_div.hpp), computed once a launch, for
-// blocks of at most INT32_MAX cells (the others divide). Why: each PML thread found its cell by two
-// or three dependent 32-bit divisions (~20 instructions each, a reciprocal among them) before its
-// first load.
-struct PmlDivisors {
-  FastDiv by[PmlSizes::kCount];
-  static PmlDivisors of(const BlockShape& s, const PmlBox& b) {
-    const PmlSizes z = PmlSizes::of(s, b);
-    PmlDivisors p;
-    for (int d = 0; d < PmlSizes::kCount; ++d) p.by[d] = FastDiv(unsigned(std::clamp<int64_t>(z.d[d], 1, INT32_MAX)));
-    return p;
-  }
-};
-__device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
-  int i, j, k;
-  const PmlSizes z = PmlSizes::of(p.shape, p.pml);
-  if (p.shape.cells() <= INT32_MAX)
-    pml_place<uint32_t>(p.shape, p.pml, z, uint32_t(t), i, j, k, [&](uint32_t x, int d) { return fd.by[d](x); });
-  else
-    pml_place<int64_t>(p.shape, p.pml, z, t, i, j, k, [&](int64_t x, int d) { return x / z.d[d]; });
-  return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
-}
-
-// One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
-// 256 per SM (64 registers). Velocity: five (48 registers) were better while its memory
-// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, 6bb2ab2:bench/results/
-// gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
-// four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
-// Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
-// (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
-// loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
-// 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
-// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the
-// plane's factors (codelets/material.hpp: buoyancies, moduli) rather than the material at the cell
-// and its neighbours; the anelastic update (N > 0) reads the plane's material (PlaneAt).
-template <bool Uniform>
-__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Uniform) return plane_factors(mat, sh).buoyancies(k);
-  else return array_at(mat, sh, q);
-}
-template <bool Uniform, int N>
-__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Uniform && N == 0) return plane_factors(mat, sh).moduli(k);
-  else if constexpr (Uniform) return plane_at(mat, sh, k);
-  else return array_at(mat, sh, q);
-}
-
-template <bool Save, bool Uniform>
-__global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
-                                   PmlDivisors fd) {
-  if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count);
-  const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
-  const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
-  velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
-  if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
-  if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
-}
-
-template <bool Save, int N, bool Uniform>
-__global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
-                                 BoundaryBuffers e, PmlDivisors fd) {
-  if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count);
-  const int plane = z_plane(c.k, p.free_surface);
-  const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
-  const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
-  if constexpr (N == 0) {
-    stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
-  } else {
-    anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
-                                 plane, c.damped, d);
-  }
-  if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
 }
 
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }

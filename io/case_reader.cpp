@@ -19,6 +19,7 @@
 #include "io/ondes3d_sources.hpp"
 #include "io/toml_guard.hpp"
 #include "io/toml_section.hpp"
+#include "io/case_medium.hpp"
 #include "io/tuning.hpp"
 #include "io/model_reader.hpp"
 #include "physics/attenuation.hpp"
@@ -95,23 +96,15 @@ Source read_source(Section s) {
   return src;
 }
 
-// A path in a case file is relative to the case file's folder.
-std::string resolve(const std::string& file, const std::string& case_path) {
-  if (file.empty() || file[0] == '/') return file;
-  const size_t slash = case_path.rfind('/');
-  return slash == std::string::npos ? file : case_path.substr(0, slash + 1) + file;
-}
-
-// [[faults]]: a file of point sources in columns (io/fault_reader.hpp), or (format = "ondes3d")
 // Ondes3D's position and history files (io/ondes3d_sources.hpp).
 Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Source>& sources) {
   Fault f;
-  f.file = resolve(s.string("file"), case_path);
+  f.file = case_relative(s.string("file"), case_path);
   const std::string format = s.string_or("format", "columns");
   std::vector<Source> points;
   if (format == "ondes3d") {
     f.stf = StfKind::Held;
-    Ondes3dSourceFiles files{f.file, resolve(s.string("history"), case_path), {0, 0, 0}, {}};
+    Ondes3dSourceFiles files{f.file, case_relative(s.string("history"), case_path), {0, 0, 0}, {}};
     if (s.has("offset")) files.offset = s.vector<3>("offset");
     if (s.has("region_min")) files.keep.lo = s.vector<3>("region_min");
     if (s.has("region_max")) files.keep.hi = s.vector<3>("region_max");
@@ -142,144 +135,6 @@ Fault read_fault_entry(Section s, const std::string& case_path, std::vector<Sour
   f.count = points.size();
   sources.insert(sources.end(), points.begin(), points.end());
   return f;
-}
-
-Layer read_layer(Section& s, bool with_top) {
-  Layer l;
-  l.top = with_top ? s.number("top", 0, kHuge) : 0.0;
-  // vs = 0: a fluid (water); vp = vs = 0: vacuum (air above a topography), whose density only
-  // enters the averages at the staggered points.
-  l.vp = s.number("vp", 0, kHuge);
-  l.vs = s.number("vs", 0, kHuge);
-  l.rho = s.number("rho", 0, kHuge, true);
-  if (l.vp == 0 && l.vs > 0) s.fail(s.node("vp"), "vp", "vp = 0 is vacuum, which needs vs = 0 too");
-  if (s.has("qp") || s.has("qs")) {
-    l.qp = s.number("qp", 0, 1e6, true);
-    l.qs = s.number("qs", 0, 1e6, true);
-    if (l.vs == 0) s.fail(s.node("qs"), "qs", "attenuation (qp, qs) in a fluid or vacuum layer (vs = 0) is not supported");
-  }
-  if (s.has("q0")) {
-    l.q0 = s.number("q0", 0, 1e6);
-    if ((s.has("qp") || s.has("qs")) && l.q0 > 0)
-      s.fail(s.node("q0"), "q0", "Ondes3D's q0 damping and qp/qs attenuation exclude each other; give one");
-  }
-  if (l.vs > 0 && l.vs >= l.vp / std::sqrt(2.0))
-    s.fail(s.node("vs"), "vs",
-           fmt::format("vs = {} must be below vp/sqrt(2) = {:.6g} (else lambda < 0)", l.vs, l.vp / std::sqrt(2.0)));
-  if (with_top) s.reject_unknown();  // [medium] itself (a homogeneous medium) has more keys: read_medium checks
-  return l;
-}
-
-// [medium] q0_frequency (Hz): f0 of Ondes3D's q0 damping, required with and only with q0.
-void read_q0(Section& s, Medium& m) {
-  if (!m.damped()) {
-    if (s.has("q0_frequency")) s.fail(s.node("q0_frequency"), "q0_frequency", "given without any q0 in the medium");
-    return;
-  }
-  if (m.attenuating())
-    s.fail(s.node("q0_frequency"), "q0", "Ondes3D's q0 damping and qp/qs attenuation exclude each other; give one");
-  if (!s.has("q0_frequency"))
-    s.fail(nullptr, "q0_frequency", "missing: the frequency f0 (Hz) of the q0 damping exp(-pi f0 dt / q0) is needed with q0");
-  m.q0_frequency = s.number("q0_frequency", 0, kHuge, true);
-  if (m.layers.size() > size_t(kMaxDampedLayers))
-    s.fail(s.node("q0_frequency"), "q0",
-           fmt::format("q0 damping supports at most {} layers; the medium has {}", kMaxDampedLayers, m.layers.size()));
-}
-
-// [medium] q_scheme: "every_cell" (default) or "coarse_grained" (physics/attenuation.hpp): the
-// coarse-grained scheme holds the exact solution within 3% for Q >= 20 only, and its fit must hold
-// every layer's Q within 5% over the band.
-void read_q_scheme(Section& s, Medium& m) {
-  const std::string scheme = s.string_or("q_scheme", "every_cell");
-  if (scheme != "every_cell" && scheme != "coarse_grained")
-    s.fail(s.node("q_scheme"), "q_scheme",
-           fmt::format("\"{}\": the allowed values are \"every_cell\" (default) and \"coarse_grained\"", scheme));
-  m.q_coarse_grained = scheme == "coarse_grained";
-  if (!m.q_coarse_grained) return;
-  constexpr double kLowestQ = 20;
-  QFits fits = q_fits(m);
-  std::vector<Layer> lowest = m.layers;  // a 3D model: its lowest Q, rounded as the solver does
-  if (m.model) lowest = {Layer{0, 0, 0, 0, level_q(q_level(m.model->qp_min)), level_q(q_level(m.model->qs_min))}};
-  for (const Layer& l : lowest)
-    for (double q : {l.qp, l.qs}) {
-      if (q > 0 && q < kLowestQ)
-        s.fail(s.node("q_scheme"), "q_scheme",
-               fmt::format("coarse-grained needs every qp and qs >= {} (below, it misses the exact solution by "
-                           "5-11%); Q = {} here: use \"every_cell\"", kLowestQ, q));
-      if (!(q > 0)) continue;
-      const Relaxation& r = fits.of(q);
-      double worst = 0;
-      for (int i = 0; i <= 60; ++i)
-        worst = std::max(worst, std::abs(quality_at(r, m.q_band[0] * std::pow(m.q_band[1] / m.q_band[0], i / 60.0)) / q - 1));
-      if (worst > 0.05)
-        s.fail(s.node("q_scheme"), "q_scheme",
-               fmt::format("coarse-grained, Q = {} over [{}, {}] Hz is fitted only within {:.1f}% (at most 5%): use "
-                           "\"every_cell\" or a narrower q_band", q, m.q_band[0], m.q_band[1], 100 * worst));
-    }
-}
-
-// [medium] q_band = [f_min, f_max] (Hz) and q_reference (Hz, default the band's geometric centre),
-// required with and only with qp/qs.
-void read_q_band(Section& s, Medium& m) {
-  if (!s.has("q_band")) {
-    if (m.attenuating())
-      s.fail(nullptr, "q_band", "missing: the band [f_min, f_max] in Hz over which qp and qs hold is needed with them");
-    for (const char* k : {"q_reference", "q_scheme"})
-      if (s.has(k)) s.fail(s.node(k), k, "is only meaningful with qp/qs and q_band");
-    return;
-  }
-  if (!m.attenuating()) s.fail(s.node("q_band"), "q_band", "given without any qp/qs in the medium");
-  m.q_band = s.vector<2>("q_band");
-  if (!(m.q_band[0] > 0) || !(m.q_band[1] > m.q_band[0]))
-    s.fail(s.node("q_band"), "q_band",
-           fmt::format("[{}, {}] Hz: need 0 < f_min < f_max", m.q_band[0], m.q_band[1]));
-  m.q_reference = s.number_or("q_reference", std::sqrt(m.q_band[0] * m.q_band[1]), 0, kHuge, true);
-  read_q_scheme(s, m);
-  if (!m.q_coarse_grained && mechanisms_for(m.q_band[0], m.q_band[1]) > kMaxMechanisms)
-    s.fail(s.node("q_band"), "q_band",
-           fmt::format("[{}, {}] Hz spans {:.2f} decades; at most 4 are supported ({} relaxation mechanisms, each "
-                       "6 memory variables in every cell)",
-                       m.q_band[0], m.q_band[1], std::log10(m.q_band[1] / m.q_band[0]), kMaxMechanisms));
-}
-
-Medium read_medium(Section s, const std::string& case_path) {
-  Medium m;
-  if (s.has("model")) {
-    for (const char* k : {"vp", "vs", "rho", "layers"})
-      if (s.has(k)) s.fail(s.node(k), k, "give either model or vp/vs/rho / [[medium.layers]], not both");
-    if (s.has("q0_frequency"))
-      s.fail(s.node("q0_frequency"), "q0_frequency", "q0 damping is per layer: not with a 3D model");
-    const std::string file = resolve(s.string("model"), case_path);
-    try {
-      m.model = read_model(file);
-    } catch (const CaseError& e) {
-      s.fail(s.node("model"), "model", e.what());
-    }
-    m.model_q = m.model->attenuating();
-    read_q_band(s, m);
-    s.reject_unknown();
-    return m;
-  }
-  auto layers = s.tables("layers");
-  if (layers.empty()) {
-    m.layers.push_back(read_layer(s, false));
-  } else {
-    for (const char* k : {"vp", "vs", "rho"})
-      if (s.has(k)) s.fail(s.node(k), k, "give either vp/vs/rho or [[medium.layers]], not both");
-    for (auto& l : layers) m.layers.push_back(read_layer(l, true));
-    if (m.layers.front().top != 0) layers.front().fail(nullptr, "top", "the first layer must start at top = 0");
-    for (size_t i = 1; i < m.layers.size(); ++i)
-      if (!(m.layers[i].top > m.layers[i - 1].top))
-        layers[i].fail(nullptr, "top", "layers must be listed with increasing top depth");
-  }
-  const std::string sampling = s.string_or("layer_sampling", "average");
-  if (sampling == "ondes3d") m.layer_sampling = LayerSampling::Ondes3d;
-  else if (sampling != "average")
-    s.fail(s.node("layer_sampling"), "layer_sampling", "'" + sampling + "' is not one of average, ondes3d");
-  read_q_band(s, m);
-  read_q0(s, m);
-  s.reject_unknown();
-  return m;
 }
 
 // "YYYY-MM-DDTHH:MM:SS[.fff][Z]" (UTC) to seconds since 1970; nullopt when malformed.

@@ -47,13 +47,11 @@ void check_not_in_vacuum(const Case& c, const std::array<double, 3>& x, const st
                                 c.path, key, x[0], x[1], x[2]));
 }
 
-std::vector<std::string> validate_case(const Case& c) {
-  std::vector<std::string> warnings;
-  check_model_covers(c);
-  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
-  if (c.time.dt > limit)
-    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
-                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
+namespace {
+
+// The PML leaves room for an interior; sources and stations lie in the grid, not in vacuum; those
+// in the PML are warnings.
+void check_points(const Case& c, std::vector<std::string>& warnings) {
   const int w = c.boundaries.pml_width;
   const PmlRegion pml = PmlRegion::of(c);
   if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
@@ -83,6 +81,11 @@ std::vector<std::string> validate_case(const Case& c) {
     if (pml.reaches(c.stations[i].position, c.grid.h)) in_pml.push_back(key);
   }
   warn_in_pml("station(s)", "damps what they record");
+}
+
+// The blocks (edge strips and balanced cuts included) keep at least 4 cells in x and y, and a
+// block's largest array fits StarPU's 32-bit element count.
+void check_blocks(const Case& c) {
   // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
   constexpr int kMinBlock = 4;
   if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
@@ -102,8 +105,7 @@ std::vector<std::string> validate_case(const Case& c) {
   const auto [least_x, most_x] = widths(xs);
   const auto [least_y, most_y] = widths(ys);
   if (const int least = std::min(least_x, least_y); least < kMinBlock) {
-    const int w = c.run.edge_strip;
-    if (w > 0)
+    if (const int w = c.run.edge_strip; w > 0)
       throw CaseError(fmt::format("{}: run.edge_strip = {} with run.blocks = [{}, {}] on the {} x {} grid leaves a block "
                                   "{} cells wide; every block and every strip needs at least {} cells: use a strip "
                                   "of {} cells or more, narrow enough to leave {} in each block, or fewer blocks",
@@ -126,6 +128,19 @@ std::vector<std::string> validate_case(const Case& c) {
                                   c.path, c.run.nbx, c.run.nby, words,
                                   static_cast<int64_t>(std::ceil(double(words) / double(UINT32_MAX)))));
   }
+}
+
+}  // namespace
+
+std::vector<std::string> validate_case(const Case& c) {
+  std::vector<std::string> warnings;
+  check_model_covers(c);
+  const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
+  if (c.time.dt > limit)
+    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
+                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
+  check_points(c, warnings);
+  check_blocks(c);
   const double ppw = points_per_wavelength(c);
   if (ppw < 5)
     warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "

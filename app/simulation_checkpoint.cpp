@@ -1,0 +1,127 @@
+// Simulation's checkpoints (app/simulation.hpp): rank 0 writes the one file, its blocks from
+// memory and the others' as their owners send them; every rank reads back its own blocks.
+#include "app/simulation.hpp"
+
+#include <starpu.h>
+#include <starpu_mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <string>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+#include "app/progress.hpp"
+#include "io/checkpoint.hpp"
+#include "perfmodels/cost_model.hpp"
+#include "physics/grid_setup.hpp"
+#include "physics/pml.hpp"
+#include "tasks/gather.hpp"
+#include "tasks/iteration.hpp"
+#include "tasks/messages.hpp"
+#include "tasks/park.hpp"
+#include "tasks/profile.hpp"
+
+namespace ondes {
+
+namespace {
+// A block's part of a checkpoint, received on rank 0 from its owner (blocking, in block order).
+struct RemoteBlock {
+  HostFloats velocity, stress;
+  std::vector<char> pml, anelastic;
+  RemoteBlock(const Case& c, const BlockInfo& b, int owner) {
+    const int64_t n = b.shape.cells();
+    velocity = HostFloats(kVelocityComponents * n);
+    stress = HostFloats(kStressComponents * n);
+    const char* what = "receiving a checkpoint part on rank 0";
+    receive_now(velocity.data(), velocity.size() * sizeof(float), owner, checkpoint_tag(b.id, 0), what);
+    receive_now(stress.data(), stress.size() * sizeof(float), owner, checkpoint_tag(b.id, 1), what);
+    const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
+    if (count > 0) {
+      pml.resize(PmlLayout::of(b.shape, count).bytes);
+      receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
+    }
+    if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {
+      anelastic.resize(AnelasticLayout::of(b.shape, q).bytes);
+      receive_now(anelastic.data(), anelastic.size(), owner, checkpoint_tag(b.id, 3), what);
+    }
+  }
+};
+}  // namespace
+
+// Rank 0 writes the one checkpoint file, its own blocks from memory and the others' as their owners
+// send them, block after block in id order (so the blocking sends and receives pair up and rank 0
+// holds one remote block at a time). The file is renamed into place only once complete.
+void Simulation::save_checkpoint(const std::string& path) {
+  starpu_task_wait_for_all();
+  const int rank = Runtime::rank();
+  const PmlRegion region = PmlRegion::of(case_);
+  std::unique_ptr<CheckpointWriter> w;
+  if (rank == 0) {
+    int64_t pml_cells = 0;
+    for (const BlockData& b : blocks_)
+      pml_cells += region.cells_in(b.info.x0, b.info.shape.nx, b.info.y0, b.info.shape.ny, b.info.shape.nz);
+    w = std::make_unique<CheckpointWriter>(path, case_, iteration_, pml_cells);
+  }
+  for (BlockData& b : blocks_) {
+    const BlockInfo& in = b.info;
+    if (rank != 0) {
+      if (!b.local) continue;
+      const char* what = "sending a checkpoint part";
+      check_starpu(starpu_mpi_send(b.h_velocity, 0, checkpoint_tag(in.id, 0), MPI_COMM_WORLD), what);
+      check_starpu(starpu_mpi_send(b.h_stress, 0, checkpoint_tag(in.id, 1), MPI_COMM_WORLD), what);
+      if (b.h_pml) check_starpu(starpu_mpi_send(b.h_pml, 0, checkpoint_tag(in.id, 2), MPI_COMM_WORLD), what);
+      if (b.h_anelastic) check_starpu(starpu_mpi_send(b.h_anelastic, 0, checkpoint_tag(in.id, 3), MPI_COMM_WORLD), what);
+      continue;
+    }
+    std::unique_ptr<RemoteBlock> remote;
+    if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, owner_[in.id]);
+    Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R), an(b.h_anelastic, STARPU_R);
+    const char* pml_buffer = remote ? remote->pml.data() : b.pml;
+    const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);
+    w->write_fields(in.x0, in.y0, in.shape, remote ? remote->velocity.data() : b.velocity,
+                    remote ? remote->stress.data() : b.stress,
+                    reinterpret_cast<const float*>(remote ? (remote->anelastic.empty() ? nullptr : remote->anelastic.data())
+                                                           : b.anelastic));
+    if (count > 0)
+      w->write_pml(global_pml_cells(in, pml_buffer, count, case_.grid),
+                   reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
+  }
+  const std::vector<float> seis = seismograms();  // every rank takes part
+  if (w) {
+    w->write_seismograms(seis);
+    w->commit();
+  }
+}
+
+// Every rank reads its own blocks and the traces of the station groups it records from the one
+// file, whatever the ranks, mapping or layout that wrote it. The boundary buffers are rebuilt from
+// the restored fields: at the end of an iteration they hold exactly the edges of the current
+// velocity and stress.
+void Simulation::restore_checkpoint(const std::string& path) {
+  CheckpointReader r(path, case_);
+  const int rank = Runtime::rank();
+  for (BlockData& b : blocks_) {
+    if (!b.local) continue;
+    Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW),
+        an(b.h_anelastic, STARPU_RW);
+    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, reinterpret_cast<float*>(b.anelastic));
+    if (b.pml)
+      r.read_pml(global_pml_cells(b.info, b.pml, b.pml_cells, case_.grid),
+                 reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
+  }
+  submit_all_saves(blocks_, halo_, small_where());
+  const std::vector<float> seis = r.seismograms();
+  for (StationGroup& g : stations_) {
+    if (g.home != rank) continue;
+    Acquired t(g.h_traces, STARPU_RW);
+    for (size_t q = 0; q < g.station_ids.size(); ++q)
+      std::copy_n(seis.begin() + g.station_ids[q] * 3 * steps_, 3 * steps_, g.traces.begin() + q * 3 * steps_);
+  }
+  iteration_ = r.iteration();
+}
+
+}  // namespace ondes

@@ -1,0 +1,361 @@
+// The C-PML cells of a block, beside its interior update (codelets/compute.hpp): one cell's
+// memory-variable update and additive correction (shared by CPU and CUDA), then on the CPU each
+// row's runs of PML cells corrected right after the row's interior update (the runs damped along
+// the same axes, one instantiation per damped-axes mask); on the GPU, one thread per PML cell in the
+// block's PML list order, the interior update and the C-PML correction together. The same per-cell
+// functions of stencil.hpp on both, hence the same bits.
+#pragma once
+#include <algorithm>
+#include <utility>
+
+#include "codelets/kernel_support.hpp"
+#include "codelets/material.hpp"
+#include "codelets/stencil.hpp"
+#include "core/fast_div.hpp"
+
+namespace ondes {
+
+// ---- C-PML: one cell's memory-variable update, then the additive correction ----
+
+// The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the per-axis
+// profiles; the memory variables, [18][count].
+struct PmlView {
+  const int64_t* cells;
+  const float* prof;
+  float* psi;
+  int64_t count;
+};
+ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
+  const PmlLayout l = PmlLayout::of(s, count);
+  return {reinterpret_cast<const int64_t*>(pml), reinterpret_cast<const float*>(pml + l.profiles_offset),
+          reinterpret_cast<float*>(pml + l.psi_offset), count};
+}
+
+// psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
+// replaced by the new psi. Where the differences live is a template argument (kVelocityPlaces or
+// kStressPlaces), so each difference's profile is known at compile time: along a run of cells in x
+// the x profiles are contiguous and the y and z ones constant, and the CPU loop vectorises.
+// The axes along which a PML cell is damped (bit a): those whose coordinate lies outside the
+// PmlBox. Along the others the profile's a is zero at the cell (integer and half positions alike,
+// physics/pml.hpp), so their memory variables stay +0 for ever (b x +0 + (+-0) = +0) and so do
+// the corrections: pml_memory writes +0 for them without reading or writing memory, the same bits
+// as the recursion would give. DampedAxes<M> is the mask known at compile time (a CPU run of
+// cells with the same mask), DampedMask the one a CUDA thread computes.
+ONDES_CELL int damped_axes(const PmlBox& b, int i, int j, int k) {
+  return int(i < b.lo[0] || i >= b.hi[0]) | int(j < b.lo[1] || j >= b.hi[1]) << 1 |
+         int(k < b.lo[2] || k >= b.hi[2]) << 2;
+}
+template <int Mask>
+struct DampedAxes {
+  ONDES_HD constexpr bool operator()(int a) const { return (Mask >> a) & 1; }
+};
+struct DampedMask {
+  int mask;
+  ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
+};
+
+template <uint32_t Axes, uint32_t Halves, class Damped>
+ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
+                                const Damped& damped, Diffs& d, float inv_h) {
+  constexpr DiffPlaces where{Axes, Halves};
+  const int ijk[3] = {i, j, k};
+  const int n_axis[3] = {s.nx, s.ny, s.nz};
+  // Every memory variable is loaded before any is stored: the compiler cannot tell that a store
+  // misses the next variable's load, and would otherwise wait for memory once per variable (the
+  // CUDA PML kernels ran latency-bound).
+  float old[9];
+  ONDES_UNROLL
+  for (int q = 0; q < 9; ++q)
+    if (damped(where.axis(q))) old[q] = v.psi[(psi_base + q) * v.count + p];
+  ONDES_UNROLL
+  for (int q = 0; q < 9; ++q) {
+    const int a = where.axis(q);
+    if (!damped(a)) {
+      d.d[q] = 0.0f;
+      continue;
+    }
+    const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
+    const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
+    const float m = cb * old[q] + ca * (d.d[q] * inv_h);
+    v.psi[(psi_base + q) * v.count + p] = m;
+    d.d[q] = m;
+  }
+}
+
+// The C-PML part of PML cell p's update (at (i, j, k) of the block, damped along `damped`), from
+// the differences d of its interior update: the memory variables, then the additive term, as
+// increments (velocity) or rates put per component (stress, like hooke). A PML cell's new value is
+// (old + interior increment) + C-PML increment, in that order everywhere: the CPU rows add the
+// second in a pass of their own over the PML runs, the CUDA kernels both in registers.
+template <class M, class Damped>
+ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
+                                        int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
+  velocity_increments(m, d, sp.dt, dv);
+}
+template <class Damped, class Put>
+ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
+                                 int k, int plane, const Damped& damped, Diffs d, Put&& put) {
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
+  hooke(u, d, sp.dt, plane, put);
+}
+
+// The whole update of PML cell p (padded index `cell`), for the CUDA per-cell kernels: the interior
+// one and the C-PML one from the same differences d and moduli, computed once, with one load and
+// one store of the cell (H100 stress PML kernel 730 -> 575 us). The CPU rows keep two passes: this
+// form measured no faster there.
+template <class M, class Damped>
+ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
+                                    int64_t cell, int i, int j, int k, const Damped& damped, const Diffs& d) {
+  const int64_t n = sp.shape.cells();
+  float old[kVelocityComponents], dv[kVelocityComponents], dp[kVelocityComponents];
+  ONDES_UNROLL
+  for (int c = 0; c < kVelocityComponents; ++c) old[c] = v[c * n + cell];  // before the memory's stores
+  velocity_increments(m, d, sp.dt_h, dv);
+  velocity_pml_increments(sp, m, pv, p, i, j, k, damped, d, dp);
+  ONDES_UNROLL
+  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = (old[c] + dv[c]) + dp[c];
+}
+template <class M, class Damped>
+ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
+                                  int64_t cell, int i, int j, int k, int plane, const Damped& damped, const Diffs& d) {
+  const int64_t n = sp.shape.cells();
+  const Moduli u = elastic_moduli(m);
+  float now[kStressComponents];
+  ONDES_UNROLL
+  for (int c = 0; c < kStressComponents; ++c) now[c] = s[c * n + cell];
+  hooke(u, d, sp.dt_h, plane, [&](int c, float x) { now[c] += x; });
+  stress_pml_rates(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
+  ONDES_UNROLL
+  for (int c = 0; c < kStressComponents; ++c) s[c * n + cell] = now[c];
+}
+
+// The whole stress update of PML cell p in an attenuating medium: its C-PML memory first, then the
+// anelastic update with the stretched differences d + h psi, so that the relaxation is driven by
+// the strain rate the PML makes (driven by d alone, the layer reflected 5% of an S wave at Q = 10:
+// tests/test_anelastic.cpp).
+template <int N, class M, class Damped>
+ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, float* memory, const CellRelaxation& r,
+                                          const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
+                                          int plane, const Damped& damped, Diffs d) {
+  Diffs psi = d;
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
+  ONDES_UNROLL
+  for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
+  add_stress_anelastic<N>(s, memory, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane);
+}
+
+}  // namespace ondes
+
+#ifdef ONDES_DEFINE_CPU_KERNELS
+namespace ondes::cpu {
+namespace {
+
+// The cells of row (j, k) inside the PmlBox: [i0, i1), empty if the row lies outside it.
+ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockShape& s, int j, int k) {
+  if (j < b.lo[1] || j >= b.hi[1] || k < b.lo[2] || k >= b.hi[2]) return {0, 0};
+  return {std::min(b.lo[0], s.nx), std::min(std::max(b.hi[0], b.lo[0]), s.nx)};
+}
+
+// The C-PML correction of row (j, k)'s PML cells, right after the row's interior update while its
+// fields are still in cache: the row's runs of PML cells damped along the same axes, each as
+// run(first i, length, its first cell's place in the PML list, DampedAxes<mask>{}). A row outside
+// the PmlBox in y or z is all PML: three runs, x damped in the two outside the box's x span only,
+// so that the middle one neither reads nor writes x's memory variables (24 bytes a cell and
+// field). One run with x damped throughout gives the same bits (inside the box's x span the x
+// profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory) and was
+// the faster on one core (absorbing.toml: 129 -> 134 M cell-updates/s, before the material was
+// read once a plane); three runs: 2-core dev machine, absorbing.toml 2x1, 241-247 -> 250-258 M
+// (A/B against the one run), 16-core GPU host within its noise (687-712 -> 693-718 M).
+// A row crossing the box has the cells left and right of it (x damped only).
+template <class RunFn>
+ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
+  const int yz = int(j < b.lo[1] || j >= b.hi[1]) << 1 | int(k < b.lo[2] || k >= b.hi[2]) << 2;
+  const int x_lo = std::min(b.lo[0], s.nx), x_hi = std::max(b.hi[0], x_lo);
+  auto segment = [&](int i0, int i1, int mask) ONDES_ROW {
+    if (i1 <= i0) return;
+    const int64_t q0 = pml_index(b, s, i0, j, k);
+    switch (mask) {
+      case 1: run(i0, i1 - i0, q0, DampedAxes<1>{}); break;
+      case 2: run(i0, i1 - i0, q0, DampedAxes<2>{}); break;
+      case 3: run(i0, i1 - i0, q0, DampedAxes<3>{}); break;
+      case 4: run(i0, i1 - i0, q0, DampedAxes<4>{}); break;
+      case 5: run(i0, i1 - i0, q0, DampedAxes<5>{}); break;
+      case 6: run(i0, i1 - i0, q0, DampedAxes<6>{}); break;
+      case 7: run(i0, i1 - i0, q0, DampedAxes<7>{}); break;
+      default: break;  // not a PML run
+    }
+  };
+  segment(0, x_lo, yz | 1);
+  if (yz) segment(x_lo, x_hi, yz);
+  segment(x_hi, s.nx, yz | 1);
+}
+
+// A run of len PML cells of row `row` from cell i0 (place q0 in the PML list), damped along
+// `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
+// one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
+// one core either way, absorbing.toml.)
+template <class Damped, class M>
+ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
+                                int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
+  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+#pragma GCC ivdep
+  for (int t = 0; t < len; ++t) {
+    const int64_t c = row + i0 + t;
+    float dp[kVelocityComponents];
+    velocity_pml_increments(p, mat.at(c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
+                            dp);
+    for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
+  }
+}
+template <class Damped, class M>
+ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
+                              int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
+  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+#pragma GCC ivdep
+  for (int t = 0; t < len; ++t) {
+    const int64_t c = row + i0 + t;
+    stress_pml_rates(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k, plane, damped,
+                     stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
+  }
+}
+
+}  // namespace
+}  // namespace ondes::cpu
+#endif
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda {
+namespace {
+
+// A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
+// (i, j, k) and the axes it is damped along.
+struct PmlCell {
+  int64_t t, q;
+  int i, j, k;
+  DampedMask damped;
+};
+// Cell t of the block's PML list, found by arithmetic from the PmlBox (the inverse of pml_index:
+// (k, j, i) order, a plane outside the box's z span all PML, in a plane crossing it the rows outside
+// its y span whole and the others their cells left and right of it), in integers of type I, each
+// quotient by div(x, d) (d: PmlSizes' index of the divisor). Not loaded from the list: that load came
+// before every other one (H100: the PML kernels ran latency-bound). Not in box order either: the
+// velocity kernel over six boxes one after another took 553 us against 488 in list order, where a
+// plane's PML cells are updated together.
+struct PmlSizes {
+  enum { kFull, kPlane, kRow, kNx, kCount };  // nx * ny, a crossing plane's PML cells, a crossing row's, nx
+  int64_t d[kCount];
+  ONDES_HD static PmlSizes of(const BlockShape& s, const PmlBox& b) {
+    const int64_t nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1], row = nx - box_x;
+    return {{nx * s.ny, (s.ny - box_y) * nx + box_y * row, row, nx}};
+  }
+};
+template <class I, class Div>
+__device__ inline void pml_place(const BlockShape& s, const PmlBox& b, const PmlSizes& z, I t, int& i, int& j, int& k,
+                                 Div&& div) {
+  const I nx = s.nx, box_x = b.hi[0] - b.lo[0], box_y = b.hi[1] - b.lo[1];
+  const I full = I(z.d[PmlSizes::kFull]), row_pml = I(z.d[PmlSizes::kRow]), plane_pml = I(z.d[PmlSizes::kPlane]);
+  const I before = I(b.lo[2]) * full, crossing = I(b.hi[2] - b.lo[2]) * plane_pml;
+  auto in_full = [&](I r) { j = int(div(r, PmlSizes::kNx)), i = int(r - I(j) * nx); };
+  if (t < before) {
+    k = int(div(t, PmlSizes::kFull)), in_full(t - I(k) * full);
+    return;
+  }
+  if (t >= before + crossing) {
+    const I u = t - before - crossing, d = div(u, PmlSizes::kFull);
+    k = b.hi[2] + int(d), in_full(u - d * full);
+    return;
+  }
+  const I u = t - before, d = div(u, PmlSizes::kPlane), r = u - d * plane_pml, rows_before = I(b.lo[1]) * nx;
+  k = b.lo[2] + int(d);
+  if (r < rows_before) return in_full(r);
+  if (r < rows_before + box_y * row_pml) {
+    const I w = r - rows_before, e = div(w, PmlSizes::kRow), c = w - e * row_pml;
+    j = b.lo[1] + int(e), i = int(c < I(b.lo[0]) ? c : c + box_x);
+    return;
+  }
+  in_full(r - rows_before - box_y * row_pml + I(b.hi[1]) * nx);
+}
+// pml_place's divisors as multiply-and-shift (core/fast_div.hpp), computed once a launch, for
+// blocks of at most INT32_MAX cells (the others divide). Why: each PML thread found its cell by two
+// or three dependent 32-bit divisions (~20 instructions each, a reciprocal among them) before its
+// first load.
+struct PmlDivisors {
+  FastDiv by[PmlSizes::kCount];
+  static PmlDivisors of(const BlockShape& s, const PmlBox& b) {
+    const PmlSizes z = PmlSizes::of(s, b);
+    PmlDivisors p;
+    for (int d = 0; d < PmlSizes::kCount; ++d) p.by[d] = FastDiv(unsigned(std::clamp<int64_t>(z.d[d], 1, INT32_MAX)));
+    return p;
+  }
+};
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
+  int i, j, k;
+  const PmlSizes z = PmlSizes::of(p.shape, p.pml);
+  if (p.shape.cells() <= INT32_MAX)
+    pml_place<uint32_t>(p.shape, p.pml, z, uint32_t(t), i, j, k, [&](uint32_t x, int d) { return fd.by[d](x); });
+  else
+    pml_place<int64_t>(p.shape, p.pml, z, t, i, j, k, [&](int64_t x, int d) { return x / z.d[d]; });
+  return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
+}
+
+// One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
+// 256 per SM (64 registers). Velocity: five (48 registers) were better while its memory
+// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, 6bb2ab2:bench/results/
+// gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
+// four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
+// Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
+// (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
+// loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
+// 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
+// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the
+// plane's factors (codelets/material.hpp: buoyancies, moduli) rather than the material at the cell
+// and its neighbours; the anelastic update (N > 0) reads the plane's material (PlaneAt).
+template <bool Uniform>
+__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Uniform) return plane_factors(mat, sh).buoyancies(k);
+  else return array_at(mat, sh, q);
+}
+template <bool Uniform, int N>
+__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Uniform && N == 0) return plane_factors(mat, sh).moduli(k);
+  else if constexpr (Uniform) return plane_at(mat, sh, k);
+  else return array_at(mat, sh, q);
+}
+
+template <bool Save, bool Uniform>
+__global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
+                                   PmlDivisors fd) {
+  if (thread_index() >= count) return;
+  const PmlCell c = pml_cell(p, fd, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, count);
+  const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
+  const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
+  velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
+  if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
+  if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
+}
+
+template <bool Save, int N, bool Uniform>
+__global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
+                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
+                                 BoundaryBuffers e, PmlDivisors fd) {
+  if (thread_index() >= count) return;
+  const PmlCell c = pml_cell(p, fd, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, count);
+  const int plane = z_plane(c.k, p.free_surface);
+  const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
+  const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
+  if constexpr (N == 0) {
+    stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+  } else {
+    anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
+                                 plane, c.damped, d);
+  }
+  if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
+}
+
+}  // namespace
+}  // namespace ondes::cuda
+#endif

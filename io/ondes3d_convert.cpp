@@ -1,0 +1,97 @@
+// `ondes3d convert`: an Ondes3D parameter file as the equivalent TOML case (io/ondes3d_prm.hpp).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "io/model_reader.hpp"
+#include "io/ondes3d_prm.hpp"
+
+namespace ondes {
+namespace {
+
+std::string g17(double x) { return fmt::format("{:.17g}", x); }
+std::string from(const std::vector<Provenance>& where, const std::string& key) {
+  for (const Provenance& p : where)
+    if (p.key == key) return "  # from " + p.origin;
+  return "";
+}
+// A path as the TOML file at toml_path should name it.
+std::string relative_to(const std::string& file, const std::string& toml_path) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::absolute(toml_path).parent_path();
+  return fs::absolute(file).lexically_normal().lexically_relative(dir).string();
+}
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out.push_back('\\');
+    out.push_back(ch);
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where, const std::string& toml_path) {
+  std::string t = fmt::format(
+      "# Converted by `ondes3d convert` from the Ondes3D parameter file {}.\n"
+      "# Axes: Ondes3D's x (east), y (north), z (up) are y, x and -z here (x north, y east, z down from the\n"
+      "# top of the grid); Ondes3D's C-PML (10 cells outside its index ranges) is inside this grid.\n"
+      "# Running this file gives the same seismograms as running the .prm, bit for bit.\n\n",
+      c.path);
+  t += fmt::format("[grid]\nnx = {}{}\nny = {}{}\nnz = {}{}\nh = {}{}\n\n", c.grid.nx, from(where, "grid.nx"), c.grid.ny,
+                   from(where, "grid.ny"), c.grid.nz, from(where, "grid.nz"), g17(c.grid.h), from(where, "grid.h"));
+  t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\n\n", g17(c.time.dt), from(where, "time.dt"), c.time.steps,
+                   from(where, "time.steps"));
+  t += fmt::format("[boundaries]\nfree_surface = {}{}\npml_width = {}{}\npml_frequency = {}{}\n\n",
+                   c.boundaries.free_surface, from(where, "boundaries.free_surface"), c.boundaries.pml_width,
+                   from(where, "boundaries.pml_width"), g17(c.boundaries.pml_frequency),
+                   from(where, "boundaries.pml_frequency"));
+  const Medium& m = c.medium;
+  t += "[medium]\n";
+  if (const std::string note = from(where, "medium.model_type"); !note.empty()) t += note.substr(2) + "\n";
+  if (m.model) {  // a geological model: its materials per cell, beside the TOML file
+    const std::string h5 = (std::filesystem::path(toml_path).parent_path() /
+                            (std::filesystem::path(toml_path).stem().string() + "_model.h5")).string();
+    write_model(h5, *m.model);
+    t += fmt::format("model = {}{}, nearest-sample materials (HDF5, written by convert)\n", quoted(relative_to(h5, toml_path)),
+                     from(where, "medium.model"));
+  }
+  if (m.layer_sampling == LayerSampling::Ondes3d)
+    t += fmt::format("layer_sampling = \"ondes3d\"{}\n", from(where, "medium.layer_sampling"));
+  if (m.q0_frequency > 0) t += fmt::format("q0_frequency = {}{}\n", g17(m.q0_frequency), from(where, "medium.q0_frequency"));
+  if (m.q_band[1] > 0)
+    t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),
+                     from(where, "medium.q_band"), g17(m.q_reference), from(where, "medium.q_reference"));
+  for (size_t l = 0; l < m.layers.size(); ++l) {
+    const Layer& L = m.layers[l];
+    t += fmt::format("[[medium.layers]]{}\ntop = {}\nvp = {}\nvs = {}\nrho = {}\n", from(where, fmt::format("medium.layers[{}]", l)),
+                     g17(L.top), g17(L.vp), g17(L.vs), g17(L.rho));
+    if (L.q0 > 0) t += fmt::format("q0 = {}\n", g17(L.q0));
+    if (L.qp > 0) t += fmt::format("qp = {}\nqs = {}\n", g17(L.qp), g17(L.qs));
+  }
+  t += "\n";
+  for (size_t i = 0; i < c.faults.size(); ++i) {
+    const Fault& f = c.faults[i];
+    t += fmt::format("[[faults]]{}\nformat = \"ondes3d\"\nfile = {}\nhistory = {}\noffset = [{}, {}, {}]\n",
+                     from(where, fmt::format("faults[{}]", i)), quoted(relative_to(f.file, toml_path)),
+                     quoted(relative_to(f.history, toml_path)), g17(f.offset[0]), g17(f.offset[1]), g17(f.offset[2]));
+    t += fmt::format("region_min = [{}, {}, {}]  # Ondes3D computes the points in [min, max) (file coordinates)\n"
+                     "region_max = [{}, {}, {}]\n\n",
+                     g17(f.region_min[0]), g17(f.region_min[1]), g17(f.region_min[2]), g17(f.region_max[0]),
+                     g17(f.region_max[1]), g17(f.region_max[2]));
+  }
+  const std::string st = from(where, "stations");
+  for (const Station& s : c.stations)
+    t += fmt::format("[[stations]]{}\nname = {}\nposition = [{}, {}, {}]\n", st, quoted(s.name), g17(s.position[0]),
+                     g17(s.position[1]), g17(s.position[2]));
+  t += fmt::format("\n[output]\nfile = {}{}\nondes3d_text = true  # Ondes3D's obs<N>.dat station files too\n"
+                   "ondes3d_dir = {}\n",
+                   quoted(relative_to(c.output, toml_path)), from(where, "output.file"),
+                   quoted(relative_to(c.exports.ondes3d_dir, toml_path)));
+  return t;
+}
+
+}  // namespace ondes

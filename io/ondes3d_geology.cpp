@@ -1,0 +1,113 @@
+#include "io/ondes3d_geology.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/case_error.hpp"
+#include "io/legacy_tokens.hpp"
+#include "io/model_reader.hpp"
+
+namespace ondes {
+
+// A geological model (<fgeo>): Ondes3D's cells 1..MAX along each axis hold a material each, the C-PML
+// around them on the sides and below and nothing above <zMax> (its top is vacuum, "out", over the
+// topography). Positions are absolute: cell (i, j, k) at (x0 + (i - 1) ds, y0 + (j - 1) ds, z0 + (k - 1) ds).
+Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
+  for (const char* k : {"xMin", "yMin", "zMin"})
+    if (v.integer(k, "1 with a geological model", -1000000, 1000000) != 1)
+      v.fail(k, "must be 1 with a geological model (IO.c refuses anything else)", "the model's first cell");
+  Geometry g;
+  g.cells = {v.integer("xMax", "the model's cells along x (east)", 5, 1000000),
+             v.integer("yMax", "the model's cells along y (north)", 5, 1000000),
+             v.integer("zMax", "the model's cells along z (up)", 5, 1000000)};
+  g.origin = {v.number("x0", "the model's origin along x (m)", -1e12, 1e12),
+              v.number("y0", "the model's origin along y (m)", -1e12, 1e12),
+              v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12)};
+  const auto [xmax, ymax, zmax] = g.cells;
+  g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
+  g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 1.5) * ds, g.origin[2] + (zmax - 1) * ds};
+  // Sources in cells [xMin + 2, xMax] (index i from (x - x0) / ds + 1), stations within
+  // [xMin ds, xMax ds] of the origin, xMin = 1 (the cells on the model's outer edge are not kept).
+  const auto [x0, y0, z0] = g.origin;
+  g.sources.lo = {x0 + 2 * ds, y0 + 2 * ds, z0 + 2 * ds};
+  g.sources.hi = {x0 + xmax * ds, y0 + ymax * ds, z0 + zmax * ds};
+  g.stations.lo = {x0 + ds, y0 + ds, -std::numeric_limits<double>::infinity()};
+  g.stations.hi = {x0 + xmax * ds, y0 + ymax * ds, std::numeric_limits<double>::infinity()};
+  g.stations.closed = true;
+  where.push_back({"grid.nx", v.origin("yMax") + " + a 10-cell C-PML each side: y (north) is x here"});
+  where.push_back({"grid.ny", v.origin("xMax") + " + a 10-cell C-PML each side: x (east) is y here"});
+  where.push_back({"grid.nz", v.origin("zMax") + " + a 10-cell C-PML below; vacuum over the ground"});
+  where.push_back({"boundaries.free_surface", v.origin("fgeo") + ": the top plane is the model's (vacuum)"});
+  return g;
+}
+
+Geology read_geology(const std::string& file, const Geometry& g, double ds, const std::vector<std::string>& names) {
+  LegacyTokens in(file, "Ondes3D geological model");
+  Geology geo;
+  geo.nx = g.cells[0], geo.ny = g.cells[1], geo.nz = g.cells[2];
+  int dims[3];
+  for (int a = 0; a < 3; ++a) {
+    in.word(fmt::format("the label of n{}", "xyz"[a]));
+    dims[a] = static_cast<int>(in.integer(fmt::format("n{}", "xyz"[a]), 1, 1000000));
+  }
+  if (dims[0] != geo.nx || dims[1] != geo.ny || dims[2] > geo.nz)
+    in.fail(fmt::format("the model is {} x {} x {} cells but the parameter file asks for {} x {} and at most {} in z "
+                        "(<xMax> <yMax> <zMax>)",
+                        dims[0], dims[1], dims[2], geo.nx, geo.ny, geo.nz));
+  double header[6];
+  for (int a = 0; a < 6; ++a) {
+    const char* what[6] = {"x0", "y0", "z0", "dx", "dy", "dz"};
+    in.word(fmt::format("the label of {}", what[a]));
+    header[a] = in.number(what[a]);
+  }
+  if (std::abs(header[3] - ds) > 1e-6 || header[3] != header[4] || header[4] != header[5])
+    in.fail(fmt::format("dx, dy, dz = {}, {}, {} must all equal <ds> = {}", header[3], header[4], header[5], ds));
+  in.word("a label"), in.word("its value");
+  geo.material.assign(size_t(geo.nx) * geo.ny * geo.nz, 0);  // above the model: vacuum (layer 1)
+  for (int k = 1; k <= dims[2]; ++k)
+    for (int j = 1; j <= geo.ny; ++j)
+      for (int i = 1; i <= geo.nx; ++i) {
+        const std::string at = in.where();
+        const std::string name = in.word(fmt::format("the material of cell ({}, {}, {})", i, j, k));
+        const auto it = std::find(names.begin(), names.end(), name);
+        if (it == names.end())
+          throw CaseError(fmt::format("{} (Ondes3D geological model): cell ({}, {}, {}) is '{}', which no <layerN> "
+                                      "<name> is",
+                                      at, i, j, k, name));
+        geo.material[geo.index(i, j, k)] = static_cast<int16_t>(it - names.begin());
+      }
+  if (!in.done()) in.fail("more values after the last cell");
+  if (names.size() >= 2)
+    for (int k = 1; k <= geo.nz; ++k)
+      if (g.origin[2] + (k - 1) * ds < 0)
+        for (size_t c = size_t(k - 1) * geo.nx * geo.ny, e = c + size_t(geo.nx) * geo.ny; c < e; ++c)
+          if (geo.material[c] == 0) geo.material[c] = 1;
+  return geo;
+}
+
+// The model in the project's axes, a sample per grid cell (the C-PML's cells take the nearest model
+// cell's material), sampled at the nearest: materials do not mix.
+std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vector<Layer>& layers, const Grid& g,
+                                            const std::string& file) {
+  auto m = std::make_shared<Model3D>();
+  m->path = file;
+  m->nearest = true;
+  m->nx = g.nx, m->ny = g.ny, m->nz = g.nz;
+  m->spacing = {g.h, g.h, g.h};
+  const size_t n = size_t(m->nx) * m->ny * m->nz;
+  m->vp.resize(n), m->vs.resize(n), m->rho.resize(n);
+  for (int kz = 0; kz < m->nz; ++kz)
+    for (int y = 0; y < m->ny; ++y)
+      for (int x = 0; x < m->nx; ++x) {  // ours x is its j, y its i (both from 1 at the C-PML's width - 2), z down
+        const int i = std::clamp(y - (kDelta - 2) + 1, 1, geo.nx), j = std::clamp(x - (kDelta - 2) + 1, 1, geo.ny);
+        const Layer& l = layers[geo.at(i, j, std::clamp(geo.nz - kz, 1, geo.nz))];
+        const size_t q = (size_t(kz) * m->ny + y) * m->nx + x;
+        m->vp[q] = float(l.vp), m->vs[q] = float(l.vs), m->rho[q] = float(l.rho);
+      }
+  set_extremes(*m);
+  return m;
+}
+
+}  // namespace ondes
