@@ -89,14 +89,6 @@ std::optional<WatchdogAlarm> Simulation::alarm() const {
   return alarm_;
 }
 
-// Where the stations' corners are read in a run of several blocks: by each block's compute_stress
-// task, after its update (the default), or by sample_stations / record_seismograms tasks of their
-// own (the policy's stress_station_slots = 0; the plan's samples_in_stress). Why: a task reading a
-// block's velocity after its stress update holds back the block's next velocity update (the stress
-// task writes the velocity's ghosts, so the two cannot overlap): one more dependent task a step on
-// the stations' blocks, and the frontier strips of two GPUs hold a station in benchmark.toml. A
-// one-block run records in its step task.
-//
 // The plan's priorities and run.cpu_compute's choice (plan/run_plan.cpp) onto the local blocks.
 void Simulation::apply_plan() {
   int pinned = 0;

@@ -59,7 +59,7 @@ struct Medium {
   double q_reference = 0;
   bool q_coarse_grained = false;  // q_scheme = "coarse_grained" (physics/attenuation.hpp's QScheme)
   // Ondes3D's `q0` (its "ANOTHER" method): after each velocity update the velocity is multiplied by
-  // exp(-pi f0 dt / q0) of its layer, f0 = q0_frequency (Hz); an approximation (README).
+  // exp(-pi f0 dt / q0) of its layer, f0 = q0_frequency (Hz); an approximation (docs/user-guide.md).
   double q0_frequency = 0;
   bool damped() const {
     for (const Layer& l : layers)

@@ -57,7 +57,7 @@ void check_points(const Case& c, std::vector<std::string>& warnings) {
   if (pml.hi(0) - pml.lo(0) < 4 || pml.hi(1) - pml.lo(1) < 4 || pml.hi(2) - pml.lo(2) < 4)
     throw CaseError(fmt::format("{}: boundaries.pml_width = {} leaves fewer than 4 interior cells in a "
                                 "{} x {} x {} grid", c.path, w, c.grid.nx, c.grid.ny, c.grid.nz));
-  std::vector<std::string> in_pml;  // the PML damps what they radiate or record: a warning, as README says
+  std::vector<std::string> in_pml;  // the PML damps what they radiate or record: a warning, as docs/user-guide.md says
   auto warn_in_pml = [&](const char* what, const char* effect) {
     if (!in_pml.empty())
       warnings.push_back(fmt::format("{} {} lie inside the {}-cell PML, which {} (at least {} m from the absorbing "

@@ -11,7 +11,7 @@
 // Both describe cells by index along Ondes3D's axes (x east, y north, z up; the free surface at
 // z = 0) with a 10-cell C-PML outside the [MIN, MAX] ranges; the case built here is the same grid in
 // the project's axes (x north, y east, z down from the surface), the C-PML inside it, every
-// position shifted by the same offset (README: "Ondes3D's input files"). What is not supported yet
+// position shifted by the same offset (docs/user-guide.md: "Ondes3D's input files"). What is not supported yet
 // (geological models, 3D model files, an absorbing top in the second dialect) is refused by name.
 #pragma once
 #include <string>

@@ -126,6 +126,13 @@ RunPlan plan_run(const Case& c, const Launch& l) {
     mark_frontiers(d, gpu, p.blocks);
   }
   p.cpu_pinned = place_compute(c, p);
+  // Where the stations' corners are read in a run of several blocks: by each block's compute_stress
+  // task, after its update (the default), or by sample_stations / record_seismograms tasks of their
+  // own (the policy's stress_station_slots = 0). Why: a task reading a block's velocity after its
+  // stress update holds back the block's next velocity update (the stress task writes the velocity's
+  // ghosts, so the two cannot overlap): one more dependent task a step on the stations' blocks, and
+  // the frontier strips of two GPUs hold a station in benchmark.toml. A one-block run records in
+  // its step task.
   p.samples_in_stress = d.blocks.size() > 1 && p.policy.stress_station_slots > 0;
   p.sampling = p.samples_in_stress                                      ? StationSampling::All
                : p.policy.gpu_affinity && l.gpus > 1                  ? StationSampling::AcrossBlocks

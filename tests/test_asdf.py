@@ -29,7 +29,7 @@ R_EARTH = 6371000.0
 
 
 def expected_latlon(x, y):
-    """README's convention: x north, y east of the grid corner, equirectangular on a 6371 km sphere."""
+    """docs/user-guide.md's convention: x north, y east of the grid corner, equirectangular on a 6371 km sphere."""
     return (LAT0 + math.degrees(x / R_EARTH),
             LON0 + math.degrees(y / (R_EARTH * math.cos(math.radians(LAT0)))))
 

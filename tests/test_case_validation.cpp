@@ -84,7 +84,7 @@ TEST(CaseValidation, SampledTimeFunctionIsScaledToUnitArea) {
   EXPECT_DOUBLE_EQ(f.samples[2], 4.0 / (0.05 * 8.0));  // area 0.05 x (1 + 3 + 3 + 1) = 0.4
 }
 
-// A source or station inside the PML is run (the README promises a warning, not a refusal): the
+// A source or station inside the PML is run (docs/user-guide.md promises a warning, not a refusal): the
 // warning names it and the PML's width.
 TEST(CaseValidation, SourcesAndStationsInThePmlAreWarnings) {
   auto pml_warning = [](const std::string& text) {
