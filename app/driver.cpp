@@ -175,7 +175,7 @@ EarlyStop run_windows(Simulation& sim, const Case& c, const RunControl& rc, cons
     if (rc.checkpoint_every > 0) target = std::min(target, (sim.iteration() / rc.checkpoint_every + 1) * rc.checkpoint_every);
     if (vote) target = std::min(target, sim.iteration() + vote_window);
     const int want = target - sim.iteration();
-    const int done = sim.advance(want, Runtime::rank() == 0);
+    const int done = sim.advance(want, Runtime::rank() == 0 && !simulated_runtime());
     if (sim.iteration() == warm_end) warm = {sim.stats().wall_seconds, sim.stats().steps};
     if (vote) {
       StopVote mine = local_vote(sim);
@@ -340,6 +340,15 @@ int run_case(const Case& given, const RunControl& rc) {
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
+  if (simulated_runtime()) {
+    // SimGrid: tasks take their models' times and compute nothing. No watchdog (the fields stay
+    // zero), no parked workers (their sleep would block the simulation's actors).
+    c.run.watchdog_every = 0;
+    c.tuning.park_cpus = false;
+    spdlog::warn("simulated run (StarPU with SimGrid) of the machine {}: times from its calibrated performance "
+                 "models and platform; the seismograms are not computed",
+                 simulated_machine());
+  }
   if (!c.run.blocks_given && !Runtime::distributed()) {
     std::tie(c.run.nbx, c.run.nby) = default_blocks(c, Simulation::current_launch());
     spdlog::info("blocks {} x {}, chosen for {} CPU worker(s) and {} GPU(s) (run.blocks or --blocks to choose)",

@@ -3,17 +3,16 @@
 #include <set>
 
 #include <fmt/format.h>
-#include <mpi.h>
 #include <sched.h>
 #include <spdlog/spdlog.h>
 #include <starpu.h>
-#include <starpu_mpi.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
 
+#include "partition/mpi.hpp"
 #include "tasks/float_mode.hpp"
 
 namespace ondes {
@@ -33,6 +32,21 @@ int env_int(std::initializer_list<const char*> names, int fallback) {
   return fallback;
 }
 }  // namespace
+
+double clock_seconds() { return starpu_timing_now() * 1e-6; }
+
+bool simulated_runtime() {
+#ifdef STARPU_SIMGRID
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string simulated_machine() {
+  const char* h = std::getenv("STARPU_HOSTNAME");
+  return h && *h ? h : "this machine";
+}
 
 ScopedEnv::ScopedEnv(const char* name, const std::string& value) : name_(name) {
   if (const char* v = std::getenv(name)) old_ = v;

@@ -49,6 +49,16 @@ class ScopedEnv {
   std::optional<std::string> old_;
 };
 
+// Seconds on StarPU's clock (starpu_timing_now): monotonic real time, or the simulated time in a
+// SimGrid build (tools/build_starpu_simgrid.sh), where the run's figures must come from it.
+double clock_seconds();
+
+// Whether this StarPU simulates its runs (SimGrid): codelets are not executed, so fields and
+// seismograms stay zero and only the times mean something.
+bool simulated_runtime();
+// The machine a simulated run plays (STARPU_HOSTNAME, whose calibration StarPU reads), or this one's.
+std::string simulated_machine();
+
 // Ends every rank of an MPI run at once (a failure after MPI started); returns without MPI.
 void abort_all_ranks(int code);
 

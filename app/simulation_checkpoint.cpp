@@ -3,7 +3,7 @@
 #include "app/simulation.hpp"
 
 #include <starpu.h>
-#include <starpu_mpi.h>
+#include "partition/mpi.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 // StarPU-MPI messages: those of the task graph, detached, so nothing waits (StarPU orders them with
 // the tasks that write and read their handles), and blocking ones of plain memory outside it.
 #pragma once
-#include <starpu_mpi.h>
+#include "partition/mpi.hpp"
 
 #include "partition/halo.hpp"
 #include "partition/handles.hpp"

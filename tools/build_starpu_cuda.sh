@@ -8,7 +8,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 prefix=${1:-$here/build-gpu/starpu-cuda}
-work=$here/build-gpu/starpu-src
+work=${STARPU_WORK:-$here/build-gpu/starpu-src}  # tools/build_starpu_simgrid.sh sets it
 cuda=${CUDA_HOME:-/usr/local/cuda}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -56,6 +56,8 @@ if s2 != s:
 open(p, 'w').write(s2)
 PY
 grep -rn "computeMode\|cublasInit\b\|<cublas.h>" src/drivers/cuda/ | grep -v "removed\|_ondes_compute_mode\|ondes3d" || true
+# STARPU_SRC_ONLY=1: the patched source in $work/starpu-1.3.10+dfsg, nothing built (the SimGrid build).
+[ -z "${STARPU_SRC_ONLY:-}" ] || exit 0
 
 ./configure --prefix="$prefix" --with-cuda-dir="$cuda" --enable-maxcpus=128 --enable-maxcudadev=8 \
   --enable-maxbuffers=16 --enable-mpi --disable-opencl --disable-socl --disable-starpufft --disable-fortran \
