@@ -107,6 +107,15 @@ inline starpu_codelet make_codelet(const char* name, TaskFunc cpu, TaskFunc cuda
   int i = 0;
   for (auto m : modes) cl.modes[i++] = m;
   cl.model = model;
+#ifdef STARPU_SIMGRID
+  // A codelet without a model does no work of its own (prefetch_ghosts: its buffers' copies are the
+  // point); StarPU's SimGrid mode, which times tasks by their models, runs it instead (on CUDA
+  // workers only a synchronous one).
+  if (!model) {
+    cl.flags |= STARPU_CODELET_SIMGRID_EXECUTE;
+    cl.cuda_flags[0] = 0;
+  }
+#endif
   cl.callback_func = profile::task_ended;  // for tasks without a callback of their own
   return cl;
 }
