@@ -157,7 +157,8 @@ int predict_command(const Case& c, const WorkerConfig& w, const std::string& mac
   const MachineModel m = read_machine(machine_path);
   if (w.ncuda > 0 && m.cuda_gbs <= 0)
     throw CaseError(fmt::format("{}: no CUDA figures (cuda_gbs = 0): calibrate on a machine with a GPU", machine_path));
-  const Prediction p = predict(c, w, m);
+  const RunPlan plan = plan_run(c, Launch{w.ranks, w.ncuda, w.ncuda, w.ncpu});  // the launch predicted
+  const Prediction p = predict(c, plan.decomposition, plan.ranks, w, m);
   const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
   if (csv) {
     fmt::print("predicted_s_per_iteration,predicted_compute_s,predicted_overhead_s,predicted_transfer_s,"

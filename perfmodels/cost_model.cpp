@@ -111,7 +111,11 @@ std::vector<bool> cpu_may_compute(const Case& c, const Decomposition& d, const s
 
 Prediction predict(const Case& c, const WorkerConfig& cfg, const MachineModel& m) {
   const Decomposition d = decompose(c);
-  const RankMap map = map_blocks(c.grid, d, cfg.ranks, parse_mapping(c.run.mapping));
+  return predict(c, d, map_blocks(c.grid, d, cfg.ranks, parse_mapping(c.run.mapping)), cfg, m);
+}
+
+Prediction predict(const Case& c, const Decomposition& d, const RankMap& map, const WorkerConfig& cfg,
+                   const MachineModel& m) {
   const std::vector<BlockCost> cost = block_costs(c, d);
   const std::vector<long long> mpi_bytes = bytes_sent_per_iteration(d, map);
   Prediction p;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "partition/decomposition.hpp"
+#include "partition/mapping.hpp"
 #include "core/case.hpp"
 
 namespace ondes {
@@ -61,6 +62,9 @@ struct Prediction {
 
 // c.run.nbx x c.run.nby blocks, c.run.mapping over w.ranks ranks.
 Prediction predict(const Case& c, const WorkerConfig& w, const MachineModel& m);
+// The same for blocks d mapped to ranks by map (a run's plan: plan/run_plan.hpp).
+Prediction predict(const Case& c, const Decomposition& d, const RankMap& map, const WorkerConfig& w,
+                   const MachineModel& m);
 
 // The bytes and tasks of the busiest worker (the one that sets the time per iteration) when
 // `workers` identical workers of one kind share the blocks: what calibration solves for.
