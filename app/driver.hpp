@@ -15,6 +15,7 @@ struct RunControl {
   std::string restart;       // checkpoint to continue from; empty: start at t = 0
   std::string trace;         // CSV of every task (worker, codelet, start, end); empty: none
   std::string summary;       // one-row CSV of the run (tools/sweep); empty: none
+  double sim_task_gap_us = 0;  // SimGrid builds: what a task costs besides its kernels (perfmodels)
 };
 
 // Exit statuses of run_case besides 0 and CaseError's 2.

@@ -197,6 +197,10 @@ void add_run(CLI::App& app, Options& opt) {
   run_cmd->add_option("--tune", o.tune,
                       "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
                       "gpu_affinity, park_cpus, lone_block_step, stress_station_slots (docs/design.md)");
+  run_cmd->add_option("--sim-task-gap", rc.sim_task_gap_us,
+                      "simulated runs (SimGrid build) only: microseconds a task costs besides its kernels on the "
+                      "machine simulated, added to every task (docs/lab.md)")
+      ->check(number_at_least(0));
   run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, start and end to this CSV (Gantt charts)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
 }

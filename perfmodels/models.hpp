@@ -18,6 +18,10 @@ starpu_perfmodel history_model(const char* symbol);
 starpu_perfmodel regression_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
                                   size_t (*size)(starpu_task*, unsigned));
 
+// Simulated (SimGrid) builds: the time a task costs besides its kernels on the machine simulated
+// (scheduling, launch), added to every task's measured mean. No effect in a real build.
+void set_simulated_task_gap(double seconds);
+
 // A footprint from the integers that determine a task's cost.
 uint32_t footprint_of(std::initializer_list<int64_t> values);
 

@@ -4,7 +4,8 @@
 # tools/build_starpu_simgrid.sh, the same STARPU_HOME), twice simulated, and prints them side by side.
 #   tools/sim_validate.sh CASE STEPS "LAYOUTS" "POLICIES"
 #   tools/sim_validate.sh inputs/sweep.toml 100 "1x1 2x2 4x4" "dmda dmdas eager lws"
-# Environment: REAL (default build/ondes3d), SIM (default build-sim/project/ondes3d), STARPU_HOME
+# Environment: REAL (default build/ondes3d), SIM (default build-sim/project/ondes3d), GAP (the
+# simulated runs' --sim-task-gap, microseconds; default 0), STARPU_HOME
 # (default a fresh temporary one), and StarPU's worker variables (STARPU_NCPU, STARPU_NCUDA), which
 # apply to both.
 set -uo pipefail
@@ -30,7 +31,7 @@ for b in $layouts; do
     # The simulated runs' figures from their summaries: wall time to the microsecond, rate to 7 digits.
     for k in 1 2; do
       STARPU_CALIBRATE=0 "$sim" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 \
-        --summary /tmp/simv_$k.csv > /dev/null 2>&1 || rm -f /tmp/simv_$k.csv
+        --sim-task-gap "${GAP:-0}" --summary /tmp/simv_$k.csv > /dev/null 2>&1 || rm -f /tmp/simv_$k.csv
     done
     s1=$(tail -1 /tmp/simv_1.csv 2>/dev/null | cut -d, -f14,16)
     s2=$(tail -1 /tmp/simv_2.csv 2>/dev/null | cut -d, -f14,16)
