@@ -40,18 +40,16 @@ void mark_frontiers(const Decomposition& d, const std::vector<int>& owner, std::
 
 // run.cpu_compute = "auto" beside GPUs: CPU workers compute only the blocks they finish within the
 // GPUs' time per iteration (perfmodels: cpu_may_compute); each rank decides for its own blocks.
-int place_compute(const Case& c, RunPlan& p) {
-  if (c.run.cpu_compute != "auto" || p.launch.cuda_workers == 0) return 0;
-  int pinned = 0;
+void place_compute(const Case& c, RunPlan& p) {
+  if (c.run.cpu_compute != "auto" || p.launch.cuda_workers == 0) return;
   for (int r = 0; r < p.ranks.ranks; ++r) {
     std::vector<int> mine;
     for (const BlockInfo& b : p.decomposition.blocks)
       if (p.ranks.owner(b.id) == r) mine.push_back(b.id);
     const std::vector<bool> may = cpu_may_compute(c, p.decomposition, mine, p.launch.cuda_workers);
     for (int id : mine)
-      if (!may[id]) p.blocks[id].cpu_compute = false, pinned += r == 0;
+      if (!may[id]) p.blocks[id].cpu_compute = false;
   }
-  return pinned;
 }
 
 }  // namespace
@@ -125,7 +123,7 @@ RunPlan plan_run(const Case& c, const Launch& l) {
     for (const BlockInfo& b : d.blocks) p.blocks[b.id].gpu = gpu[b.id];
     mark_frontiers(d, gpu, p.blocks);
   }
-  p.cpu_pinned = place_compute(c, p);
+  place_compute(c, p);
   // Where the stations' corners are read in a run of several blocks: by each block's compute_stress
   // task, after its update (the default), or by sample_stations / record_seismograms tasks of their
   // own (the policy's stress_station_slots = 0). Why: a task reading a block's velocity after its

@@ -51,7 +51,6 @@ struct RunPlan {
   bool samples_in_stress = false;  // the stress tasks sample the stations' corners
   bool small_tasks_on_gpus = false;  // run.small_tasks: saves, sources, records stay on the GPUs
   MemoryNeeds memory;
-  int cpu_pinned = 0;  // blocks kept off the CPU workers by run.cpu_compute = "auto"
 
   int local_blocks(int rank) const;
 };
