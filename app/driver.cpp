@@ -16,14 +16,12 @@
 #include "app/info.hpp"
 #include "app/simulation.hpp"
 #include "core/case_error.hpp"
-#include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
 #include "io/seismo_export.hpp"
 #include "io/snapshot_file.hpp"
 #include "io/tuning.hpp"
 #include "perfmodels/models.hpp"
-#include "partition/block_data.hpp"
 #include "physics/source.hpp"
 #include "tasks/profile.hpp"
 #include "tasks/stop_vote.hpp"
@@ -327,10 +325,6 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   wait_for_all_ranks();
   return status;
 }
-
-}  // namespace
-
-namespace {
 
 }  // namespace
 

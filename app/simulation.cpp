@@ -60,7 +60,6 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   register_station_groups(stations_);
   if (plan_.samples_in_stress) attach_station_slots(rank);
   halo_ = build_halo(blocks_, map, rank);
-  for (const BlockInfo& b : d.blocks) owner_.push_back(map.owner(b.id));
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();

@@ -88,7 +88,6 @@ class Simulation {
   std::vector<BlockData> blocks_;
   std::vector<StationGroup> stations_;
   Halo halo_;
-  std::vector<int> owner_;  // rank of each block
   std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;

@@ -78,7 +78,7 @@ void Simulation::save_checkpoint(const std::string& path) {
       continue;
     }
     std::unique_ptr<RemoteBlock> remote;
-    if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, owner_[in.id]);
+    if (!b.local) remote = std::make_unique<RemoteBlock>(case_, in, plan_.ranks.owner(in.id));
     Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R), an(b.h_anelastic, STARPU_R);
     const char* pml_buffer = remote ? remote->pml.data() : b.pml;
     const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);

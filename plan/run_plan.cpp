@@ -54,12 +54,6 @@ void place_compute(const Case& c, RunPlan& p) {
 
 }  // namespace
 
-int RunPlan::local_blocks(int rank) const {
-  int n = 0;
-  for (const BlockInfo& b : decomposition.blocks) n += ranks.owner(b.id) == rank;
-  return n;
-}
-
 // The blocks of a run whose case and command line set none (every converted .prm case), for the
 // workers of one process: a block per GPU (cut along y); on CPUs two blocks per worker, 2 x W (cut
 // along y more than along x: x faces' ghost copies are strided). Ligurian, 150 steps, cell-updates/s
@@ -111,7 +105,6 @@ RunPlan plan_run(const Case& c, const Launch& l) {
   for (const BlockInfo& b : d.blocks) {
     BlockPlan& bp = p.blocks[b.id];
     bp.rank = owner[b.id] = p.ranks.owner(b.id);
-    bp.pml_box = pml_box(c, b.x0, b.y0, b.shape);
     bp.bytes = static_cast<double>(block_bytes(c, b));
   }
   mark_frontiers(d, owner, p.blocks);

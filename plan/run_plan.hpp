@@ -31,7 +31,6 @@ struct MemoryNeeds {
 };
 
 struct BlockPlan {
-  PmlBox pml_box;       // its cells outside the C-PML (physics/grid_setup.hpp)
   double bytes = 0;     // host memory of its arrays (partition/block_data.hpp: block_bytes)
   int rank = 0;         // the rank that owns it
   int gpu = -1;         // one process with several GPUs: the GPU (index among the process's) its tasks
@@ -52,7 +51,6 @@ struct RunPlan {
   bool small_tasks_on_gpus = false;  // run.small_tasks: saves, sources, records stay on the GPUs
   MemoryNeeds memory;
 
-  int local_blocks(int rank) const;
 };
 
 // The plan of case c on launch l. Throws CaseError when the blocks cannot be shared by the ranks.
