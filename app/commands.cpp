@@ -104,8 +104,8 @@ std::pair<int, int> largest_grid_on_gpus(Case c, int ncuda, double gpu_bytes) {
 
 }  // namespace
 
-int check_command(const Case& c, int ranks) {
-  const RunPlan plan = plan_run(c, Launch{ranks});
+int check_command(const Case& c, int ranks, int gpus) {
+  const RunPlan plan = plan_run(c, Launch{ranks, gpus, gpus});
   const Decomposition& d = plan.decomposition;
   const RankMap& m = plan.ranks;
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
@@ -143,6 +143,11 @@ int check_command(const Case& c, int ranks) {
     fmt::print("block widths ({} cuts): x {}, y {}\n", c.run.balance == "pml" ? "PML-balanced" : "even",
                fmt::join(wx, " "), fmt::join(wy, " "));
   }
+  if (gpus > 0)
+    fmt::print("{} GPU(s) a process{}: {} of arrays on the fullest GPU\n", gpus,
+               gpus > 1 && ranks == 1 ? fmt::format(" ({})", plan.policy.gpu_affinity ? "blocks tiled over them" : "blocks anywhere")
+                                      : "",
+               human_bytes(need.per_gpu));
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
     fmt::print("{} ranks ({} mapping, {} x {}): at most {} per rank; {} cells of block face between ranks; bytes "

@@ -10,7 +10,7 @@
 namespace ondes {
 
 // `check`: the case's size, stability, memory and plan of blocks and ranks.
-int check_command(const Case& c, int ranks);
+int check_command(const Case& c, int ranks, int gpus = 0);
 
 // `predict`: the cost model's time per iteration on the machine model at machine_path.
 int predict_command(const Case& c, const WorkerConfig& w, const std::string& machine_path, bool csv);

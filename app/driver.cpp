@@ -64,8 +64,10 @@ void check_host_memory(const Case& c, const MemoryNeeds& needs, int ranks_on_nod
 
 namespace {
 
-// The largest block must fit in each GPU's memory with its compute task's buffers.
+// The largest block must fit in each GPU's memory with its compute task's buffers; the blocks a
+// GPU computes should fit together (else StarPU moves them in and out of it every step).
 void check_gpu_memory(const Case& c, const MemoryNeeds& needs) {
+  double smallest = 0;
   for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
     if (starpu_worker_get_type(static_cast<int>(w)) != STARPU_CUDA_WORKER) continue;
     const unsigned node = starpu_worker_get_memory_node(w);
@@ -74,7 +76,13 @@ void check_gpu_memory(const Case& c, const MemoryNeeds& needs) {
       throw CaseError(fmt::format("{}: the largest block needs {} but GPU memory node {} has {}; use more blocks "
                                   "(--blocks) so that each fits",
                                   c.path, human_bytes(needs.largest_block), node, human_bytes(double(total))));
+    if (total > 0 && (smallest == 0 || double(total) < smallest)) smallest = double(total);
   }
+  if (smallest == 0) return;
+  spdlog::info("GPU memory: {} of arrays on the fullest GPU, of {}", human_bytes(needs.per_gpu), human_bytes(smallest));
+  if (needs.per_gpu > 0.95 * smallest)
+    spdlog::warn("the blocks of one GPU need {} of its {}: StarPU will move them in and out of it; more GPUs or "
+                 "ranks, or a coarser grid", human_bytes(needs.per_gpu), human_bytes(smallest));
 }
 
 void on_signal(int sig) {

@@ -53,6 +53,7 @@ struct Overrides {
   std::string small_tasks;
   std::string cpu_compute;
   int ranks = 0;  // check: ranks to plan for (0: as launched)
+  int gpus = 0;   // check: GPUs of each process to plan for
   int edge_strip = -1;
   std::string balance;
   std::vector<std::string> tune;  // --tune KEY=VALUE, over the case's [tuning]
@@ -215,6 +216,8 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   check_cmd->add_option("--ranks", opt.o.ranks, "plan the communication of a run on this many MPI ranks")
       ->check(integer_in(1, 1000000));
+  check_cmd->add_option("--gpus", opt.o.gpus, "plan a run whose processes drive this many GPUs each: the memory per GPU")
+      ->check(integer_in(1, 1024));
 
   CLI::App* compare_cmd =
       app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
@@ -284,7 +287,7 @@ int dispatch(const CLI::App& app, Options& opt) {
     if (opt.workers.ncpu + opt.workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
     return predict_command(c, opt.workers, opt.machine, opt.csv);
   }
-  return app.got_subcommand("check") ? check_command(c, opt.o.ranks ? opt.o.ranks : launch_size()) : run_case(c, opt.rc);
+  return app.got_subcommand("check") ? check_command(c, opt.o.ranks ? opt.o.ranks : launch_size(), opt.o.gpus) : run_case(c, opt.rc);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@
 #include "tasks/iteration.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/park.hpp"
+#include "tasks/peer_halos.hpp"
 #include "tasks/profile.hpp"
 
 namespace ondes {
@@ -57,6 +58,8 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   register_handles(blocks_);
   apply_plan();
   pin_to_gpus();
+  if (const int routed = route_peer_halos(blocks_, plan_.policy))
+    spdlog::info("{} boundary buffers written straight into the neighbour's GPU (peer_halos)", routed);
   register_station_groups(stations_);
   if (plan_.samples_in_stress) attach_station_slots(rank);
   halo_ = build_halo(blocks_, map, rank);

@@ -32,6 +32,11 @@ struct ExecutionPolicy {
   // One process with several GPUs keeps each block's tasks on one GPU (false: the scheduler places
   // them; scheduler studies).
   bool gpu_affinity = true;
+  // With gpu_affinity, a block's kernels write the boundary buffer a neighbour on another GPU of the
+  // process reads straight into that GPU's memory (peer writes over NVLink or PCIe; tasks/
+  // peer_halos.hpp), where the two GPUs can reach each other; false: into its own GPU's memory, and
+  // StarPU copies the buffer to the neighbour's.
+  bool peer_halos = true;
   // CPU workers that no task may use sleep while the steps run (tasks/park.hpp).
   bool park_cpus = true;
   // A run of one block runs each iteration as one step task (tasks/step.hpp) rather than the two

@@ -69,11 +69,12 @@ std::string set_tuning(ExecutionPolicy& p, std::string_view key, std::string_vie
   if (key == "march") return set_march(p.march, value);
   if (key == "edge_saving") return set_edges(p.edges, value);
   if (key == "gpu_affinity") return set_bool(p.gpu_affinity, value);
+  if (key == "peer_halos") return set_bool(p.peer_halos, value);
   if (key == "park_cpus") return set_bool(p.park_cpus, value);
   if (key == "lone_block_step") return set_bool(p.lone_block_step, value);
   if (key == "stress_station_slots") return set_slots(p.stress_station_slots, value);
-  return fmt::format("unknown key '{}'; allowed: march, edge_saving, gpu_affinity, park_cpus, lone_block_step, "
-                     "stress_station_slots",
+  return fmt::format("unknown key '{}'; allowed: march, edge_saving, gpu_affinity, peer_halos, park_cpus, "
+                     "lone_block_step, stress_station_slots",
                      key);
 }
 
@@ -92,6 +93,7 @@ std::string describe_tuning(const ExecutionPolicy& p) {
   if (march_text(p.march) != march_text(d.march)) line("march", '"' + march_text(p.march) + '"');
   if (p.edges != d.edges) line("edge_saving", fmt::format("\"{}\"", edges_text(p.edges)));
   if (p.gpu_affinity != d.gpu_affinity) line("gpu_affinity", p.gpu_affinity ? "true" : "false");
+  if (p.peer_halos != d.peer_halos) line("peer_halos", p.peer_halos ? "true" : "false");
   if (p.park_cpus != d.park_cpus) line("park_cpus", p.park_cpus ? "true" : "false");
   if (p.lone_block_step != d.lone_block_step) line("lone_block_step", p.lone_block_step ? "true" : "false");
   if (p.stress_station_slots != d.stress_station_slots) line("stress_station_slots", std::to_string(p.stress_station_slots));

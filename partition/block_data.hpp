@@ -55,6 +55,9 @@ struct BlockData {
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
+  // The memory node its compute tasks write each boundary buffer on: -1 its own (the worker's),
+  // else the GPU of the neighbour that reads it (tasks/peer_halos.hpp).
+  std::array<int, kDirections> out_node{{-1, -1, -1, -1}};
   std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
 };
 

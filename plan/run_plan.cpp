@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "core/case_error.hpp"
@@ -23,6 +24,11 @@ MemoryNeeds memory_of(const Case& c, const RunPlan& p) {
     m.largest_block = std::max(m.largest_block, bytes);
   }
   per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
+  std::map<std::pair<int, int>, double> per_gpu;  // by rank and GPU
+  for (const BlockInfo& b : p.decomposition.blocks) {
+    const BlockPlan& bp = p.blocks[b.id];
+    m.per_gpu = std::max(m.per_gpu, per_gpu[{bp.rank, std::max(bp.gpu, 0)}] += bp.bytes);
+  }
   for (double r : per_rank) {
     m.per_rank = std::max(m.per_rank, r);
     m.total += r;

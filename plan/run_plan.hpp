@@ -28,6 +28,9 @@ struct Launch {
 // seismograms), and for the largest single block (what one task must hold on a GPU), in bytes.
 struct MemoryNeeds {
   double per_rank = 0, largest_block = 0, total = 0;
+  // The arrays of the blocks computed on the fullest GPU (the blocks of a rank with a GPU each, or
+  // of one of the process's GPUs when it drives several): what the GPU holds once they are there.
+  double per_gpu = 0;
 };
 
 struct BlockPlan {

@@ -21,6 +21,7 @@
 #include "codelets/stations.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
+#include "tasks/peer_halos.hpp"
 
 namespace ondes {
 
@@ -206,8 +207,15 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
     d[n++] = {velocity ? other.h_stress_out[opposite(dir)] : other.h_velocity_out[opposite(dir)], STARPU_R};
     a.neighbour_mask |= 1 << dir;
   }
-  for (int dir = 0; dir < kDirections; ++dir)
-    if (a.neighbour_mask & (1 << dir)) d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+  std::vector<int> nodes;  // the buffers' memory nodes, where a boundary buffer goes to a peer GPU
+  for (int dir = 0; dir < kDirections; ++dir) {
+    if (!(a.neighbour_mask & (1 << dir))) continue;
+    if (b.out_node[dir] >= 0) {
+      nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+      nodes.push_back(b.out_node[dir]);
+    }
+    d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+  }
   // The other field is written where ghosts come from neighbours; read only otherwise, so that a
   // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
   // after it: velocity -> stress -> record -> velocity was two task hops a step where one suffices.
@@ -219,7 +227,9 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
       d[n++] = {ss.samples, STARPU_W};
       a.slot[a.station_slots++] = ss.slot;
     }
-  starpu_codelet& cl = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
+  starpu_codelet& plain = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
+  if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+  starpu_codelet& cl = nodes.empty() ? plain : codelet_on_nodes(plain, nodes);
   insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg,
                     velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;

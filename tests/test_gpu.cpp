@@ -72,13 +72,15 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
 
 // Every value of the execution policy ([tuning], --tune) that acts on CUDA workers gives the CPU's
 // bits: march geometries (tile rows, planes, register bound, 3D grid or bands), where edges are
-// saved, the lone block's step task or its three tasks, stations sampled by the stress tasks or not.
+// saved, the lone block's step task or its three tasks, stations sampled by the stress tasks or not,
+// halos between GPUs written by peer writes or copied (with several GPUs present).
 TEST(Gpu, TuningCudaMatchesCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
   const std::vector<std::string> tunings = {"march=8x2x3",        "march=16x4x2",     "march=8x4x4x0",
                                             "march=8x1x4x-1",     "march=8x0x4x16",   "edge_saving=apart",
-                                            "edge_saving=update", "lone_block_step=false", "stress_station_slots=0"};
+                                            "edge_saving=update", "lone_block_step=false", "stress_station_slots=0",
+                                            "peer_halos=false"};
   for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{4, 3}}) {
     c.run.nbx = nbx;
     c.run.nby = nby;

@@ -459,12 +459,12 @@ TEST(Tuning, StationSamplingGivesTheSameBits) {
                           "where the stations are sampled changes the seismograms");
 }
 
-// The policy's other keys on a CPU-only run (gpu_affinity and park_cpus act with GPUs only, march
+// The policy's other keys on a CPU-only run (gpu_affinity, peer_halos and park_cpus act with GPUs only, march
 // on CUDA kernels: test_gpu) are accepted and change nothing; --tune and [tuning] refuse bad values
 // with the key and the allowed values.
 TEST(Tuning, OtherKeysAndBadValues) {
   expect_same_seismograms("tune_rest", "2x1",
-                          {"", "--tune gpu_affinity=false --tune park_cpus=false --tune march=16x4x2x0"},
+                          {"", "--tune gpu_affinity=false --tune peer_halos=false --tune park_cpus=false --tune march=16x4x2x0"},
                           "CPU-only run changed by GPU tuning");
   const fs::path d = temp_dir("tune_bad");
   auto r = test::shell(fmt::format("{} run {} --tune march=8x2x9", ONDES_BINARY, small_case()), d / "a.log");
