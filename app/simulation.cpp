@@ -50,7 +50,9 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   const Decomposition& d = plan_.decomposition;
   const RankMap& map = plan_.ranks;
   const int rank = Runtime::rank();
-  blocks_ = build_blocks(c, d, map, rank);
+  std::vector<bool> pinned;  // a block only GPUs compute stays in plain pages (partition/block_data.hpp)
+  for (const BlockPlan& b : plan_.blocks) pinned.push_back(b.cpu_compute);
+  blocks_ = build_blocks(c, d, map, rank, pinned);
   const auto local = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; });
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
   spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);

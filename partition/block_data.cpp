@@ -6,10 +6,12 @@
 #include <cstring>
 #include <exception>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 
 #include "codelets/material.hpp"
+#include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
 
 namespace ondes {
@@ -62,14 +64,43 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
 
 namespace {
 
-// A local block's arrays, allocated and filled.
-void build_local(const Case& c, BlockData& b) {
+// f(i) for i in [0, n), on up to one thread a core; the first exception is rethrown.
+template <class F>
+void parallel_for(size_t n, F&& f) {
+  const size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::atomic<size_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (size_t i = next++; i < n; i = next++) try {
+        f(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> g(error_mutex);
+        if (!error) error = std::current_exception();
+      }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (std::thread& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Zero-filled floats: pinned (starpu_malloc) where a CPU worker may compute the block or StarPU may
+// move it often; else plain pages, which the GPU's copies at the start and the end read slower but
+// which cost nothing to set up (pinning 207 GiB for inputs/node_4g.toml: minutes).
+float* zeroed_floats(int64_t n, bool pinned) {
+  if (pinned) return alloc_floats(n);
+  void* p = nullptr;
+  if (posix_memalign(&p, 64, n * sizeof(float)) != 0 || !p) throw std::bad_alloc();
+  std::memset(p, 0, n * sizeof(float));
+  return static_cast<float*>(p);
+}
+
+// The rest of a local block once its material planes are filled.
+void finish_local(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
-  const int64_t n = s.cells();
-  b.velocity = alloc_floats(kVelocityComponents * n);
-  b.stress = alloc_floats(kStressComponents * n);
-  b.material = alloc_floats(s.material_floats());
-  fill_material(c, b.info.x0, b.info.y0, s, b.material);
+  fill_material_partners(c, s, b.material);
   b.uniform_planes = uniform_planes(s, b.material);
   if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
   if (c.medium.attenuating()) {
@@ -85,32 +116,34 @@ void build_local(const Case& c, BlockData& b) {
     if (b.info.neighbour[dir] >= 0) alloc_boundary(b, dir);
 }
 
-// build_local of each block of `todo`, on up to one thread a core: the blocks are independent (the
-// case is read only). Why: a 4.3 G-cell grid took minutes on one thread (about 17 M cells/s on the
-// GPU hosts' cores, most of it filling and zeroing pages). The first error is rethrown.
-void build_parallel(const Case& c, const std::vector<BlockData*>& todo) {
-  const size_t threads = std::min<size_t>(todo.size(), std::max(1u, std::thread::hardware_concurrency()));
-  std::atomic<size_t> next{0};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto work = [&] {
-    for (size_t i = next++; i < todo.size(); i = next++) try {
-        build_local(c, *todo[i]);
-      } catch (...) {
-        std::lock_guard<std::mutex> g(error_mutex);
-        if (!error) error = std::current_exception();
-      }
-  };
-  std::vector<std::thread> pool;
-  for (size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+// The local blocks' arrays, set up on every core: allocated, their material filled by slabs of
+// planes, then the rest block by block (the case is read only). Why: a 4.3 G-cell grid took over two
+// minutes with a thread a block (eight) on the 64-core host of four H200s.
+void build_local(const Case& c, const std::vector<BlockData*>& todo) {
+  parallel_for(todo.size(), [&](size_t i) {
+    BlockData& b = *todo[i];
+    const BlockShape& s = b.info.shape;
+    b.velocity = zeroed_floats(kVelocityComponents * s.cells(), b.pinned);
+    b.stress = zeroed_floats(kStressComponents * s.cells(), b.pinned);
+    b.material = zeroed_floats(s.material_floats(), b.pinned);
+  });
+  constexpr int kSlab = 8;  // planes
+  std::vector<std::pair<BlockData*, int>> slabs;
+  for (BlockData* b : todo)
+    for (int k = -kGhost; k < b->info.shape.nz + kGhost; k += kSlab) slabs.emplace_back(b, k);
+  parallel_for(slabs.size(), [&](size_t i) {
+    BlockData& b = *slabs[i].first;
+    const int k = slabs[i].second;
+    fill_material_planes(c, b.info.x0, b.info.y0, b.info.shape, b.material, k,
+                         std::min(k + kSlab, b.info.shape.nz + kGhost));
+  });
+  parallel_for(todo.size(), [&](size_t i) { finish_local(c, *todo[i]); });
 }
 
 }  // namespace
 
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank) {
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank,
+                                    const std::vector<bool>& pinned) {
   std::vector<BlockData> blocks(d.blocks.size());
   std::vector<BlockData*> local;
   for (size_t i = 0; i < blocks.size(); ++i) {
@@ -118,6 +151,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
     b.info = d.blocks[i];
     b.name = "x" + std::to_string(b.info.bx) + "y" + std::to_string(b.info.by);
     b.local = map.owner(b.info.id) == rank;
+    b.pinned = pinned.empty() || pinned[i];
     if (b.local) {
       local.push_back(&b);
       continue;
@@ -127,7 +161,7 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
       if (nb >= 0 && map.owner(nb) == rank) alloc_boundary(b, dir);
     }
   }
-  build_parallel(c, local);
+  build_local(c, local);
   return blocks;
 }
 
@@ -176,8 +210,10 @@ void release_blocks(std::vector<BlockData>& blocks) {
       unregister(b.h_velocity_out[dir]);
       unregister(b.h_stress_out[dir]);
     }
-    for (void* p : {static_cast<void*>(b.velocity), static_cast<void*>(b.stress), static_cast<void*>(b.material),
-                    static_cast<void*>(b.pml), static_cast<void*>(b.anelastic)})
+    for (void* p : {static_cast<void*>(b.velocity), static_cast<void*>(b.stress), static_cast<void*>(b.material)})
+      if (p && b.pinned) starpu_free(p);
+      else std::free(p);
+    for (void* p : {static_cast<void*>(b.pml), static_cast<void*>(b.anelastic)})
       if (p) starpu_free(p);
     b.velocity = b.stress = b.material = nullptr;
     b.anelastic = nullptr;

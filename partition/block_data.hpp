@@ -28,6 +28,10 @@ struct BlockData {
   BlockInfo info;
   std::string name;  // "x<bx>y<by>": its tasks' StarPU name, the block column of the task trace
   bool local = true;
+  // Its velocity, stress and material arrays in pinned host memory (starpu_malloc; else
+  // posix_memalign): where CPU workers may compute it; a block only GPUs compute crosses the bus at
+  // the start and the end only.
+  bool pinned = true;
   float* velocity = nullptr;  // 3 components
   float* stress = nullptr;    // 6 components
   float* material = nullptr;  // 8 components
@@ -72,7 +76,9 @@ bool uniform_planes(const BlockShape& s, const float* mat);
 // Allocates the arrays of the blocks `rank` owns and fills them (physics/grid_setup: material, PML
 // cells and profiles, source points), and the receive copies of the boundary buffers other ranks send it.
 // Indexed by block id.
-std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank);
+// pinned[id] (empty: every block) pins the block's field and material arrays (BlockData::pinned).
+std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const RankMap& map, int rank,
+                                    const std::vector<bool>& pinned = {});
 void register_handles(std::vector<BlockData>& blocks);
 // Global index (k * ny + j) * nx + i of each of a block's PML cells, in the block's order, from
 // its PML buffer (the block's own, or one received from its owner).

@@ -79,11 +79,16 @@ void fill_z_partners(const Case& c, const BlockShape& s, QFits& fits, float* m) 
 // neighbours' to average at the staggered points); a position outside the grid takes the nearest
 // grid point's, as does the block's ghost beyond the grid's last cell.
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m) {
+  fill_material_planes(c, x0, y0, s, m, -kGhost, s.nz + kGhost);
+  fill_material_partners(c, s, m);
+}
+
+void fill_material_planes(const Case& c, int x0, int y0, const BlockShape& s, float* m, int k_begin, int k_end) {
   const int64_t n = s.cells();
   const Grid& g = c.grid;
   QFits fits = q_fits(c.medium);
   auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
-  for (int k = -kGhost; k < s.nz + kGhost; ++k) {
+  for (int k = k_begin; k < k_end; ++k) {
     const double z = at(k, g.nz) * g.h;
     const Layer layer = c.medium.model ? Layer{} : cell_properties(c.medium, z, g.h);
     for (int j = -kGhost; j < s.ny + kGhost; ++j)
@@ -98,6 +103,10 @@ void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* m)
         for (int p = 0; p < kMaterialComponents; ++p) m[p * n + q] = v[p];
       }
   }
+}
+
+void fill_material_partners(const Case& c, const BlockShape& s, float* m) {
+  QFits fits = q_fits(c.medium);
   fill_z_partners(c, s, fits, m);
 }
 

@@ -18,6 +18,10 @@ StepParams step_params(const Case& c);
 // (core/layout.hpp's buoyancy, shear_modulus, shear_mean give them at the staggered points), then
 // each plane's z partner (core/layout.hpp): s.material_floats() floats.
 void fill_material(const Case& c, int x0, int y0, const BlockShape& s, float* material);
+// fill_material in two parts: the padded planes [k_begin, k_end) (-kGhost <= k_begin, k_end <= nz +
+// kGhost; slabs may be filled at once by several threads), then, once every plane is, the z partners.
+void fill_material_planes(const Case& c, int x0, int y0, const BlockShape& s, float* material, int k_begin, int k_end);
+void fill_material_partners(const Case& c, const BlockShape& s, float* material);
 
 // The attenuation of a case's compute_stress tasks: the mechanisms fitted over its band and the
 // distinct (Qp, Qs) of its cells; {0, 0} for an elastic case.

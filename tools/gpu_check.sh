@@ -106,18 +106,18 @@ if [[ $parts == *" scaling "* ]]; then
   # srun CASE RANKS GPUS_PER_RANK LAYOUT [CPUS]: a calibration run, then SCALING_REPEAT measured
   # ones (default 2: every row alike, so that a row and its reference see the same run-to-run
   # spread, about 1% here); prints the best rate. LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge
-  # strips of STRIP cells (run.edge_strip), the policy (default dmda; dmdas sorts by the frontier
+  # strips of STRIP cells (run.edge_strip), the policy (default: the run's own, lws; dmdas sorts by the frontier
   # blocks' priority). CPUS (default 0): CPU workers beside the GPUs.
   srun() {
-    local c=$1 np=$2 g=$3 b=${4%%@*} sched=dmda strip=0 launch=() cpus=${5:-0}
-    [[ $4 == *@* ]] && sched=${4#*@}
+    local c=$1 np=$2 g=$3 b=${4%%@*} sched=() strip=0 launch=() cpus=${5:-0}
+    [[ $4 == *@* ]] && sched=(--sched "${4#*@}")
     [[ $b == *+* ]] && strip=${b#*+} && b=${b%%+*}
     [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
     STARPU_NCPU=$cpus STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
-      --edge-strip "$strip" --sched "$sched" --output /tmp/cal.h5 >> "$log" 2>&1
+      --edge-strip "$strip" "${sched[@]}" --output /tmp/cal.h5 >> "$log" 2>&1
     for _ in $(seq "${SCALING_REPEAT:-2}"); do
       STARPU_NCPU=$cpus STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
-        --edge-strip "$strip" --sched "$sched" --output /tmp/run.h5 2>&1 | tee -a "$log" |
+        --edge-strip "$strip" "${sched[@]}" --output /tmp/run.h5 2>&1 | tee -a "$log" |
         sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
     done | sort -g | tail -1
   }
@@ -182,11 +182,11 @@ if [[ $parts == *" scaling "* ]]; then
       best "weak, ${g}x grid (y), $g GPUs ($mode)" "$weak" "$np" "$per" "$ref" "1x${g}" "1x${g}+16" > /dev/null
       targets+=("weak, $g GPUs ($mode), efficiency|$best_ratio|0.95")
     done
-    # The grid that fills the GPUs (SCALING_FULL=1): inputs/node_4g.toml (2048 x 2048 x 1024 cells,
+    # The grid that fills the GPUs (SCALING_FULL: the GPU counts to run it on, or "all"): inputs/node_4g.toml (2048 x 2048 x 1024 cells,
     # 4.3 G, 52 GiB a GPU on four) cut to 512 rows a GPU, two blocks a GPU, in one process; against G
     # times the one-GPU reference (benchmark.toml), with the memory `check --gpus` plans for a GPU
     # beside the most nvidia-smi saw in use on one, and the set-up time (start to first iteration).
-    if [ "${SCALING_FULL:-0}" = 1 ]; then
+    if [[ ${SCALING_FULL:-} == all || " ${SCALING_FULL:-} " == *" $g "* ]]; then
       full=/tmp/full_$g.toml
       sed "s/^ny = .*/ny = $((512 * g))/; s/^blocks = .*/blocks = [1, $((2 * g))]/" "$here/inputs/node_4g.toml" > "$full"
       planned=$("$bin/ondes3d" check "$full" --gpus "$g" 2>&1 | sed -n 's/.*: \(.*\) of arrays on the fullest GPU/\1/p')
