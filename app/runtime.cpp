@@ -130,6 +130,10 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // 4x4 blocks ran at 0.76x of one block's throughput with one stream and 0.86x with four; one
   // block is unaffected. STARPU_NWORKER_PER_CUDA set by the user wins.
   setenv("STARPU_NWORKER_PER_CUDA", "4", 0);
+  // A simulated run's block arrays are folded memory (partition/block_data.cpp): StarPU maps one
+  // file every STARPU_MALLOC_SIMULATION_FOLD MiB (default 1), which for a 4.3 G-cell grid is more
+  // maps than Linux allows a process (vm.max_map_count 65530); 64 MiB keeps them to a few thousand.
+  if (simulated_runtime()) setenv("STARPU_MALLOC_SIMULATION_FOLD", "64", 0);
   starpu_conf conf;
   starpu_conf_init(&conf);
   if (ncpu >= 0) conf.ncpus = ncpu;

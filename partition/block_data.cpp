@@ -30,15 +30,33 @@ bool uniform_planes(const BlockShape& s, const float* mat) {
 namespace {
 float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 
+// A simulated run (StarPU's SimGrid mode) executes no codelet: nothing reads or writes a block's
+// arrays. They take folded memory there (every few MiB of addresses the same physical pages,
+// STARPU_MALLOC_SIMULATION_FOLDED) and stay unfilled, so that a simulated 4.3 G-cell grid sets up
+// in seconds on a laptop; what the tasks' arguments and models read (shapes, PML cell counts and
+// boxes, source points) is computed as in a real run.
+#ifdef STARPU_SIMGRID
+constexpr bool kSimulated = true;
+constexpr int kFolded = STARPU_MALLOC_SIMULATION_FOLDED;
+#else
+constexpr bool kSimulated = false;
+constexpr int kFolded = 0;
+#endif
+void* folded(size_t bytes) {
+  void* p = nullptr;
+  if (starpu_malloc_flags(&p, bytes, kFolded) != 0 || !p) throw std::bad_alloc();
+  return p;
+}
+
 void alloc_pml(const Case& c, BlockData& b) {
   b.pml_box = pml_box(c, b.info.x0, b.info.y0, b.info.shape);
   const std::vector<int64_t> cells = pml_cells(c, b.info.x0, b.info.y0, b.info.shape);
   if (cells.empty()) return;
   const PmlLayout l = PmlLayout::of(b.info.shape, static_cast<int64_t>(cells.size()));
-  b.pml = static_cast<char*>(starpu_zeroed(l.bytes));
+  b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
   b.pml_cells = static_cast<int64_t>(cells.size());
-  fill_pml(c, b.info.x0, b.info.y0, b.info.shape, cells, b.pml);
+  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, b.info.shape, cells, b.pml);
 }
 
 void alloc_boundary(BlockData& b, int dir) {
@@ -64,10 +82,11 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
 
 namespace {
 
-// f(i) for i in [0, n), on up to one thread a core; the first exception is rethrown.
+// f(i) for i in [0, n), on up to one thread a core (one under SimGrid: StarPU's calls there must come
+// from SimGrid's actors, and nothing is filled); the first exception is rethrown.
 template <class F>
 void parallel_for(size_t n, F&& f) {
-  const size_t threads = std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  const size_t threads = kSimulated ? 1 : std::min<size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
   std::atomic<size_t> next{0};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -90,6 +109,7 @@ void parallel_for(size_t n, F&& f) {
 // move it often; else plain pages, which the GPU's copies at the start and the end read slower but
 // which cost nothing to set up (pinning 207 GiB for inputs/node_4g.toml: minutes).
 float* zeroed_floats(int64_t n, bool pinned) {
+  if (kSimulated) return static_cast<float*>(folded(n * sizeof(float)));
   if (pinned) return alloc_floats(n);
   void* p = nullptr;
   if (posix_memalign(&p, 64, n * sizeof(float)) != 0 || !p) throw std::bad_alloc();
@@ -100,6 +120,18 @@ float* zeroed_floats(int64_t n, bool pinned) {
 // The rest of a local block once its material planes are filled.
 void finish_local(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
+  if (kSimulated) {
+    if (c.medium.attenuating()) {
+      b.anelastic_shape = anelastic_shape(c);
+      b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape).bytes;
+      b.anelastic = static_cast<char*>(folded(b.anelastic_bytes));
+    }
+    alloc_pml(c, b);
+    b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);  // from zeros: counts only
+    for (int dir = 0; dir < kDirections; ++dir)
+      if (b.info.neighbour[dir] >= 0) alloc_boundary(b, dir);
+    return;
+  }
   fill_material_partners(c, s, b.material);
   b.uniform_planes = uniform_planes(s, b.material);
   if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
@@ -131,6 +163,7 @@ void build_local(const Case& c, const std::vector<BlockData*>& todo) {
   std::vector<std::pair<BlockData*, int>> slabs;
   for (BlockData* b : todo)
     for (int k = -kGhost; k < b->info.shape.nz + kGhost; k += kSlab) slabs.emplace_back(b, k);
+  if (kSimulated) slabs.clear();
   parallel_for(slabs.size(), [&](size_t i) {
     BlockData& b = *slabs[i].first;
     const int k = slabs[i].second;
@@ -210,11 +243,16 @@ void release_blocks(std::vector<BlockData>& blocks) {
       unregister(b.h_velocity_out[dir]);
       unregister(b.h_stress_out[dir]);
     }
-    for (void* p : {static_cast<void*>(b.velocity), static_cast<void*>(b.stress), static_cast<void*>(b.material)})
-      if (p && b.pinned) starpu_free(p);
+    const int64_t n = b.info.shape.cells();
+    const std::pair<void*, size_t> arrays[] = {{b.velocity, sizeof(float) * kVelocityComponents * n},
+                                               {b.stress, sizeof(float) * kStressComponents * n},
+                                               {b.material, sizeof(float) * b.info.shape.material_floats()},
+                                               {b.pml, b.pml_bytes},
+                                               {b.anelastic, b.anelastic_bytes}};
+    for (const auto& [p, bytes] : arrays)
+      if (p && kSimulated) starpu_free_flags(p, bytes, kFolded);
+      else if (p && (b.pinned || p == b.pml || p == b.anelastic)) starpu_free(p);
       else std::free(p);
-    for (void* p : {static_cast<void*>(b.pml), static_cast<void*>(b.anelastic)})
-      if (p) starpu_free(p);
     b.velocity = b.stress = b.material = nullptr;
     b.anelastic = nullptr;
     b.pml = nullptr;

@@ -15,10 +15,34 @@ namespace ondes {
 // scheduling and the launch: ~15 us a task on one H100 stream), which the measured means do not
 // hold. StarPU 1.3's own regression fit degenerates on PML-heavy layouts (sweep.toml 4x4: a = 0,
 // b = inf; the corner blocks, the smallest, take longest) and returns NaN in range: so the means,
-// which make a simulated layout's block shapes need a real run (any GPU count).
+// which make a simulated layout's block shapes need a real run (any GPU count). A block shape that
+// never ran (a grid larger than any machine at hand) takes the time per cell of the largest block
+// the history holds for the codelet and worker kind, times its cells: an extrapolation, linear in the
+// cells, which a block large enough to fill the GPU makes good (its PML share, counted at the
+// calibrated block's, makes it slightly pessimistic for larger grids); a small task without a size
+// (records, samples, watch) the mean of its history.
 namespace {
 double g_task_gap_us = 0;
 constexpr const char* kSimulatedSuffix = "_simulated";
+
+// What the history holds for a worker kind: the microseconds per size unit (cells) of its largest
+// entry, and the mean of all its entries (by samples); NaN without any.
+struct HistoryFigures {
+  double per_unit = NAN, mean = NAN;
+};
+HistoryFigures history_figures(starpu_perfmodel* model, starpu_perfmodel_arch* arch, unsigned nimpl) {
+  const starpu_perfmodel_per_arch* pa = starpu_perfmodel_get_model_per_arch(model, arch, nimpl);
+  HistoryFigures f;
+  double size = 0, sum = 0, samples = 0;
+  for (const starpu_perfmodel_history_list* l = pa ? pa->list : nullptr; l; l = l->next)
+    if (const starpu_perfmodel_history_entry* e = l->entry; e && e->nsample > 0) {
+      sum += e->mean * e->nsample;
+      samples += e->nsample;
+      if (double(e->size) > size) size = double(e->size), f.per_unit = e->mean / size;
+    }
+  if (samples > 0) f.mean = sum / samples;
+  return f;
+}
 
 double simulated_cost(starpu_task* task, starpu_perfmodel_arch* arch, unsigned nimpl) {
   static std::mutex mutex;
@@ -37,16 +61,24 @@ double simulated_cost(starpu_task* task, starpu_perfmodel_arch* arch, unsigned n
     }
     model = m.get();
   }
-  const double us = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_task_footprint(own, task, arch, nimpl));
+  double us = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_task_footprint(own, task, arch, nimpl));
+  // StarPU answers 0 ("can not work there"), or NaN, for a footprint it never measured: a block
+  // update by the largest block's time per cell, a small task (records, samples) by its mean.
+  if (!(us > 0)) {
+    const HistoryFigures f = history_figures(model, arch, nimpl);
+    us = own->size_base ? f.per_unit * own->size_base(task, nimpl) : f.mean;
+  }
   return std::isnan(us) ? us : us + g_task_gap_us;
 }
 
-starpu_perfmodel simulated_model(const char* symbol, uint32_t (*footprint)(starpu_task*)) {
+starpu_perfmodel simulated_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
+                                 size_t (*size)(starpu_task*, unsigned) = nullptr) {
   starpu_perfmodel m;
   std::memset(&m, 0, sizeof(m));
   m.type = STARPU_PER_ARCH;
   m.arch_cost_function = simulated_cost;
   m.footprint = footprint;
+  m.size_base = size;  // the extrapolation's cells
   m.symbol = (new std::string(std::string(symbol) + kSimulatedSuffix))->c_str();  // as long as the model
   return m;
 }
@@ -76,8 +108,7 @@ starpu_perfmodel history_model(const char* symbol) {
 starpu_perfmodel regression_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
                                   size_t (*size)(starpu_task*, unsigned)) {
 #ifdef STARPU_SIMGRID
-  (void)size;
-  return simulated_model(symbol, footprint);
+  return simulated_model(symbol, footprint, size);
 #else
   starpu_perfmodel m;
   std::memset(&m, 0, sizeof(m));

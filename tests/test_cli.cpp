@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -128,6 +129,35 @@ TEST_F(Cli, CheckPrintsTheEstimates) {
   EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\d+\.\d% of the CFL limit)"))) << r.output;
   EXPECT_NE(r.output.find("points per shortest S wavelength"), std::string::npos);
   EXPECT_NE(r.output.find("blocks 2 x 3: largest block"), std::string::npos);
+}
+
+// Issue 45: `check --gpus G` prints the arrays of the fullest GPU: with the blocks tiled over the
+// GPUs, one GPU holds all the blocks' arrays (the total less the rank's seismograms), two GPUs of 2x2
+// blocks about half of it and four about a quarter (the PML-balanced cuts make the blocks differ by
+// a few percent), and never less than the largest block.
+TEST_F(Cli, CheckPrintsTheMemoryOfTheFullestGpu) {
+  auto bytes = [](const std::string& out, const std::string& what) {
+    std::smatch m;
+    const std::regex re("([0-9.]+) (B|KiB|MiB|GiB)" + what);
+    if (!std::regex_search(out, m, re)) return -1.0;
+    const double unit = m[2] == "GiB" ? 1 << 30 : m[2] == "MiB" ? 1 << 20 : m[2] == "KiB" ? 1 << 10 : 1;
+    return std::stod(m[1]) * unit;
+  };
+  std::map<int, double> per_gpu;
+  double total = 0, largest = 0;
+  for (int g : {1, 2, 4}) {
+    const auto r = run("check " + small_case() + " --blocks 2x2 --gpus " + std::to_string(g));
+    ASSERT_EQ(r.code, 0) << r.output;
+    per_gpu[g] = bytes(r.output, " of arrays on the fullest GPU");
+    total = bytes(r.output, " \\(seismograms included\\)");
+    largest = bytes(r.output, ", total");
+    ASSERT_GT(per_gpu[g], 0) << r.output;
+  }
+  ASSERT_GT(total, 0);
+  EXPECT_NEAR(per_gpu[1], total, 0.03 * total);  // one decimal printed
+  EXPECT_NEAR(per_gpu[2], total / 2, 0.05 * total / 2);
+  EXPECT_NEAR(per_gpu[4], total / 4, 0.08 * total / 4);
+  EXPECT_GE(per_gpu[4], largest * 0.999);
 }
 
 // Issue 17 (a): `check` prints Q(f) of the relaxation mechanisms fitted to each layer's qp and qs,

@@ -5,7 +5,9 @@
 #   tools/sim_validate.sh CASE STEPS "LAYOUTS" "POLICIES"
 #   tools/sim_validate.sh inputs/sweep.toml 100 "1x1 2x2 4x4" "dmda dmdas eager lws"
 # Environment: REAL (default build/ondes3d), SIM (default build-sim/project/ondes3d), GAP (the
-# simulated runs' --sim-task-gap, microseconds; default 0), STARPU_HOME
+# simulated runs' --sim-task-gap, microseconds; default 0), CALIBRATE (a case and layouts
+# "CASE:L1 L2 ..." calibrated instead of CASE's: the simulation then extrapolates block shapes it
+# never saw from the largest calibrated block, perfmodels/models.cpp), STARPU_HOME
 # (default a fresh temporary one), and StarPU's worker variables (STARPU_NCPU, STARPU_NCUDA), which
 # apply to both.
 set -uo pipefail
@@ -20,21 +22,33 @@ export STARPU_SILENT=1 STARPU_HOME=${STARPU_HOME:-$(mktemp -d)}
 rate() { sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1; }
 # Every block shape of every layout measured (each layout twice, 40 steps, under dmda): a simulated
 # task takes its footprint's mean.
-for b in $layouts; do
-  for _ in 1 2; do STARPU_CALIBRATE=1 "$real" run "$case_file" --blocks "$b" --sched dmda --steps 40 --output /tmp/simv.h5 > /dev/null 2>&1; done
+cal_case=$case_file cal_layouts=$layouts
+if [ -n "${CALIBRATE:-}" ]; then cal_case=${CALIBRATE%%:*} cal_layouts=${CALIBRATE#*:}; fi
+for b in $cal_layouts; do
+  for _ in 1 2; do STARPU_CALIBRATE=1 "$real" run "$cal_case" --blocks "$b" --sched dmda --steps 40 --output /tmp/simv.h5 > /dev/null 2>&1; done
 done
-printf '# %s, %s steps, %s; STARPU_HOME=%s\n' "$(basename "$case_file")" "$steps" "$(uname -n)" "$STARPU_HOME"
+printf '# %s, %s steps, %s; calibrated on %s (%s); STARPU_HOME=%s\n' "$(basename "$case_file")" "$steps" "$(uname -n)" \
+  "$(basename "$cal_case")" "$cal_layouts" "$STARPU_HOME"
 printf '%-8s %-7s %14s %14s %8s %s\n' layout policy measured simulated sim/meas "second simulation"
+# Every simulation before any measured run: a measured run adds its block shapes to the history
+# (the program calibrates as it runs), which with CALIBRATE would leave nothing to extrapolate.
+# The simulated runs' figures from their summaries: wall time to the microsecond, rate to 7 digits.
+declare -A sim1 sim2
+for b in $layouts; do
+  for p in $policies; do
+    for k in 1 2; do
+      STARPU_CALIBRATE=0 "$sim" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 \
+        --sim-task-gap "${GAP:-0}" --summary /tmp/simv_$k.csv > /tmp/simv_$k.log 2>&1 || rm -f /tmp/simv_$k.csv
+    done
+    sim1[$b$p]=$(tail -1 /tmp/simv_1.csv 2>/dev/null | cut -d, -f14,16)
+    sim2[$b$p]=$(tail -1 /tmp/simv_2.csv 2>/dev/null | cut -d, -f14,16)
+    rm -f /tmp/simv_1.csv /tmp/simv_2.csv
+  done
+done
 for b in $layouts; do
   for p in $policies; do
     m=$("$real" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 2>&1 | rate)
-    # The simulated runs' figures from their summaries: wall time to the microsecond, rate to 7 digits.
-    for k in 1 2; do
-      STARPU_CALIBRATE=0 "$sim" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 \
-        --sim-task-gap "${GAP:-0}" --summary /tmp/simv_$k.csv > /dev/null 2>&1 || rm -f /tmp/simv_$k.csv
-    done
-    s1=$(tail -1 /tmp/simv_1.csv 2>/dev/null | cut -d, -f14,16)
-    s2=$(tail -1 /tmp/simv_2.csv 2>/dev/null | cut -d, -f14,16)
+    s1=${sim1[$b$p]} s2=${sim2[$b$p]}
     r1=${s1#*,}
     printf '%-8s %-7s %14s %14s %8s %s\n' "$b" "$p" "${m:-failed}" "${r1:-failed}" \
       "$(awk -v a="${r1:-0}" -v b="${m:-0}" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "-" }')" \
