@@ -2,8 +2,11 @@
 """Figures and a summary of a sweep folder made by tools/sweep.py (matplotlib, PNG).
 
   tools/plot_sweep.py /tmp/sweep_cpu
+  tools/plot_sweep.py /tmp/sweep_gpu /tmp/sweep_gpu_simulated   # measured and simulated side by side
 
-Writes into the folder:
+Rows of a simulated sweep (tools/sweep.py --simulate, column `source`) are another worker
+configuration ("cuda:4 simulated:h200x4"); where a point was both measured and simulated,
+summary.txt gives simulated / measured. Writes into the first folder:
   throughput.png   cell-updates/s against cells per block, one line per policy (median of the
                    repeats), the cost model's prediction dashed; one panel per worker configuration
   predicted.png    predicted against measured time per iteration, with the +-20% band
@@ -35,7 +38,14 @@ def load(folder):
         sys.exit(f"{folder}/sweep.csv has no rows")
     for r in rows:
         r["block_cells"] = int(r["cells"]) / (int(r["nbx"]) * int(r["nby"]))
+        r["measured_as"] = r["workers"]
+        if r.get("source", "measured") != "measured":
+            r["workers"] = f"{r['workers']} {r['source']}"
     return rows
+
+
+def number(text):
+    return float(text) if text not in (None, "") else float("nan")
 
 
 def medians(rows):
@@ -49,8 +59,9 @@ def medians(rows):
             "block_cells": rs[0]["block_cells"],
             "cups": statistics.median(float(r["cell_updates_per_s"]) for r in rs),
             "s": statistics.median(float(r["seconds_per_iteration"]) for r in rs),
-            "pred_s": float(rs[0]["predicted_s_per_iteration"]),
-            "pred_cups": float(rs[0]["predicted_cell_updates_per_s"]),
+            "pred_s": number(rs[0].get("predicted_s_per_iteration")),
+            "pred_cups": number(rs[0].get("predicted_cell_updates_per_s")),
+            "measured_as": rs[0]["measured_as"],
             "idle_cpu": statistics.median(float(r["idle_cpu"]) for r in rs),
             "idle_cuda": statistics.median(float(r["idle_cuda"]) for r in rs),
             "cpu_tasks": statistics.median(int(r["compute_tasks_cpu"]) for r in rs),
@@ -69,8 +80,9 @@ def plot_throughput(folder, med):
         for s in scheds:
             pts = sorted((v["block_cells"], v["cups"], k[1]) for k, v in med.items() if k[0] == w and k[2] == s)
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=s)
-        pred = sorted({(v["block_cells"], v["pred_cups"]) for k, v in med.items() if k[0] == w})
-        ax.plot([p[0] for p in pred], [p[1] for p in pred], "k--", label="cost model")
+        pred = sorted({(v["block_cells"], v["pred_cups"]) for k, v in med.items() if k[0] == w and v["pred_cups"] > 0})
+        if pred:
+            ax.plot([p[0] for p in pred], [p[1] for p in pred], "k--", label="cost model")
         labels = sorted({(v["block_cells"], k[1]) for k, v in med.items() if k[0] == w})
         ax.set_xscale("log")
         ax.set_xticks([l[0] for l in labels])
@@ -87,6 +99,9 @@ def plot_throughput(folder, med):
 
 
 def plot_predicted(folder, med):
+    med = {k: v for k, v in med.items() if v["pred_s"] > 0}  # simulated rows have no prediction
+    if not med:
+        return
     fig, ax = plt.subplots(figsize=(5.5, 5))
     configs = sorted({k[0] for k in med})
     for w in configs:
@@ -164,7 +179,17 @@ def summary(folder, med):
                          f"compute tasks cpu/cuda {v1['cpu_tasks']:.0f}/{v1['cuda_tasks']:.0f}); "
                          f"{s2} {c2:.3e}; worst {worst[1]} {worst[0]:.3e}")
     lines.append("")
-    errors = sorted(((v["pred_s"] / v["s"] - 1, k) for k, v in med.items()), key=lambda e: -abs(e[0]))
+    measured = {(v["measured_as"], k[1], k[2]): v for k, v in med.items() if k[0] == v["measured_as"]}
+    pairs = [(k, v, measured[(v["measured_as"], k[1], k[2])]) for k, v in med.items()
+             if k[0] != v["measured_as"] and (v["measured_as"], k[1], k[2]) in measured]
+    if pairs:
+        ratios = [v["cups"] / m["cups"] for _, v, m in pairs]
+        lines.append(f"simulated / measured: {sum(abs(r - 1) <= 0.1 for r in ratios)} of {len(pairs)} points "
+                     f"within 10% ({min(ratios):.3f}-{max(ratios):.3f})")
+        for (k, v, m), r in sorted(zip(pairs, ratios), key=lambda p: p[0][0]):
+            lines.append(f"  {k[0]:>28} {k[1]:>5} {k[2]:>6}: {v['cups']:.3e} against {m['cups']:.3e} ({r:.3f})")
+        lines.append("")
+    errors = sorted(((v["pred_s"] / v["s"] - 1, k) for k, v in med.items() if v["pred_s"] > 0), key=lambda e: -abs(e[0]))
     within = sum(abs(e) <= 0.2 for e, _ in errors)
     lines.append(f"cost model: {within} of {len(errors)} points within 20% of the measured median")
     for e, k in errors:
@@ -181,15 +206,16 @@ def summary(folder, med):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) < 2:
         sys.exit(__doc__)
     folder = sys.argv[1]
-    med = medians(load(folder))
+    med = medians([r for f in sys.argv[1:] for r in load(f)])
     plot_throughput(folder, med)
     plot_predicted(folder, med)
     trace = plot_gantt(folder)
     print(summary(folder, med), end="")
-    print(f"figures in {folder}: throughput.png predicted.png" + (f" gantt.png (from {trace})" if trace else ""))
+    predicted = " predicted.png" if os.path.exists(os.path.join(folder, "predicted.png")) else ""
+    print(f"figures in {folder}: throughput.png{predicted}" + (f" gantt.png (from {trace})" if trace else ""))
 
 
 if __name__ == "__main__":

@@ -14,11 +14,22 @@ In order:
   4. one run with --trace at the --trace-point configuration, for the Gantt chart.
 DIR/sweep.csv has one row per run; DIR/sweep.log every command and its output. StarPU's
 performance models live in DIR/starpu-home (a fresh home for a fresh sweep).
+
+Simulated (issue 46): `--simulate HOME:HOST` runs every point with the SimGrid build (--bin, default
+build-sim/project/ondes3d) on machine HOST of a calibrated StarPU home (a copy of HOME in
+DIR/starpu-home; e.g. inputs/platforms/h200:h200x8), one stream a GPU and each GPU costing a block
+what the calibrated GPU did; no calibration (steps 1-2), predictions only with --machine, one run a
+point (a simulation gives the same figure every time), `--sim-task-gap` added to every task. The
+rows say where they come from (column `source`: measured, or simulated:HOST).
+
+  tools/sweep.py inputs/benchmark.toml --out /tmp/sim8 --simulate inputs/platforms/h200:h200x8 \
+      --workers cuda:8 cuda:4 --blocks 1x8 1x16 2x8 --schedulers eager lws dmda dmdas --steps 100
 Only Python's standard library: the GPU machine has nothing more.
 """
 import argparse
 import csv
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -53,6 +64,14 @@ class Runner:
         self.args = args
         self.log = open(os.path.join(args.out, "sweep.log"), "a")
         self.env = dict(os.environ, STARPU_SILENT="1", STARPU_HOME=os.path.join(args.out, "starpu-home"))
+        if args.simulate:
+            home, _, host = args.simulate.rpartition(":")
+            if not home or not host or not os.path.isdir(os.path.join(home, ".starpu")):
+                raise SystemExit(f"--simulate {args.simulate}: expected HOME:HOST, HOME a StarPU home (holding .starpu)")
+            shutil.rmtree(self.env["STARPU_HOME"], ignore_errors=True)
+            shutil.copytree(home, self.env["STARPU_HOME"])  # StarPU writes there
+            self.env.update(STARPU_HOSTNAME=host, STARPU_CALIBRATE="0", STARPU_NWORKER_PER_CUDA="1",
+                            STARPU_PERF_MODEL_HOMOGENEOUS_CUDA="1")
 
     def __call__(self, argv, env=None, check=True, timeout=None):
         """The program's result, or None when it ran past `timeout` seconds (then killed)."""
@@ -82,7 +101,12 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("case")
     ap.add_argument("--out", required=True, help="folder for sweep.csv, machine.toml, traces, logs")
-    ap.add_argument("--bin", default=os.path.join(HERE, "..", "build", "ondes3d"))
+    ap.add_argument("--bin", default=None, help="the program (default build/ondes3d; with --simulate "
+                    "build-sim/project/ondes3d)")
+    ap.add_argument("--simulate", default="", metavar="HOME:HOST",
+                    help="simulate every point on machine HOST of the calibrated StarPU home HOME (SimGrid build)")
+    ap.add_argument("--sim-task-gap", type=float, default=15,
+                    help="with --simulate: microseconds added to every simulated task (ondes3d run --sim-task-gap)")
     ap.add_argument("--schedulers", nargs="+", default=POLICIES)
     ap.add_argument("--blocks", nargs="+", default=["1x1", "2x1", "2x2", "4x4", "6x6", "8x8"])
     ap.add_argument("--workers", nargs="+", default=[f"cpu:{os.cpu_count()}"],
@@ -97,6 +121,11 @@ def main():
                     help="SCHED:BLOCKS:WORKERS of the traced run (default: dmdas, the middle layout, "
                          "the last worker configuration)")
     args = ap.parse_args()
+    if args.bin is None:
+        args.bin = os.path.join(HERE, "..", "build-sim" if args.simulate else "build", *(
+            ["project", "ondes3d"] if args.simulate else ["ondes3d"]))
+    if args.simulate:
+        args.repeat = 1
     os.makedirs(args.out, exist_ok=True)
     run = Runner(args)
     configs = [(w,) + parse_workers(w) for w in args.workers]
@@ -105,20 +134,22 @@ def main():
     started = time.time()
 
     machine = args.machine or os.path.join(args.out, "machine.toml")
-    if not args.machine:
+    simulated = ["--sim-task-gap", str(args.sim_task_gap)] if args.simulate else []
+    if not args.machine and not args.simulate:
         # The CPU figures are measured even for a GPU-only sweep (with a core left to drive the GPU).
         ncpu = max(c[1] for c in configs) or max(1, os.cpu_count() - 1)
         print(f"calibrating the cost model ({ncpu} CPU workers, then the GPUs if any) ...", flush=True)
         run(["calibrate", args.case, "--output", machine, "--steps", str(args.calibrate_steps), "--ncpu", str(ncpu)])
 
-    print("calibrating StarPU's performance models (STARPU_CALIBRATE=1, dmda) ...", flush=True)
-    for wname, ncpu, ncuda in configs:
+    if not args.simulate:
+        print("calibrating StarPU's performance models (STARPU_CALIBRATE=1, dmda) ...", flush=True)
+    for wname, ncpu, ncuda in configs if not args.simulate else []:
         for b, _, _ in layouts:
             run(["run", args.case, "--blocks", b, "--sched", "dmda", "--output", os.path.join(args.out, "o.h5")]
                 + steps, env=dict(workers_env(ncpu, ncuda), STARPU_CALIBRATE="1"))
 
     predicted = {}
-    for wname, ncpu, ncuda in configs:
+    for wname, ncpu, ncuda in configs if (args.machine or not args.simulate) else []:
         for b, _, _ in layouts:
             p = run(["predict", args.case, "--machine", machine, "--blocks", b, "--ncpu", str(ncpu),
                      "--ncuda", str(ncuda), "--csv"])
@@ -141,7 +172,7 @@ def main():
                         # --cpu-compute any: the policy, not ondes3d's own placement, decides where
                         # each block runs (the point of the sweep).
                         p = run(["run", args.case, "--blocks", b, "--sched", sched, "--summary", summary,
-                                 "--cpu-compute", "any", "--output", os.path.join(args.out, "o.h5")] + steps,
+                                 "--cpu-compute", "any", "--output", os.path.join(args.out, "o.h5")] + steps + simulated,
                                 env=workers_env(ncpu, ncuda),
                                 timeout=args.timeout)
                         done += 1
@@ -152,10 +183,12 @@ def main():
                             continue
                         with open(summary) as s:
                             row = next(csv.DictReader(s))
-                        pred = predicted[(wname, b)]
+                        pred = predicted.get((wname, b), {})
                         measured = float(row["seconds_per_iteration"])
-                        row.update(workers=wname, repeat=rep, blocks=b, **pred)
-                        row["model_error"] = f"{float(pred['predicted_s_per_iteration']) / measured - 1:.4f}"
+                        source = "simulated:" + args.simulate.rpartition(":")[2] if args.simulate else "measured"
+                        row.update(workers=wname, repeat=rep, blocks=b, source=source, **pred)
+                        row["model_error"] = (f"{float(pred['predicted_s_per_iteration']) / measured - 1:.4f}"
+                                              if pred else "")
                         if writer is None:
                             fields = ["case", "workers", "blocks"] + [k for k in row if k not in
                                                                       ("case", "workers", "blocks")]
@@ -164,9 +197,9 @@ def main():
                         writer.writerow(row)
                         f.flush()
                         print(f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: "
-                              f"{float(row['cell_updates_per_s']):.3e} cell-updates/s, "
-                              f"predicted {float(pred['predicted_cell_updates_per_s']):.3e} "
-                              f"({float(row['model_error']):+.0%})", flush=True)
+                              f"{float(row['cell_updates_per_s']):.3e} cell-updates/s" +
+                              (f", predicted {float(pred['predicted_cell_updates_per_s']):.3e} "
+                               f"({float(row['model_error']):+.0%})" if pred else f" ({source})"), flush=True)
 
     tp = args.trace_point.split(":") if args.trace_point else []
     t_sched = tp[0] if tp else "dmdas"
@@ -175,7 +208,7 @@ def main():
     t_ncpu, t_ncuda = parse_workers(t_workers)
     trace = os.path.join(args.out, f"trace_{t_sched}_{t_blocks}_{t_workers.replace(':', '').replace('+', '_')}.csv")
     run(["run", args.case, "--blocks", t_blocks, "--sched", t_sched, "--trace", trace,
-         "--output", os.path.join(args.out, "o.h5")] + steps, env=workers_env(t_ncpu, t_ncuda))
+         "--output", os.path.join(args.out, "o.h5")] + steps + simulated, env=workers_env(t_ncpu, t_ncuda))
     for leftover in ("o.h5", "summary.csv"):
         if os.path.exists(os.path.join(args.out, leftover)):
             os.remove(os.path.join(args.out, leftover))
