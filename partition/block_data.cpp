@@ -28,7 +28,6 @@ bool uniform_planes(const BlockShape& s, const float* mat) {
 }
 
 namespace {
-float* alloc_floats(int64_t n) { return static_cast<float*>(starpu_zeroed(n * sizeof(float))); }
 
 // A simulated run (StarPU's SimGrid mode) executes no codelet: nothing reads or writes a block's
 // arrays. They take folded memory there (every few MiB of addresses the same physical pages,
@@ -48,15 +47,19 @@ void* folded(size_t bytes) {
   return p;
 }
 
+// A simulated run needs the PML cells' count only (its models' footprints), not their list.
 void alloc_pml(const Case& c, BlockData& b) {
-  b.pml_box = pml_box(c, b.info.x0, b.info.y0, b.info.shape);
-  const std::vector<int64_t> cells = pml_cells(c, b.info.x0, b.info.y0, b.info.shape);
-  if (cells.empty()) return;
-  const PmlLayout l = PmlLayout::of(b.info.shape, static_cast<int64_t>(cells.size()));
+  const BlockShape& s = b.info.shape;
+  b.pml_box = pml_box(c, b.info.x0, b.info.y0, s);
+  const std::vector<int64_t> cells = kSimulated ? std::vector<int64_t>{} : pml_cells(c, b.info.x0, b.info.y0, s);
+  const int64_t count =
+      kSimulated ? PmlRegion::of(c).cells_in(b.info.x0, s.nx, b.info.y0, s.ny, s.nz) : int64_t(cells.size());
+  if (count == 0) return;
+  const PmlLayout l = PmlLayout::of(s, count);
   b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
-  b.pml_cells = static_cast<int64_t>(cells.size());
-  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, b.info.shape, cells, b.pml);
+  b.pml_cells = count;
+  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, b.pml);
 }
 
 void alloc_boundary(BlockData& b, int dir) {
@@ -110,37 +113,28 @@ void parallel_for(size_t n, F&& f) {
 // which cost nothing to set up (pinning 207 GiB for inputs/node_4g.toml: minutes).
 float* zeroed_floats(int64_t n, bool pinned) {
   if (kSimulated) return static_cast<float*>(folded(n * sizeof(float)));
-  if (pinned) return alloc_floats(n);
+  if (pinned) return static_cast<float*>(starpu_zeroed(n * sizeof(float)));
   void* p = nullptr;
   if (posix_memalign(&p, 64, n * sizeof(float)) != 0 || !p) throw std::bad_alloc();
   std::memset(p, 0, n * sizeof(float));
   return static_cast<float*>(p);
 }
 
-// The rest of a local block once its material planes are filled.
+// The rest of a local block once its material planes are filled (a simulated run's stay unfilled:
+// its source points come from zeros, their count is what matters there).
 void finish_local(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
-  if (kSimulated) {
-    if (c.medium.attenuating()) {
-      b.anelastic_shape = anelastic_shape(c);
-      b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape).bytes;
-      b.anelastic = static_cast<char*>(folded(b.anelastic_bytes));
-    }
-    alloc_pml(c, b);
-    b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);  // from zeros: counts only
-    for (int dir = 0; dir < kDirections; ++dir)
-      if (b.info.neighbour[dir] >= 0) alloc_boundary(b, dir);
-    return;
+  if (!kSimulated) {
+    fill_material_partners(c, s, b.material);
+    b.uniform_planes = uniform_planes(s, b.material);
+    if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
   }
-  fill_material_partners(c, s, b.material);
-  b.uniform_planes = uniform_planes(s, b.material);
-  if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
   if (c.medium.attenuating()) {
     b.anelastic_shape = anelastic_shape(c);
     b.anelastic_shape.parity = (b.info.x0 & 1) | (b.info.y0 & 1) << 1;
     b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape).bytes;
-    b.anelastic = static_cast<char*>(starpu_zeroed(b.anelastic_bytes));
-    fill_anelastic(c, b.info.x0, b.info.y0, s, b.anelastic);
+    b.anelastic = static_cast<char*>(kSimulated ? folded(b.anelastic_bytes) : starpu_zeroed(b.anelastic_bytes));
+    if (!kSimulated) fill_anelastic(c, b.info.x0, b.info.y0, s, b.anelastic);
   }
   alloc_pml(c, b);
   b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);
@@ -243,16 +237,24 @@ void release_blocks(std::vector<BlockData>& blocks) {
       unregister(b.h_velocity_out[dir]);
       unregister(b.h_stress_out[dir]);
     }
+    // Each array as it was allocated: folded (simulated), pinned (starpu_malloc) or plain pages.
+    struct Array {
+      void* p;
+      size_t bytes;
+      bool pinned;
+    };
     const int64_t n = b.info.shape.cells();
-    const std::pair<void*, size_t> arrays[] = {{b.velocity, sizeof(float) * kVelocityComponents * n},
-                                               {b.stress, sizeof(float) * kStressComponents * n},
-                                               {b.material, sizeof(float) * b.info.shape.material_floats()},
-                                               {b.pml, b.pml_bytes},
-                                               {b.anelastic, b.anelastic_bytes}};
-    for (const auto& [p, bytes] : arrays)
-      if (p && kSimulated) starpu_free_flags(p, bytes, kFolded);
-      else if (p && (b.pinned || p == b.pml || p == b.anelastic)) starpu_free(p);
-      else std::free(p);
+    const Array arrays[] = {{b.velocity, sizeof(float) * kVelocityComponents * n, b.pinned},
+                            {b.stress, sizeof(float) * kStressComponents * n, b.pinned},
+                            {b.material, sizeof(float) * b.info.shape.material_floats(), b.pinned},
+                            {b.pml, b.pml_bytes, true},
+                            {b.anelastic, b.anelastic_bytes, true}};
+    for (const Array& a : arrays) {
+      if (!a.p) continue;
+      if (kSimulated) starpu_free_flags(a.p, a.bytes, kFolded);
+      else if (a.pinned) starpu_free(a.p);
+      else std::free(a.p);
+    }
     b.velocity = b.stress = b.material = nullptr;
     b.anelastic = nullptr;
     b.pml = nullptr;

@@ -18,17 +18,14 @@ namespace {
 MemoryNeeds memory_of(const Case& c, const RunPlan& p) {
   std::vector<double> per_rank(p.ranks.ranks, 0.0);
   MemoryNeeds m;
-  for (const BlockInfo& b : p.decomposition.blocks) {
-    const double bytes = p.blocks[b.id].bytes;
-    per_rank[p.ranks.owner(b.id)] += bytes;
-    m.largest_block = std::max(m.largest_block, bytes);
-  }
-  per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
   std::map<std::pair<int, int>, double> per_gpu;  // by rank and GPU
   for (const BlockInfo& b : p.decomposition.blocks) {
     const BlockPlan& bp = p.blocks[b.id];
+    per_rank[p.ranks.owner(b.id)] += bp.bytes;
+    m.largest_block = std::max(m.largest_block, bp.bytes);
     m.per_gpu = std::max(m.per_gpu, per_gpu[{bp.rank, std::max(bp.gpu, 0)}] += bp.bytes);
   }
+  per_rank[0] += 4.0 * c.stations.size() * 3 * c.time.steps;  // rank 0 gathers the traces
   for (double r : per_rank) {
     m.per_rank = std::max(m.per_rank, r);
     m.total += r;

@@ -53,7 +53,6 @@ struct RunPlan {
   bool samples_in_stress = false;  // the stress tasks sample the stations' corners
   bool small_tasks_on_gpus = false;  // run.small_tasks: saves, sources, records stay on the GPUs
   MemoryNeeds memory;
-
 };
 
 // The plan of case c on launch l. Throws CaseError when the blocks cannot be shared by the ranks.

@@ -122,8 +122,7 @@ def main():
                          "the last worker configuration)")
     args = ap.parse_args()
     if args.bin is None:
-        args.bin = os.path.join(HERE, "..", "build-sim" if args.simulate else "build", *(
-            ["project", "ondes3d"] if args.simulate else ["ondes3d"]))
+        args.bin = os.path.join(HERE, "..", "build-sim/project/ondes3d" if args.simulate else "build/ondes3d")
     if args.simulate:
         args.repeat = 1
     os.makedirs(args.out, exist_ok=True)
