@@ -21,6 +21,7 @@
 #include "tasks/iteration.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/park.hpp"
+#include "tasks/ipc_halos.hpp"
 #include "tasks/peer_halos.hpp"
 #include "tasks/profile.hpp"
 
@@ -65,6 +66,9 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   register_station_groups(stations_);
   if (plan_.samples_in_stress) attach_station_slots(rank);
   halo_ = build_halo(blocks_, map, rank);
+  if (Runtime::distributed())
+    if (const int routed = route_ipc_halos(blocks_, halo_, plan_.policy, ipc_memory_))
+      spdlog::info("{} boundary buffers exchanged with ranks of this node GPU to GPU (CUDA IPC, peer_halos)", routed);
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
@@ -235,6 +239,7 @@ Simulation::~Simulation() {
   snapshots_.reset();  // its handles go before the blocks'
   release_station_groups(stations_);
   release_blocks(blocks_);
+  ipc_memory_.release();
 }
 
 namespace {

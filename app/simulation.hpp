@@ -13,6 +13,7 @@
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
+#include "tasks/ipc_halos.hpp"
 #include "core/case.hpp"
 
 namespace ondes {
@@ -88,6 +89,7 @@ class Simulation {
   std::vector<BlockData> blocks_;
   std::vector<StationGroup> stations_;
   Halo halo_;
+  IpcMemory ipc_memory_;  // GPU memory of halos between ranks by CUDA IPC
   std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;

@@ -62,6 +62,10 @@ struct BlockData {
   // The memory node its compute tasks write each boundary buffer on: -1 its own (the worker's),
   // else the GPU of the neighbour that reads it (tasks/peer_halos.hpp).
   std::array<int, kDirections> out_node{{-1, -1, -1, -1}};
+  // The token of each boundary buffer that travels between ranks by CUDA IPC (tasks/ipc_halos.hpp),
+  // null where StarPU-MPI carries the buffer itself; token_values is their memory.
+  std::array<starpu_data_handle_t, kDirections> h_velocity_token{}, h_stress_token{};
+  std::array<int32_t, 2 * kDirections> token_values{};
   std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
 };
 

@@ -20,7 +20,7 @@ Halo build_halo(const std::vector<BlockData>& blocks, const RankMap& map, int ra
       const int peer = sending ? map.owner(nb) : map.owner(b.info.id);
       auto add = [&](int kind, starpu_data_handle_t handle, size_t floats) {
         (sending ? h.send : h.recv)[kind].push_back({handle, peer, boundary_tag(b.info.id, dir, kind),
-                                                     floats * sizeof(float)});
+                                                     floats * sizeof(float), b.info.id, dir, kind});
       };
       add(kVelocityKind, b.h_velocity_out[dir], b.velocity_out[dir].size());
       add(kStressKind, b.h_stress_out[dir], b.stress_out[dir].size());

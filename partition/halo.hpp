@@ -12,6 +12,8 @@
 //   a checkpoint's part p (0 velocity, 1 stress, 2 PML, 3 anelastic memory) of block b (to rank 0):
 //                                          kCheckpointTagBase + 4 b + p
 //   a stop vote to rank 0 and its verdict back (tasks/stop_vote): kStopVoteTag, kStopVoteTag + 1
+//   the IPC offer of a boundary buffer and its answer (tasks/ipc_halos, once, at start-up):
+//                                          kIpcOfferTagBase + its tag, kIpcAnswerTagBase + its tag
 #pragma once
 #include <starpu.h>
 
@@ -30,6 +32,8 @@ constexpr int64_t kSnapshotTagBase = int64_t(1) << 42;
 constexpr int64_t kPgvTagBase = int64_t(1) << 43;
 constexpr int64_t kCheckpointTagBase = int64_t(1) << 44;
 constexpr int64_t kStopVoteTag = int64_t(1) << 45;
+constexpr int64_t kIpcOfferTagBase = int64_t(1) << 46;
+constexpr int64_t kIpcAnswerTagBase = int64_t(1) << 47;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }
@@ -41,6 +45,7 @@ struct Transfer {
   int peer = 0;  // destination of a send, source of a receive
   int64_t tag = 0;
   size_t bytes = 0;
+  int block = 0, dir = 0, kind = 0;  // the boundary buffer: block b's towards direction dir, FieldKind kind
 };
 
 

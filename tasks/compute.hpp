@@ -21,6 +21,7 @@
 #include "codelets/stations.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
+#include "tasks/ipc_halos.hpp"
 #include "tasks/peer_halos.hpp"
 
 namespace ondes {
@@ -192,7 +193,7 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base,
                           const ExecutionPolicy& policy, bool velocity, double t, void (*on_done)(void*) = nullptr,
                           void* arg = nullptr) {
-  starpu_data_descr d[7 + 2 * kDirections + 2 * kMaxStressSlots];  // above STARPU_NMAXBUFS, task_insert allocates
+  starpu_data_descr d[7 + 4 * kDirections + 2 * kMaxStressSlots];  // above STARPU_NMAXBUFS, task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
@@ -227,6 +228,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
       d[n++] = {ss.samples, STARPU_W};
       a.slot[a.station_slots++] = ss.slot;
     }
+  n = add_tokens(blocks, b, velocity, true, true, d, n, nodes);  // of halos between ranks by CUDA IPC
   starpu_codelet& plain = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
   if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
   starpu_codelet& cl = nodes.empty() ? plain : codelet_on_nodes(plain, nodes);

@@ -6,6 +6,8 @@
 #include "codelets/edges.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
+#include "tasks/ipc_halos.hpp"
+#include "tasks/peer_halos.hpp"
 
 namespace ondes {
 
@@ -47,9 +49,10 @@ inline starpu_codelet& codelet() {
 }  // namespace edges_task
 
 // Saves block b's velocity (or stress) edges towards all its neighbours. Returns the tasks
-// submitted: 1, or 0 for a block without neighbours.
-inline int submit_edges(BlockData& b, bool velocity, unsigned long long where) {
-  starpu_data_descr d[1 + kDirections];
+// submitted: 1, or 0 for a block without neighbours. A block whose buffers travel by CUDA IPC
+// saves on its GPU (where the buffers are), writing their tokens.
+inline int submit_edges(const std::vector<BlockData>& blocks, BlockData& b, bool velocity, unsigned long long where) {
+  starpu_data_descr d[1 + 2 * kDirections];
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_R};
   EdgesArgs a{b.info.shape, velocity ? kVelocityKind : kStressKind, 0};
@@ -59,7 +62,11 @@ inline int submit_edges(BlockData& b, bool velocity, unsigned long long where) {
     a.mask |= 1 << dir;
   }
   if (a.mask == 0) return 0;
-  check_starpu(starpu_task_insert(&edges_task::codelet(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
+  std::vector<int> nodes;
+  n = add_tokens(blocks, b, velocity, true, false, d, n, nodes);
+  if (has_ipc_outputs(b)) where = STARPU_CUDA;
+  starpu_codelet& cl = nodes.empty() ? edges_task::codelet() : codelet_on_nodes(edges_task::codelet(), nodes);
+  check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
                                   STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
                                   b.workers.data(), 0),
                "submitting save_edges");

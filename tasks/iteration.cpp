@@ -74,7 +74,7 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
 int submit_all_saves(std::vector<BlockData>& blocks, const Halo& halo, unsigned long long where) {
   int tasks = 0;
   for (BlockData& b : blocks)
-    if (b.local) tasks += submit_edges(b, true, where) + submit_edges(b, false, where);
+    if (b.local) tasks += submit_edges(blocks, b, true, where) + submit_edges(blocks, b, false, where);
   for (int kind : {kVelocityKind, kStressKind}) {
     for (const Transfer& x : halo.send[kind]) send(x);
     for (const Transfer& x : halo.recv[kind]) receive(x);

@@ -1,0 +1,227 @@
+#include "tasks/ipc_halos.hpp"
+
+#include <unistd.h>
+
+#include <cstring>
+
+#include "tasks/messages.hpp"
+#include "tasks/codelet.hpp"
+
+namespace ondes {
+namespace {
+
+
+// What the reading rank tells the sending one about a boundary buffer.
+struct Offer {
+  int32_t usable = 0;  // the reader computes the block on its GPU only and allocated the buffer there
+  char host[64] = {};
+  char handle[64] = {};  // cudaIpcMemHandle_t
+};
+
+// The memory node of this rank's one GPU, or -1 (no GPU, or several: one process driving several
+// GPUs uses peer_halos.hpp between them).
+int only_gpu_node() {
+  int node = -1;
+  const int n = static_cast<int>(starpu_worker_get_count());
+  for (int w = 0; w < n; ++w) {
+    if (starpu_worker_get_type(w) != STARPU_CUDA_WORKER) continue;
+    const int m = static_cast<int>(starpu_worker_get_memory_node(w));
+    if (node >= 0 && m != node) return -1;
+    node = m;
+  }
+  return node;
+}
+
+// Whether block b's tasks run on GPU workers only (no CPU worker, or its compute tasks kept off them).
+bool gpu_only(const BlockData& b) {
+  return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.compute_where & STARPU_CPU);
+}
+
+std::string host_name() {
+  char h[64] = {};
+  gethostname(h, sizeof(h) - 1);
+  return h;
+}
+
+starpu_data_handle_t& out_handle(BlockData& b, const Transfer& t) {
+  return t.kind == kVelocityKind ? b.h_velocity_out[t.dir] : b.h_stress_out[t.dir];
+}
+
+#ifndef ONDES_NO_MPI
+// Non-blocking sends of plain memory (the offers and answers), waited for together, so that two
+// ranks offering each other buffers do not wait on each other.
+struct Posted {
+  std::vector<starpu_data_handle_t> handles;
+  std::vector<starpu_mpi_req> requests;
+  void send(const void* data, size_t bytes, int to, int64_t tag) {
+    handles.emplace_back();
+    register_bytes(&handles.back(), const_cast<void*>(data), bytes);
+    requests.emplace_back();
+    check_starpu(starpu_mpi_isend(handles.back(), &requests.back(), to, tag, MPI_COMM_WORLD), "an IPC offer");
+  }
+  void wait() {
+    for (starpu_mpi_req& r : requests) {
+      MPI_Status s;
+      check_starpu(starpu_mpi_wait(&r, &s), "an IPC offer");
+    }
+    for (starpu_data_handle_t& h : handles) unregister(h);
+  }
+};
+#endif
+
+#if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI)
+// The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
+void* offer_buffer(int node, size_t bytes, Offer& o) {
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  void* p = nullptr;
+  cudaIpcMemHandle_t h;
+  if (cudaMalloc(&p, bytes) == cudaSuccess && cudaIpcGetMemHandle(&h, p) == cudaSuccess) {
+    o.usable = 1;
+    std::memcpy(o.handle, &h, sizeof(h));
+  } else if (p) {
+    cudaFree(p);
+    p = nullptr;
+  }
+  cudaGetLastError();
+  cudaSetDevice(current);
+  return p;
+}
+
+// The sender: the reader's buffer mapped for its GPU's kernels (null where it cannot be).
+void* open_buffer(int node, const Offer& o) {
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  cudaIpcMemHandle_t h;
+  std::memcpy(&h, o.handle, sizeof(h));
+  void* p = nullptr;
+  if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) p = nullptr;
+  cudaGetLastError();
+  cudaSetDevice(current);
+  return p;
+}
+
+void free_buffer(void* p) { cudaFree(p); }
+void close_buffer(void* p) { cudaIpcCloseMemHandle(p); }
+#else
+void* offer_buffer(int, size_t, Offer&) { return nullptr; }
+void* open_buffer(int, const Offer&) { return nullptr; }
+void free_buffer(void*) {}
+void close_buffer(void*) {}
+#endif
+
+// Block b's buffer of transfer t now lives at p on GPU memory node `node`, and its message is its token.
+void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
+  starpu_data_handle_t& h = out_handle(b, t);
+  unregister(h);
+  starpu_vector_data_register(&h, unsigned(node), reinterpret_cast<uintptr_t>(p), t.bytes / sizeof(float),
+                              sizeof(float));
+  starpu_data_handle_t& token = t.kind == kVelocityKind ? b.h_velocity_token[t.dir] : b.h_stress_token[t.dir];
+  register_vector(&token, &b.token_values[t.kind * kDirections + t.dir], 1);
+  t.handle = token;
+  t.bytes = sizeof(int32_t);
+}
+
+}  // namespace
+
+void IpcMemory::release() {
+  for (void* p : opened) close_buffer(p);
+  for (void* p : allocated) free_buffer(p);
+  opened.clear();
+  allocated.clear();
+}
+
+#if !defined(ONDES_CUDA_CODELETS) || defined(ONDES_NO_MPI)
+int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, IpcMemory&) { return 0; }
+#else
+int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory) {
+  const int node = policy.peer_halos ? only_gpu_node() : -1;
+  const std::string host = host_name();
+  // 1. The reader offers each buffer it receives, allocated on its GPU where its reader block is GPU-only.
+  std::vector<std::vector<Offer>> offers(2);
+  std::vector<std::vector<void*>> mine(2);
+  Posted posted;
+  for (int k = 0; k < 2; ++k) {
+    offers[k].resize(halo.recv[k].size());
+    mine[k].resize(halo.recv[k].size(), nullptr);
+    for (size_t i = 0; i < halo.recv[k].size(); ++i) {
+      const Transfer& t = halo.recv[k][i];
+      Offer& o = offers[k][i];
+      std::strncpy(o.host, host.c_str(), sizeof(o.host) - 1);
+      const BlockData& reader = blocks[blocks[t.block].info.neighbour[t.dir]];
+      if (node >= 0 && gpu_only(reader)) mine[k][i] = offer_buffer(node, t.bytes, o);
+      posted.send(&o, sizeof(o), t.peer, kIpcOfferTagBase + t.tag);
+    }
+  }
+  // 2. The sender maps what it can and answers.
+  std::vector<std::vector<int32_t>> answers(2);
+  std::vector<std::vector<void*>> mapped(2);
+  int routed = 0;
+  for (int k = 0; k < 2; ++k) {
+    answers[k].resize(halo.send[k].size(), 0);
+    mapped[k].resize(halo.send[k].size(), nullptr);
+    for (size_t i = 0; i < halo.send[k].size(); ++i) {
+      const Transfer& t = halo.send[k][i];
+      Offer o;
+      receive_now(&o, sizeof(o), t.peer, kIpcOfferTagBase + t.tag, "receiving an IPC offer");
+      if (o.usable && node >= 0 && gpu_only(blocks[t.block]) && host == o.host)
+        mapped[k][i] = open_buffer(node, o);
+      answers[k][i] = mapped[k][i] != nullptr;
+      posted.send(&answers[k][i], sizeof(int32_t), t.peer, kIpcAnswerTagBase + t.tag);
+    }
+  }
+  // 3. Both sides switch the buffers the sender took to tokens; the reader frees the others.
+  for (int k = 0; k < 2; ++k)
+    for (size_t i = 0; i < halo.recv[k].size(); ++i) {
+      Transfer& t = halo.recv[k][i];
+      int32_t taken = 0;
+      receive_now(&taken, sizeof(taken), t.peer, kIpcAnswerTagBase + t.tag, "receiving an IPC answer");
+      if (!mine[k][i]) continue;
+      if (!taken) {
+        free_buffer(mine[k][i]);
+        continue;
+      }
+      memory.allocated.push_back(mine[k][i]);
+      switch_to_token(blocks[t.block], t, node, mine[k][i]);
+      ++routed;
+    }
+  posted.wait();
+  for (int k = 0; k < 2; ++k)
+    for (size_t i = 0; i < halo.send[k].size(); ++i)
+      if (void* p = mapped[k][i]) {
+        memory.opened.push_back(p);
+        switch_to_token(blocks[halo.send[k][i].block], halo.send[k][i], node, p);
+        ++routed;
+      }
+  return routed;
+}
+#endif
+
+int add_tokens(const std::vector<BlockData>& blocks, const BlockData& b, bool velocity, bool writes, bool reads,
+               starpu_data_descr* d, int n, std::vector<int>& nodes) {
+  auto add = [&](starpu_data_handle_t token, starpu_data_access_mode mode) {
+    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
+    d[n++] = {token, mode};
+  };
+  for (int dir = 0; dir < kDirections; ++dir) {
+    const int nb = b.info.neighbour[dir];
+    if (nb < 0) continue;
+    const auto& own = velocity ? b.h_velocity_token : b.h_stress_token;
+    if (writes && own[dir]) add(own[dir], STARPU_RW);
+    const BlockData& other = blocks[nb];
+    const auto& theirs = velocity ? other.h_stress_token : other.h_velocity_token;
+    if (reads && theirs[opposite(dir)]) add(theirs[opposite(dir)], STARPU_R);
+  }
+  return n;
+}
+
+bool has_ipc_outputs(const BlockData& b) {
+  for (int dir = 0; dir < kDirections; ++dir)
+    if (b.h_velocity_token[dir] || b.h_stress_token[dir]) return true;
+  return false;
+}
+
+}  // namespace ondes

@@ -1,0 +1,49 @@
+// IPC halos: ranks of one node, each driving its own GPU, exchange halos GPU to GPU. The rank that
+// reads a boundary buffer allocates it in its GPU's memory and hands the sending rank a CUDA IPC
+// handle of it; the sender registers that memory as its own buffer, so its kernels write the halo
+// straight into the reader's GPU (peer writes, as tasks/peer_halos.hpp does inside one process).
+// What still crosses MPI is a token of 4 bytes a buffer and half step: the sender's task writes its
+// token (RW), StarPU-MPI sends it once the task is done; the reader receives it, and its update
+// reads the token (R) beside the buffer, so StarPU starts the update only after the halo arrived.
+// Nothing is written too early: a block's next update of a field needs the neighbour's halo of the
+// other field, which the neighbour sends only after its update that read the previous halo.
+// Why: StarPU 1.3's MPI layer moves GPU data through host memory (GPU -> host, MPI, host -> GPU);
+// on four H200s, benchmark.toml, 4 ranks of one GPU reached 1.98x one GPU (4x4) and 0.87x (1x4),
+// where one process with peer halos reaches 3.20x.
+// Both sides agree buffer by buffer at start-up (the reader offers, the sender answers); a buffer
+// whose sender or reader may compute on CPU workers, or whose ranks are on different hosts or GPUs
+// that cannot reach each other, travels through StarPU-MPI as before. [tuning] peer_halos = false
+// turns both peer paths off.
+#pragma once
+#include <vector>
+
+#include "core/execution_policy.hpp"
+#include "partition/block_data.hpp"
+#include "partition/halo.hpp"
+
+namespace ondes {
+
+// The GPU memory this rank allocated or opened for IPC halos; freed by release().
+struct IpcMemory {
+  std::vector<void*> allocated, opened;
+  void release();
+};
+
+// Agrees with the neighbouring ranks on the buffers that travel by CUDA IPC (collective: every rank
+// of the run calls it, with the halo build_halo gave it), registers those buffers on this rank's
+// GPU, gives them tokens (BlockData::h_velocity_token / h_stress_token) and makes the halo's
+// messages for them carry the token instead of the buffer. Returns the buffers this rank so sends
+// and receives.
+int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory);
+
+// Appends to d[n...] the tokens a task of block b over `velocity`'s half step takes: RW those of the
+// boundary buffers it writes (its own, of that field) if `writes`, R those of the neighbours'
+// buffers it reads (of the other field) if `reads`; each on main memory (STARPU_SPECIFIC_NODE_CPU,
+// at its index in nodes, padded with STARPU_SPECIFIC_NODE_LOCAL). Returns the new count.
+int add_tokens(const std::vector<BlockData>& blocks, const BlockData& b, bool velocity, bool writes, bool reads,
+               starpu_data_descr* d, int n, std::vector<int>& nodes);
+
+// Whether any boundary buffer of block b travels by IPC (its saves must then run on its GPU).
+bool has_ipc_outputs(const BlockData& b);
+
+}  // namespace ondes
