@@ -216,8 +216,6 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // 19.95-19.98 / 20.31 with bands of 16 / 32 rows (StarPU 1x1 18.34-18.43 -> 19.88-19.89 G with 32);
 // H200 24.89 G with the 3D grid, 24.71 in one band, 24.63-24.79 in bands, though bands cut the
 // march's DRAM reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
-// Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM.
-inline int planes_per_block(const MarchGeometry& g, int per_sm) { return g.kz > 0 ? g.kz : per_sm >= 4 ? 2 : 4; }
 
 // Thread blocks of a kernel at per_sm a multiprocessor resident on the current GPU at once.
 inline int resident_blocks(int per_sm) {
@@ -225,6 +223,19 @@ inline int resident_blocks(int per_sm) {
   if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
     sms = 1;
   return sms * per_sm;
+}
+
+// Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM over a box of
+// tiles_xy tiles in x and y: 4 where the plane's tiles are fewer than the thread blocks resident
+// at once (the blocks of 1x2 and more cuts of benchmark.toml), 2 otherwise (its 1x1 box: 992 tiles,
+// 528 resident at 4 a multiprocessor on the H100 and the H200). Four H200s, benchmark.toml, 300
+// steps, KZ 2 -> 4 (2026-11-27, `--tune march=8x4x4`): 4 GPUs 1x4 79.5 / 81.3 -> 82.7 / 81.9 G,
+// 4 ranks 1x4 74.5 -> 76.1 G, 2 GPUs 1x2 45.3 -> 46.9 G, weak 4x grid 94.1 -> 95.3 G, one GPU 2x2
+// 22.07 -> 21.98 G (KZ 8: 22.35); one GPU 1x1 24.6-24.8 -> 25.1 G, but the H100 lost 2.5% there.
+inline int planes_per_block(const MarchGeometry& g, int per_sm, int tiles_xy) {
+  if (g.kz > 0) return g.kz;
+  if (per_sm < 4) return 4;
+  return tiles_xy < resident_blocks(per_sm) ? 4 : 2;
 }
 
 // The default band rows on a GPU: bands of 32 rows where DRAM is slower than 4 TB/s, the 3D grid
@@ -275,7 +286,7 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
     const int per_sm = save || x ? SB : B;
     const size_t bytes = sizeof(float) * (K::tiles(uniform) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
-    const int kz = planes_per_block(g, per_sm), tiles_z = (nz + kz - 1) / kz;
+    const int kz = planes_per_block(g, per_sm, tiles_x * tiles_y), tiles_z = (nz + kz - 1) / kz;
     const int rows = g.rows >= 0            ? g.rows
                      : g.rows == kDeviceRows ? device_rows()
                                              : std::max(1, resident_blocks(per_sm) / tiles_x);

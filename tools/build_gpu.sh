@@ -45,7 +45,8 @@ strip --strip-unneeded "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null || true
 gzip -9 "$bundle"/bin/*
 cp -r "$here/inputs" "$bundle/inputs"
 cp "$here/tools/gpu_check.sh" "$here/bench/harness.sh" "$here/bench/peer_devito.sh" "$here/bench/peer_devito.py" "$bundle/"
-mkdir -p "$bundle/tools" && cp "$here/tools/sweep.py" "$here/tools/gpu_q0_cost.sh" "$here/tools/cpu_balance.sh" "$bundle/tools/"
+mkdir -p "$bundle/tools" && cp "$here/tools/sweep.py" "$here/tools/gpu_q0_cost.sh" "$here/tools/cpu_balance.sh" \
+  "$here/tools/sim_validate_gpu.sh" "$bundle/tools/"
 du -sh "$bundle"
 size=$(du -sm "$bundle" | cut -f1)
 [ "$size" -lt 64 ] || { echo "bundle is ${size} MiB, over the 64 MiB limit" >&2; exit 1; }
