@@ -15,6 +15,10 @@
 #include "partition/mpi.hpp"
 #include "tasks/float_mode.hpp"
 
+#ifdef STARPU_USE_CUDA
+#include <cuda_runtime.h>
+#endif
+
 namespace ondes {
 
 std::vector<std::string> scheduler_names() {
@@ -62,6 +66,7 @@ bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PM
 int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
 int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 1); }
 int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
+int launch_local_rank() { return env_int({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
 
 void abort_all_ranks(int code) {
   int initialized = 0, finalized = 0;
@@ -111,6 +116,29 @@ void share_node_cores(starpu_conf& conf) {
     conf.ncpus = std::max(1, cores / local - 1);  // one core of each share drives MPI
   }
 }
+
+// Ranks of one run sharing a node with its GPUs: StarPU would give every rank every GPU (or, with
+// STARPU_NCUDA=1, GPU 0 to all of them). Unless told otherwise (STARPU_WORKERS_CUDAID, a
+// STARPU_NCUDA or --workers count above one), each rank takes one GPU, that of its local rank
+// (modulo the GPUs: with more ranks than GPUs, they share), which also lets ranks pass halos GPU
+// to GPU (tasks/ipc_halos.hpp).
+void share_node_gpus(starpu_conf& conf) {
+#ifdef STARPU_USE_CUDA
+  const int local = launch_local_size();
+  if (local <= 1 || std::getenv("STARPU_WORKERS_CUDAID")) return;
+  const char* n = std::getenv("STARPU_NCUDA");
+  const int asked = n ? std::atoi(n) : conf.ncuda;
+  if (asked == 0 || asked > 1) return;
+  int gpus = 0;
+  if (cudaGetDeviceCount(&gpus) != cudaSuccess || gpus < 2) return;
+  conf.ncuda = 1;
+  conf.use_explicit_workers_cuda_gpuid = 1;
+  conf.workers_cuda_gpuid[0] = unsigned(launch_local_rank() % gpus);
+  spdlog::info("rank {} of this node on GPU {} of {}", launch_local_rank(), conf.workers_cuda_gpuid[0], gpus);
+#else
+  (void)conf;
+#endif
+}
 }  // namespace
 
 int cores_for_submission(int cores) { return cores >= 8 ? 1 : 0; }
@@ -145,6 +173,7 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // a STARPU_NCPU the user gave included. (StarPU-MPI reserves one more for its progress thread.)
   if (conf.ncpus < 0 && !std::getenv("STARPU_NCPU")) conf.reserve_ncpus = cores_for_submission(usable_cores());
   if (ncuda >= 0) conf.ncuda = ncuda;
+  if (mpi) share_node_gpus(conf);
   if (!scheduler.empty()) {
     const auto names = scheduler_names();
     if (std::find(names.begin(), names.end(), scheduler) == names.end())

@@ -33,6 +33,7 @@ bool launched_by_mpi();
 int launch_rank();
 int launch_size();
 int launch_local_size();  // ranks of this run on this node
+int launch_local_rank();  // this rank among them
 
 // A StarPU environment variable set for a scope (StarPU's STARPU_NCPU / STARPU_NCUDA win over its
 // conf): what `calibrate` uses to start StarPU on one kind of worker at a time. The environment is

@@ -34,8 +34,9 @@ struct ExecutionPolicy {
   bool gpu_affinity = true;
   // With gpu_affinity, a block's kernels write the boundary buffer a neighbour on another GPU of the
   // process reads straight into that GPU's memory (peer writes over NVLink or PCIe; tasks/
-  // peer_halos.hpp), where the two GPUs can reach each other; false: into its own GPU's memory, and
-  // StarPU copies the buffer to the neighbour's.
+  // peer_halos.hpp), where the two GPUs can reach each other, and ranks of one node do the same
+  // through CUDA IPC (tasks/ipc_halos.hpp); false: into its own GPU's memory, and StarPU (or
+  // StarPU-MPI, through host memory) copies the buffer to the neighbour's.
   bool peer_halos = true;
   // CPU workers that no task may use sleep while the steps run (tasks/park.hpp).
   bool park_cpus = true;

@@ -23,6 +23,7 @@
 #include "partition/mapping.hpp"
 #include "physics/model3d.hpp"
 #include "shell.hpp"
+#include "tasks/ipc_halos.hpp"
 
 namespace fs = std::filesystem;
 using namespace ondes;
@@ -478,3 +479,48 @@ TEST_F(Mpi, WatchdogAlarmOnOneRankStopsEveryRank) {
   EXPECT_TRUE(std::isnan(s.data[steps - 1])) << "samples after the alarm must be NaN";
   EXPECT_FALSE(std::isnan(s.data[0]));
 }
+
+// CUDA IPC halos (tasks/ipc_halos.hpp): a task writing a field's boundary buffers holds their
+// tokens RW, one reading the neighbours' buffers of the other field holds theirs R, each token on
+// main memory, the task's other buffers where the worker is; blocks without tokens add nothing.
+TEST(IpcHalos, TokensOrderTheWriterBeforeTheReader) {
+  auto fake = [](uintptr_t v) { return reinterpret_cast<starpu_data_handle_t>(v); };
+  std::vector<BlockData> blocks(3);
+  blocks[0].info.neighbour[YP] = 1;  // 0 | 1 | 2 along y
+  blocks[1].info.neighbour[YM] = 0;
+  blocks[1].info.neighbour[YP] = 2;
+  blocks[2].info.neighbour[YM] = 1;
+  blocks[0].h_velocity_token[YP] = fake(0x10);  // 0's velocity towards 1 crosses by IPC
+  blocks[1].h_stress_token[YM] = fake(0x20);    // 1's stress towards 0 too
+  blocks[1].h_velocity_token[YP] = fake(0x30);  // 1's velocity towards 2
+  starpu_data_descr d[8];
+  std::vector<int> nodes;
+  // Block 0's velocity update: writes its velocity buffer towards 1, reads 1's stress buffer.
+  int n = add_tokens(blocks, blocks[0], true, true, true, d, 3, nodes);
+  ASSERT_EQ(n, 5);
+  EXPECT_EQ(d[3].handle, fake(0x10));
+  EXPECT_EQ(d[3].mode, STARPU_RW);
+  EXPECT_EQ(d[4].handle, fake(0x20));
+  EXPECT_EQ(d[4].mode, STARPU_R);
+  EXPECT_EQ(nodes, (std::vector<int>{STARPU_SPECIFIC_NODE_LOCAL, STARPU_SPECIFIC_NODE_LOCAL,
+                                     STARPU_SPECIFIC_NODE_LOCAL, STARPU_SPECIFIC_NODE_CPU, STARPU_SPECIFIC_NODE_CPU}));
+  // Block 1's stress update: writes its stress buffer towards 0, reads 0's velocity buffer (2's
+  // towards 1 has no token).
+  nodes.clear();
+  n = add_tokens(blocks, blocks[1], false, true, true, d, 0, nodes);
+  ASSERT_EQ(n, 2);
+  EXPECT_EQ(d[0].handle, fake(0x20));
+  EXPECT_EQ(d[0].mode, STARPU_RW);
+  EXPECT_EQ(d[1].handle, fake(0x10));
+  EXPECT_EQ(d[1].mode, STARPU_R);
+  // A save task writes tokens only; block 2 has none at all.
+  nodes.clear();
+  EXPECT_EQ(add_tokens(blocks, blocks[1], true, true, false, d, 1, nodes), 2);
+  EXPECT_EQ(d[1].handle, fake(0x30));
+  EXPECT_TRUE(has_ipc_outputs(blocks[1]));
+  nodes.clear();
+  EXPECT_EQ(add_tokens(blocks, blocks[2], true, true, true, d, 4, nodes), 4);
+  EXPECT_TRUE(nodes.empty());
+  EXPECT_FALSE(has_ipc_outputs(blocks[2]));
+}
+

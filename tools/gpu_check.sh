@@ -35,8 +35,9 @@ gpus() { nvidia-smi --query-gpu=name --format=csv,noheader | wc -l; }
 # CPU workers beside one GPU in the CPU + GPU rows: every core but the GPU's driver thread's.
 ncpu=$(( $(nproc) - 1 ))
 # For the MPI parts: $mpirun, and /tmp/ondes_rank_gpu.sh, through which each rank takes the GPU of
-# its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share). The ranks of one
-# node exchange their halos through Open MPI's shared memory by a single copy (CMA) where the
+# its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share; the program does
+# the same by itself, app/runtime.cpp share_node_gpus). The ranks of one node exchange their halos
+# GPU to GPU (CUDA IPC); what goes through Open MPI's shared memory takes a single copy (CMA) where the
 # machine allows it, rather than copy-in/copy-out (4 ranks at 1x4+16 on 4 H200s: 35.5 against
 # 18-25 G cell-updates/s, 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt); ONDES_MPI_SINGLE_COPY=none
 # keeps copy-in/copy-out.
@@ -65,10 +66,14 @@ if [[ $parts == *" mpi "* ]]; then
   mpi_setup
   small=$here/inputs/small_homogeneous.toml
   check STARPU_NCUDA=0 "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/cpu_ref.h5
+  # Ranks of one node pass halos GPU to GPU (CUDA IPC, tasks/ipc_halos.hpp): each run must say so,
+  # and its seismograms must be the CPU run's; the ranks pick their GPUs themselves (no wrapper).
   for np in 2 4; do
-    check STARPU_NCPU=0 STARPU_NCUDA=1 $mpirun -np $np /tmp/ondes_rank_gpu.sh "$bin/ondes3d" run "$small" \
-      --blocks 2x2 --output /tmp/mpi_$np.h5
-    say "--- compare CPU-only 1 process vs CUDA-only $np ranks (2x2 blocks, 3 stations on rank boundaries)"
+    STARPU_NCPU=0 $mpirun -np $np "$bin/ondes3d" run "$small" --blocks 2x2 --output /tmp/mpi_$np.h5 > /tmp/mpi_$np.log 2>&1 ||
+      status=1
+    cat /tmp/mpi_$np.log >> "$log"
+    grep -q "GPU to GPU (CUDA IPC" /tmp/mpi_$np.log || { say "--- $np ranks: halos did not go GPU to GPU"; status=1; }
+    say "--- compare CPU-only 1 process vs CUDA-only $np ranks (2x2 blocks, 3 stations on rank boundaries, IPC halos)"
     "$bin/ondes3d" compare /tmp/cpu_ref.h5 /tmp/mpi_$np.h5 --tolerance 1e-5 2>&1 | tee -a "$log" || status=1
   done
   big=$here/inputs/benchmark.toml
