@@ -145,7 +145,7 @@ int check_command(const Case& c, int ranks, int gpus) {
   }
   if (gpus > 0)
     fmt::print("{} GPU(s) a process{}: {} of arrays on the fullest GPU\n", gpus,
-               gpus > 1 && ranks == 1 ? fmt::format(" ({})", plan.policy.gpu_affinity ? "blocks tiled over them" : "blocks anywhere")
+               gpus > 1 ? fmt::format(" ({})", plan.policy.gpu_affinity ? "blocks tiled over them" : "blocks anywhere")
                                       : "",
                human_bytes(need.per_gpu));
   if (ranks > 1) {

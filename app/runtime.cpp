@@ -61,10 +61,16 @@ ScopedEnv::~ScopedEnv() {
   else unsetenv(name_.c_str());
 }
 
-// Open MPI, MPICH / Intel MPI (PMI), PMIx launchers and Slurm's srun.
+// Open MPI, MPICH / Intel MPI (PMI), PMIx launchers and Slurm's srun; in the SMPI build, the
+// simulated ranks of tools/sim_nodes.sh (ONDES_SIM_RANKS: SMPI gives its ranks no environment of
+// their own, so they all read rank 0 until StarPU-MPI runs: Runtime::rank()).
+#ifdef ONDES_SMPI
+bool launched_by_mpi() { return true; }
+#else
 bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 0) > 0; }
+#endif
 int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
-int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}, 1); }
+int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "ONDES_SIM_RANKS"}, 1); }
 int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
 int launch_local_rank() { return env_int({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
 

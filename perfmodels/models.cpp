@@ -45,22 +45,23 @@ HistoryFigures history_figures(starpu_perfmodel* model, starpu_perfmodel_arch* a
 }
 
 double simulated_cost(starpu_task* task, starpu_perfmodel_arch* arch, unsigned nimpl) {
-  static std::mutex mutex;
+  // StarPU's mutex, a SimGrid one here: loading a model may yield to another simulated actor, which
+  // would then block the whole simulation on a system mutex (two simulated ranks did).
+  static starpu_pthread_mutex_t mutex = STARPU_PTHREAD_MUTEX_INITIALIZER;
   static std::map<std::string, std::unique_ptr<starpu_perfmodel>> calibrated;
   starpu_perfmodel* own = task->cl->model;
   std::string symbol(own->symbol);
   symbol.resize(symbol.size() - std::strlen(kSimulatedSuffix));
-  starpu_perfmodel* model = nullptr;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto& m = calibrated[symbol];
-    if (!m) {
-      m = std::make_unique<starpu_perfmodel>();
-      std::memset(m.get(), 0, sizeof(starpu_perfmodel));
-      if (starpu_perfmodel_load_symbol(symbol.c_str(), m.get()) != 0) return NAN;  // SimGrid names the codelet
-    }
-    model = m.get();
+  starpu_pthread_mutex_lock(&mutex);
+  auto& m = calibrated[symbol];
+  if (!m) {
+    m = std::make_unique<starpu_perfmodel>();
+    std::memset(m.get(), 0, sizeof(starpu_perfmodel));
+    if (starpu_perfmodel_load_symbol(symbol.c_str(), m.get()) != 0) m.reset();  // SimGrid names the codelet
   }
+  starpu_perfmodel* model = m.get();
+  starpu_pthread_mutex_unlock(&mutex);
+  if (!model) return NAN;
   double us = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_task_footprint(own, task, arch, nimpl));
   // StarPU answers 0 ("can not work there"), or NaN, for a footprint it never measured: a block
   // update by the largest block's time per cell, a small task (records, samples) by its mean.

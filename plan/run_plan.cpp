@@ -91,6 +91,39 @@ std::vector<int> tile_groups(const Grid& g, const Decomposition& d, int groups) 
   return group;
 }
 
+// Ranks driving several GPUs each (nodes of GPUs, a rank a node): each rank's blocks tiled over its
+// GPUs as tile_groups tiles one process's, or dealt out in turn where they do not form a rectangle
+// of blocks (cyclic mapping) or are fewer than the GPUs. GPU numbers are the rank's own.
+static std::vector<int> gpus_within_ranks(const Decomposition& d, const RankMap& ranks, int gpus) {
+  std::vector<int> gpu(d.blocks.size(), -1);
+  for (int r = 0; r < ranks.ranks; ++r) {
+    std::vector<const BlockInfo*> mine;
+    for (const BlockInfo& b : d.blocks)
+      if (ranks.owner(b.id) == r) mine.push_back(&b);
+    if (mine.empty()) continue;
+    int bx0 = mine[0]->bx, by0 = mine[0]->by, bx1 = bx0, by1 = by0;
+    for (const BlockInfo* b : mine) {
+      bx0 = std::min(bx0, b->bx), bx1 = std::max(bx1, b->bx);
+      by0 = std::min(by0, b->by), by1 = std::max(by1, b->by);
+    }
+    Decomposition sub;  // the rank's rectangle of blocks, numbered row by row as d numbers them
+    sub.nbx = bx1 - bx0 + 1, sub.nby = by1 - by0 + 1;
+    const bool rectangle = size_t(sub.nbx) * sub.nby == mine.size() && int(mine.size()) >= gpus;
+    Grid g;  // the rectangle's extent (what the tiling weighs its cuts by)
+    g.nx = g.ny = 0;
+    for (const BlockInfo* b : mine) {
+      BlockInfo s = *b;
+      s.id = static_cast<int>(sub.blocks.size()), s.bx -= bx0, s.by -= by0;
+      if (s.by == 0) g.nx += s.shape.nx;
+      if (s.bx == 0) g.ny += s.shape.ny;
+      sub.blocks.push_back(s);
+    }
+    const std::vector<int> tiled = rectangle ? tile_groups(g, sub, gpus) : std::vector<int>{};
+    for (size_t i = 0; i < mine.size(); ++i) gpu[mine[i]->id] = rectangle ? tiled[i] : int(i) % gpus;
+  }
+  return gpu;
+}
+
 RunPlan plan_run(const Case& c, const Launch& l) {
   RunPlan p;
   p.launch = l;
@@ -111,11 +144,12 @@ RunPlan plan_run(const Case& c, const Launch& l) {
     bp.bytes = static_cast<double>(block_bytes(c, b));
   }
   mark_frontiers(d, owner, p.blocks);
-  // One process driving several GPUs: each block's tasks on one GPU, the blocks tiled over the
+  // A process driving several GPUs: each block's tasks on one GPU, the blocks tiled over the
   // GPUs as ranks tile them, so that a block's fields stay on its GPU and only the halos cross
-  // (the policy's gpu_affinity; Simulation::pin_blocks).
-  if (p.policy.gpu_affinity && l.gpus > 1 && l.ranks == 1 && int(d.blocks.size()) >= l.gpus) {
-    const std::vector<int> gpu = tile_groups(c.grid, d, l.gpus);
+  // (the policy's gpu_affinity; Simulation::pin_blocks); with several ranks, each rank's blocks
+  // over its own GPUs.
+  if (p.policy.gpu_affinity && l.gpus > 1 && int(d.blocks.size()) >= l.gpus * l.ranks) {
+    const std::vector<int> gpu = l.ranks == 1 ? tile_groups(c.grid, d, l.gpus) : gpus_within_ranks(d, p.ranks, l.gpus);
     for (const BlockInfo& b : d.blocks) p.blocks[b.id].gpu = gpu[b.id];
     mark_frontiers(d, gpu, p.blocks);
   }

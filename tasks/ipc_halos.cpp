@@ -133,7 +133,7 @@ void IpcMemory::release() {
   allocated.clear();
 }
 
-#if !defined(ONDES_CUDA_CODELETS) || defined(ONDES_NO_MPI)
+#if !defined(ONDES_CUDA_CODELETS) || defined(ONDES_NO_MPI) || defined(STARPU_SIMGRID)
 int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, IpcMemory&) { return 0; }
 #else
 int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory) {

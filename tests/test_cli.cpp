@@ -158,6 +158,10 @@ TEST_F(Cli, CheckPrintsTheMemoryOfTheFullestGpu) {
   EXPECT_NEAR(per_gpu[2], total / 2, 0.05 * total / 2);
   EXPECT_NEAR(per_gpu[4], total / 4, 0.08 * total / 4);
   EXPECT_GE(per_gpu[4], largest * 0.999);
+  // Two ranks of two GPUs each: each rank's blocks tiled over its GPUs, a block a GPU.
+  const auto r = run("check " + small_case() + " --blocks 2x2 --ranks 2 --gpus 2");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NEAR(bytes(r.output, " of arrays on the fullest GPU"), total / 4, 0.08 * total / 4) << r.output;
 }
 
 // Issue 17 (a): `check` prints Q(f) of the relaxation mechanisms fitted to each layer's qp and qs,

@@ -4,10 +4,18 @@
 # the time its calibrated performance model says, transfers follow the platform's links, CUDA
 # workers are simulated (CUDA's headers and libraries must be present to configure them, no GPU).
 # Then configure the project with -DONDES_SIMGRID=ON -DONDES_STARPU_PREFIX=<prefix>.
-#   tools/build_starpu_simgrid.sh [PREFIX]     default PREFIX: build-sim/starpu-simgrid
+#   tools/build_starpu_simgrid.sh [PREFIX]         default PREFIX: build-sim/starpu-simgrid
+# With --mpi: StarPU-MPI under SimGrid's SMPI (simulated ranks and nodes, tools/sim_nodes.sh), which
+# needs a static StarPU built with smpicc; then the project with -DONDES_SIMGRID=ON
+# -DONDES_SIMGRID_MPI=ON -DONDES_STARPU_PREFIX=<prefix>.
+#   tools/build_starpu_simgrid.sh --mpi [PREFIX]   default PREFIX: build-sim/starpu-smpi
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-prefix=${1:-$here/build-sim/starpu-simgrid}
+mpi=""
+if [ "${1:-}" = --mpi ]; then mpi=1; shift; fi
+default_prefix=$here/build-sim/starpu-simgrid
+[ -z "$mpi" ] || default_prefix=$here/build-sim/starpu-smpi
+prefix=${1:-$default_prefix}
 work=$here/build-sim/starpu-src
 cuda=${CUDA_HOME:-/usr/local/cuda}
 sudo=""
@@ -17,14 +25,22 @@ if [ -f "$prefix/lib/pkgconfig/starpu-1.3.pc" ]; then
   echo "StarPU with SimGrid already in $prefix"; exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get install -y -q --no-install-recommends libsimgrid-dev libboost-dev >/dev/null
+$sudo apt-get install -y -q --no-install-recommends libsimgrid-dev libboost-dev xsltproc >/dev/null
 # The source, patched for CUDA 13, as the CUDA build gets it.
 STARPU_WORK=$work STARPU_SRC_ONLY=1 "$here/tools/build_starpu_cuda.sh" "$work/none"
-cd "$work/starpu-1.3.10+dfsg"
-# The options of the CUDA build (maxcpus, maxcudadev, maxbuffers must match the calibration's), MPI
-# off (SimGrid's SMPI needs a static StarPU), SimGrid on.
+src=$work/starpu-1.3.10+dfsg
+# The options of the CUDA build (maxcpus, maxcudadev, maxbuffers must match the calibration's),
+# SimGrid on; MPI off, or (--mpi) StarPU-MPI over SMPI, static (SMPI privatizes a rank's globals by
+# loading the program once per rank, which a shared libstarpu would escape), in a copy of the source.
+mpi_options=(--disable-mpi)
+if [ -n "$mpi" ]; then
+  rm -rf "$work/smpi-src" && cp -r "$src" "$work/smpi-src" && src=$work/smpi-src
+  mpi_options=(--enable-mpi --disable-shared --enable-static --with-mpicc=/usr/bin/smpicc --with-mpicxx=/usr/bin/smpicxx
+               --with-smpirun=/usr/bin/smpirun)
+fi
+cd "$src"
 ./configure --prefix="$prefix" --enable-simgrid --with-cuda-dir="$cuda" --enable-maxcpus=128 --enable-maxcudadev=8 \
-  --enable-maxbuffers=16 --disable-mpi --disable-opencl --disable-socl --disable-starpufft --disable-fortran \
+  --enable-maxbuffers=16 "${mpi_options[@]}" --disable-opencl --disable-socl --disable-starpufft --disable-fortran \
   --disable-build-examples --disable-build-tests --disable-build-doc --disable-mlr \
   --disable-hdf5 --without-fxt CFLAGS="-O2" > "$work/configure.log" 2>&1 || { tail -30 "$work/configure.log"; exit 1; }
 grep -E "simgrid enabled|CUDA enabled|Maximum number of" "$work/configure.log" || true

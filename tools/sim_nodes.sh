@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Simulated nodes (issue 46): NODES ranks, each a copy of a calibrated machine, linked by a network,
+# run by StarPU-MPI under SimGrid's SMPI (the SMPI build: tools/build_starpu_simgrid.sh --mpi, then
+# the project with -DONDES_SIMGRID=ON -DONDES_SIMGRID_MPI=ON; docs/lab.md "Simulated machines").
+#   tools/sim_nodes.sh HOME HOST NODES GPUS CASE [ondes3d run options...]
+#   tools/sim_nodes.sh inputs/platforms/h200 h200x4 4 4 inputs/benchmark.toml --blocks 1x16 --steps 100
+# HOME: a calibrated StarPU home (copied first: StarPU writes in it); HOST: its machine, played by
+# every node; GPUS: the GPUs a node drives (one process a node; STARPU_NCUDA). The network
+# (SimGrid cluster): NET_GBS gigabytes/s a link (default 25: 200 Gb/s InfiniBand HDR), NET_LAT_US
+# microseconds (default 2), a backbone of NODES x NET_GBS. GAP: --sim-task-gap (default 15 us).
+# Environment: SIM_SMPI (default build-sim/smpi/ondes3d.so), STARPU_SMPIRUN (default
+# build-sim/starpu-smpi/bin/starpu_smpirun).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+usage="usage: sim_nodes.sh HOME HOST NODES GPUS CASE [ondes3d run options...]"
+home=${1:?$usage} host=${2:?$usage} nodes=${3:?$usage} gpus=${4:?$usage} case_file=${5:?$usage}
+shift 5
+program=${SIM_SMPI:-$here/build-sim/smpi/ondes3d.so}
+smpirun=${STARPU_SMPIRUN:-$here/build-sim/starpu-smpi/bin/starpu_smpirun}
+[ -f "$program" ] || { echo "no SMPI build at $program (docs/lab.md, Simulated machines)" >&2; exit 2; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cp -r "$home" "$work/home"
+gbs=${NET_GBS:-25} lat=${NET_LAT_US:-2}
+cat > "$work/cluster.xml" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+<AS id="nodes" routing="Full">
+  <cluster id="net" prefix="node" suffix="" radical="0-$((nodes - 1))" speed="1Gf"
+           bw="${gbs}GBps" lat="${lat}us" bb_bw="$((gbs * nodes))GBps" bb_lat="${lat}us"/>
+</AS>
+</platform>
+EOF
+for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done > "$work/hostfile"
+export STARPU_HOME=$work/home STARPU_HOSTNAME=$host STARPU_NCUDA=$gpus STARPU_NCPU=0 STARPU_CALIBRATE=0 \
+  STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1 STARPU_NWORKER_PER_CUDA=1 STARPU_SILENT=1 ONDES_SIM_RANKS=$nodes
+# Folded memory (the blocks' arrays, never touched) mapped 64 MiB at a time: at SMPI's default of
+# 1 MiB a 4.3 G-cell grid needs more maps than Linux allows a process.
+"$smpirun" -platform "$work/cluster.xml" -hostfile "$work/hostfile" -np "$nodes" "$program" run "$case_file" \
+  --sim-task-gap "${GAP:-15}" "$@" --cfg=smpi/shared-malloc-blocksize:67108864
