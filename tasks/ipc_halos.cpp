@@ -3,13 +3,13 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <string>
 
-#include "tasks/messages.hpp"
 #include "tasks/codelet.hpp"
+#include "tasks/messages.hpp"
 
 namespace ondes {
 namespace {
-
 
 // What the reading rank tells the sending one about a boundary buffer.
 struct Offer {
@@ -70,6 +70,8 @@ struct Posted {
 #endif
 
 #if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI)
+static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Offer::handle), "an IPC handle fits the offer");
+
 // The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
 void* offer_buffer(int node, size_t bytes, Offer& o) {
   int current = 0;
