@@ -19,9 +19,9 @@
 #include "physics/pml.hpp"
 #include "tasks/gather.hpp"
 #include "tasks/iteration.hpp"
+#include "tasks/ipc_halos.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/park.hpp"
-#include "tasks/ipc_halos.hpp"
 #include "tasks/peer_halos.hpp"
 #include "tasks/profile.hpp"
 

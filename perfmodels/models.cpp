@@ -4,7 +4,6 @@
 #include <cstring>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 
 namespace ondes {
@@ -53,13 +52,14 @@ double simulated_cost(starpu_task* task, starpu_perfmodel_arch* arch, unsigned n
   std::string symbol(own->symbol);
   symbol.resize(symbol.size() - std::strlen(kSimulatedSuffix));
   starpu_pthread_mutex_lock(&mutex);
-  auto& m = calibrated[symbol];
-  if (!m) {
-    m = std::make_unique<starpu_perfmodel>();
+  auto it = calibrated.find(symbol);
+  if (it == calibrated.end()) {  // loaded once; a model that cannot be loaded stays null
+    auto m = std::make_unique<starpu_perfmodel>();
     std::memset(m.get(), 0, sizeof(starpu_perfmodel));
     if (starpu_perfmodel_load_symbol(symbol.c_str(), m.get()) != 0) m.reset();  // SimGrid names the codelet
+    it = calibrated.emplace(symbol, std::move(m)).first;
   }
-  starpu_perfmodel* model = m.get();
+  starpu_perfmodel* model = it->second.get();
   starpu_pthread_mutex_unlock(&mutex);
   if (!model) return NAN;
   double us = starpu_perfmodel_history_based_expected_perf(model, arch, starpu_task_footprint(own, task, arch, nimpl));

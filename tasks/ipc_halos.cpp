@@ -8,9 +8,16 @@
 #include "tasks/codelet.hpp"
 #include "tasks/messages.hpp"
 
+// CUDA IPC halos exist where the codelets have CUDA and StarPU-MPI is real (not the SimGrid builds:
+// simulated GPUs have no memory to map).
+#if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI) && !defined(STARPU_SIMGRID)
+#define ONDES_IPC_HALOS 1
+#endif
+
 namespace ondes {
 namespace {
 
+#ifdef ONDES_IPC_HALOS
 // What the reading rank tells the sending one about a boundary buffer.
 struct Offer {
   int32_t usable = 0;  // the reader computes the block on its GPU only and allocated the buffer there
@@ -47,7 +54,6 @@ starpu_data_handle_t& out_handle(BlockData& b, const Transfer& t) {
   return t.kind == kVelocityKind ? b.h_velocity_out[t.dir] : b.h_stress_out[t.dir];
 }
 
-#ifndef ONDES_NO_MPI
 // Non-blocking sends of plain memory (the offers and answers), waited for together, so that two
 // ranks offering each other buffers do not wait on each other.
 struct Posted {
@@ -67,9 +73,7 @@ struct Posted {
     for (starpu_data_handle_t& h : handles) unregister(h);
   }
 };
-#endif
 
-#if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI)
 static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Offer::handle), "an IPC handle fits the offer");
 
 // The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
@@ -107,12 +111,6 @@ void* open_buffer(int node, const Offer& o) {
 
 void free_buffer(void* p) { cudaFree(p); }
 void close_buffer(void* p) { cudaIpcCloseMemHandle(p); }
-#else
-void* offer_buffer(int, size_t, Offer&) { return nullptr; }
-void* open_buffer(int, const Offer&) { return nullptr; }
-void free_buffer(void*) {}
-void close_buffer(void*) {}
-#endif
 
 // Block b's buffer of transfer t now lives at p on GPU memory node `node`, and its message is its token.
 void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
@@ -125,9 +123,14 @@ void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
   t.handle = token;
   t.bytes = sizeof(int32_t);
 }
+#endif  // ONDES_IPC_HALOS
 
 }  // namespace
 
+#ifndef ONDES_IPC_HALOS
+void IpcMemory::release() {}
+int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, IpcMemory&) { return 0; }
+#else
 void IpcMemory::release() {
   for (void* p : opened) close_buffer(p);
   for (void* p : allocated) free_buffer(p);
@@ -135,9 +138,6 @@ void IpcMemory::release() {
   allocated.clear();
 }
 
-#if !defined(ONDES_CUDA_CODELETS) || defined(ONDES_NO_MPI) || defined(STARPU_SIMGRID)
-int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, IpcMemory&) { return 0; }
-#else
 int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory) {
   const int node = policy.peer_halos ? only_gpu_node() : -1;
   const std::string host = host_name();
