@@ -57,7 +57,9 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   const auto local = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; });
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
   spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);
-  stations_ = build_station_groups(c, d, steps, map, rank, plan_.sampling);
+  // A chained window samples each of its steps (tasks/chain.hpp).
+  const int depth = plan_.samples_in_stress ? std::max(1, plan_.policy.chain_steps) : 1;
+  stations_ = build_station_groups(c, d, steps, map, rank, plan_.sampling, depth);
   register_handles(blocks_);
   apply_plan();
   pin_to_gpus();
@@ -71,6 +73,13 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
       spdlog::info("{} boundary buffers exchanged with ranks of this node GPU to GPU (CUDA IPC, peer_halos)", routed);
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
+  std::string why;
+  if (const int chained = route_chained_steps(blocks_, stations_, plan_.policy, Runtime::distributed(),
+                                              snapshots_ && !snapshots_->pgv_handles().empty(), chain_memory_, &why))
+    spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
+                 chained, plan_.policy.chain_steps);
+  else if (plan_.policy.chain_steps > 0)
+    spdlog::info("steps not chained: {}", why);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {
     return std::any_of(g.owners.begin(), g.owners.end(), [&](int r) { return r != g.home; });
@@ -230,6 +239,10 @@ void Simulation::on_peak(void* arg) {
   p->sim->probes_done_.notify_all();
 }
 
+int Simulation::chained_blocks() const {
+  return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.chained; }));
+}
+
 int Simulation::local_blocks() const {
   return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.local; }));
 }
@@ -240,6 +253,7 @@ Simulation::~Simulation() {
   release_station_groups(stations_);
   release_blocks(blocks_);
   ipc_memory_.release();
+  chain_memory_.release();
 }
 
 namespace {
@@ -247,6 +261,10 @@ namespace {
 void stress_done(void* progress) {
   profile::record(starpu_task_get_current());
   Progress::on_block_done(progress);
+}
+// A chained window's (which records the profile itself): the progress counter, once a step.
+void steps_done(void* progress, int steps) {
+  for (int i = 0; i < steps; ++i) Progress::on_block_done(progress);
 }
 }  // namespace
 
@@ -264,6 +282,7 @@ int Simulation::advance(int n, bool show_progress) {
     plan.nsteps = steps_;
     plan.dt = case_.time.dt;
     plan.on_stress_done = &stress_done;
+    plan.on_steps_done = &steps_done;
     plan.callback_arg = &progress;
     plan.rank = Runtime::rank();
     plan.small_where = small_where();
@@ -276,18 +295,21 @@ int Simulation::advance(int n, bool show_progress) {
     }
     {
       const ParkedCpus parked(cpus_to_park());  // until every step is submitted and done
-      for (; done < n; ++done) {
+      while (done < n) {
         // Over MPI a rank never stops alone: the ranks vote between windows (app/driver.cpp).
         if (!Runtime::distributed() && (g_stop_signal || alarm())) break;
         const int it = iteration_ + done;
-        const Submitted sub = submit_iteration(graph, plan, it);
-        stats_.tasks_per_iteration = sub.tasks - sub.periodic;
-        if (sub.watched) read_peaks(it);
-        if (sub.frame) snapshots_->deliver(it);
+        const Submitted sub = submit_steps(graph, plan, it, n - done, done == 0);
+        done += sub.steps;
+        const int last = it + sub.steps - 1;
+        stats_.tasks_per_iteration = (sub.tasks - sub.periodic) / sub.steps;
+        if (sub.watched) read_peaks(last);
+        if (sub.frame) snapshots_->deliver(last);
         // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
-        // while more than a window of iterations is pending (of this thread's context: the parked
-        // tasks are not in it).
-        starpu_task_wait_for_n_submitted(static_cast<unsigned>(stats_.tasks_per_iteration * case_.run.window));
+        // while more than a window of iterations (two chained windows at least) is pending (of this
+        // thread's context: the parked tasks are not in it).
+        starpu_task_wait_for_n_submitted(static_cast<unsigned>(
+            std::max(stats_.tasks_per_iteration * case_.run.window, 2 * (sub.tasks - sub.periodic))));
         if (snapshots_) snapshots_->flush();
       }
     }

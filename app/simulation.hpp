@@ -13,6 +13,7 @@
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
+#include "tasks/chain.hpp"
 #include "tasks/ipc_halos.hpp"
 #include "core/case.hpp"
 
@@ -76,6 +77,7 @@ class Simulation {
   // Kinetic + strain energy outside the PML (joules), of this rank's blocks.
   double energy();
   const RunStats& stats() const { return stats_; }
+  int chained_blocks() const;  // local blocks whose steps run in chained windows (tasks/chain.hpp)
   // Ends the snapshot file (remaining frames, PGV map, XDMF); no-op without snapshots. After the
   // last advance, whether the run completed or stopped early.
   void finish_snapshots();
@@ -90,6 +92,7 @@ class Simulation {
   std::vector<StationGroup> stations_;
   Halo halo_;
   IpcMemory ipc_memory_;  // GPU memory of halos between ranks by CUDA IPC
+  ChainMemory chain_memory_;  // GPU memory of the halo channels of chained steps
   std::unique_ptr<SnapshotRecorder> snapshots_;
   RunStats stats_;
   mutable std::mutex alarm_mutex_;

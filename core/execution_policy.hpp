@@ -26,6 +26,9 @@ enum class EdgeSaving { Auto, Apart, Update };
 // corners, up to 25): sample_stations tasks take the slots beyond.
 constexpr int kMaxStressSlots = 12;
 
+// The iterations a chained window runs at most (ExecutionPolicy::chain_steps).
+constexpr int kMaxChainSteps = 64;
+
 struct ExecutionPolicy {
   MarchGeometry march;
   EdgeSaving edges = EdgeSaving::Auto;
@@ -46,6 +49,11 @@ struct ExecutionPolicy {
   // Station groups each compute_stress samples in a run of several blocks; the others are sampled
   // by tasks of their own. 0: every group by record tasks reading the blocks' velocity.
   int stress_station_slots = kMaxStressSlots;
+  // Where every block has a GPU of its own (one process, peer halos), a block runs up to this many
+  // iterations as one task, the GPUs ordering the halos between them (tasks/chain.hpp); 0: a task
+  // per block and half step. Off by default until windows of several iterations run beside the
+  // stations' record tasks (they stalled: docs/lab.md); with stations, at most 1.
+  int chain_steps = 0;
 };
 
 }  // namespace ondes

@@ -50,11 +50,12 @@ std::string set_edges(EdgeSaving& e, std::string_view v) {
   return fmt::format("'{}': allowed values are auto, apart, update", v);
 }
 
-std::string set_slots(int& n, std::string_view v) {
+// A whole number in [0, most].
+std::string set_count(int& n, std::string_view v, int most) {
   int x = -1;
   const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-  if (ec != std::errc{} || end != v.data() + v.size() || x < 0 || x > kMaxStressSlots)
-    return fmt::format("'{}': must be a whole number in [0, {}]", v, kMaxStressSlots);
+  if (ec != std::errc{} || end != v.data() + v.size() || x < 0 || x > most)
+    return fmt::format("'{}': must be a whole number in [0, {}]", v, most);
   n = x;
   return {};
 }
@@ -72,9 +73,10 @@ std::string set_tuning(ExecutionPolicy& p, std::string_view key, std::string_vie
   if (key == "peer_halos") return set_bool(p.peer_halos, value);
   if (key == "park_cpus") return set_bool(p.park_cpus, value);
   if (key == "lone_block_step") return set_bool(p.lone_block_step, value);
-  if (key == "stress_station_slots") return set_slots(p.stress_station_slots, value);
+  if (key == "stress_station_slots") return set_count(p.stress_station_slots, value, kMaxStressSlots);
+  if (key == "chain_steps") return set_count(p.chain_steps, value, kMaxChainSteps);
   return fmt::format("unknown key '{}'; allowed: march, edge_saving, gpu_affinity, peer_halos, park_cpus, "
-                     "lone_block_step, stress_station_slots",
+                     "lone_block_step, stress_station_slots, chain_steps",
                      key);
 }
 
@@ -97,6 +99,7 @@ std::string describe_tuning(const ExecutionPolicy& p) {
   if (p.park_cpus != d.park_cpus) line("park_cpus", p.park_cpus ? "true" : "false");
   if (p.lone_block_step != d.lone_block_step) line("lone_block_step", p.lone_block_step ? "true" : "false");
   if (p.stress_station_slots != d.stress_station_slots) line("stress_station_slots", std::to_string(p.stress_station_slots));
+  if (p.chain_steps != d.chain_steps) line("chain_steps", std::to_string(p.chain_steps));
   return s;
 }
 

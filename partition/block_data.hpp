@@ -16,10 +16,19 @@
 namespace ondes {
 
 // A station group's slot that a block's compute_stress task samples (partition/stations.hpp):
-// the group's corner points (R) and the slot's samples (W).
+// the group's corner points (R) and the slot's samples (W; the two buffers windows take in turn).
 struct StationSlot {
-  starpu_data_handle_t points = nullptr, samples = nullptr;
+  starpu_data_handle_t points = nullptr;
+  std::array<starpu_data_handle_t, 2> samples{};
   int slot = 0;
+};
+
+// The halo one neighbour writes for a block whose steps are chained (tasks/chain.hpp), in the
+// block's GPU memory: the two boundary buffers and the count of half steps whose halo has arrived.
+struct HaloChannel {
+  float* velocity = nullptr;
+  float* stress = nullptr;
+  uint32_t* ready = nullptr;
 };
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
@@ -67,6 +76,10 @@ struct BlockData {
   std::array<starpu_data_handle_t, kDirections> h_velocity_token{}, h_stress_token{};
   std::array<int32_t, 2 * kDirections> token_values{};
   std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
+  // Its steps run in chained windows (tasks/chain.hpp): its halos come through chain_in (from the
+  // neighbour in each direction), its own go through chain_out (the neighbours' chain_in).
+  bool chained = false;
+  std::array<HaloChannel, kDirections> chain_in{}, chain_out{};
 };
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -72,10 +73,31 @@ inline void register_bytes(starpu_data_handle_t* h, void* data, size_t bytes) {
 }
 inline void register_vector(starpu_data_handle_t* h, const HostFloats& f) { register_vector(h, f.data(), f.size()); }
 // The same over a vector's elements, left null when it is empty.
-template <class T>
-void register_if_any(starpu_data_handle_t* h, std::vector<T>& v) {
+template <class T, class A>
+void register_if_any(starpu_data_handle_t* h, std::vector<T, A>& v) {
   if (!v.empty()) register_vector(h, v.data(), v.size());
 }
+
+// A std::vector allocator of host memory allocated by StarPU (pinned where CUDA workers exist,
+// and then, the address space being unified, readable and writable by kernels in place).
+template <class T>
+struct StarpuAllocator {
+  using value_type = T;
+  StarpuAllocator() = default;
+  template <class U>
+  StarpuAllocator(const StarpuAllocator<U>&) {}
+  T* allocate(size_t n) {
+    void* p = nullptr;
+    if (starpu_malloc(&p, n * sizeof(T)) != 0 || !p) throw std::bad_alloc();
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t) { starpu_free(p); }
+  template <class U>
+  bool operator==(const StarpuAllocator<U>&) const { return true; }
+  template <class U>
+  bool operator!=(const StarpuAllocator<U>&) const { return false; }
+};
+using PinnedFloats = std::vector<float, StarpuAllocator<float>>;
 // Unregisters (bringing the data back to main memory) a handle that is not null, and nulls it.
 void unregister(starpu_data_handle_t& h);
 

@@ -53,7 +53,7 @@ std::vector<StationPoint> sample_points(const std::vector<StationPoint>& points)
   return out;
 }
 
-void place(StationGroup& g, const RankMap& map, int rank, int steps, StationSampling sampling) {
+void place(StationGroup& g, const RankMap& map, int rank, int steps, StationSampling sampling, int depth) {
   for (int b : g.blocks) g.owners.push_back(map.owner(b));
   g.home = g.owners[0];
   g.sampled = sampling == StationSampling::All || (sampling == StationSampling::AcrossBlocks && g.blocks.size() > 1);
@@ -66,14 +66,16 @@ void place(StationGroup& g, const RankMap& map, int rank, int steps, StationSamp
   if (g.home == rank) g.traces.assign(g.points.size() * 3 * steps, 0.0f);
   if (!g.sampled || !g.involved) return;
   if (g.home == rank) g.sample_points = sample_points(g.points);
+  g.depth = depth;
   for (size_t s = 0; s < g.blocks.size(); ++s)
-    if (g.home == rank || g.owners[s] == rank) g.samples[s].assign(g.points.size() * kSampleFloats, 0.0f);
+    if (g.home == rank || g.owners[s] == rank)
+      for (auto& buffer : g.samples[s]) buffer.assign(g.points.size() * kSampleFloats * size_t(depth), 0.0f);
 }
 
 }  // namespace
 
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
-                                               int rank, StationSampling sampling) {
+                                               int rank, StationSampling sampling, int depth) {
   std::vector<StationGroup> groups;
   std::map<std::vector<int>, size_t> by_blocks;
   for (size_t id = 0; id < c.stations.size(); ++id) {
@@ -102,7 +104,7 @@ std::vector<StationGroup> build_station_groups(const Case& c, const Decompositio
     g.points.push_back(st);
     g.station_ids.push_back(static_cast<int>(id));
   }
-  for (StationGroup& g : groups) place(g, map, rank, steps, sampling);
+  for (StationGroup& g : groups) place(g, map, rank, steps, sampling, std::max(1, depth));
   return groups;
 }
 
@@ -112,14 +114,16 @@ void register_station_groups(std::vector<StationGroup>& groups) {
     register_if_any(&g.h_points, g.points);
     register_if_any(&g.h_traces, g.traces);
     register_if_any(&g.h_sample_points, g.sample_points);
-    for (size_t s = 0; s < g.samples.size(); ++s) register_if_any(&g.h_samples[s], g.samples[s]);
+    for (size_t s = 0; s < g.samples.size(); ++s)
+      for (int i = 0; i < 2; ++i) register_if_any(&g.h_samples[s][i], g.samples[s][i]);
   }
 }
 
 void release_station_groups(std::vector<StationGroup>& groups) {
   for (StationGroup& g : groups) {
     std::vector<starpu_data_handle_t*> hs{&g.h_points, &g.h_traces, &g.h_sample_points};
-    for (auto& h : g.h_samples) hs.push_back(&h);
+    for (auto& pair : g.h_samples)
+      for (auto& h : pair) hs.push_back(&h);
     for (starpu_data_handle_t* h : hs) unregister(*h);
   }
 }

@@ -31,11 +31,15 @@ struct StationGroup {
   bool involved = false;             // this rank records the group or owns one of its blocks
   // Per slot: sampled by its block's compute_stress task rather than a sample_stations task.
   std::array<bool, kMaxStationBlocks> in_stress{};
-  std::vector<float> traces;         // [station][3][steps], on the home rank
+  PinnedFloats traces;               // [station][3][steps], on the home rank
   std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
-  std::array<std::vector<float>, kMaxStationBlocks> samples;  // per slot, where this rank needs it
+  // Per slot, where this rank needs it, two buffers that windows of steps take in turn (so that a
+  // window's samples are written while the record tasks of the window before still read theirs),
+  // each of `depth` steps' samples (a window of chained steps samples each of its steps: tasks/chain.hpp).
+  int depth = 1;
+  std::array<std::array<PinnedFloats, 2>, kMaxStationBlocks> samples;
   starpu_data_handle_t h_points = nullptr, h_traces = nullptr, h_sample_points = nullptr;
-  std::array<starpu_data_handle_t, kMaxStationBlocks> h_samples{};
+  std::array<std::array<starpu_data_handle_t, 2>, kMaxStationBlocks> h_samples{};
 };
 
 // Which groups are sampled: those whose blocks live on several ranks always (Ranks); also those of
@@ -44,8 +48,10 @@ struct StationGroup {
 // tasks take the samples, so no record task reads a block's velocity between its stress update
 // and its next velocity update, tasks/compute.hpp).
 enum class StationSampling { Ranks, AcrossBlocks, All };
+// depth: the steps each sample buffer holds (StationGroup::depth).
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
-                                               int rank, StationSampling sampling = StationSampling::Ranks);
+                                               int rank, StationSampling sampling = StationSampling::Ranks,
+                                               int depth = 1);
 void register_station_groups(std::vector<StationGroup>& groups);
 void release_station_groups(std::vector<StationGroup>& groups);
 

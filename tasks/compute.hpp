@@ -188,11 +188,12 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 
 // Submits compute_velocity (or compute_stress) of block b at time t (of its source points, if it
 // has any for the field), reading its neighbours' boundary buffers of the other field and writing
-// its own of the updated field; on_done(arg), if given, replaces the codelet's completion callback.
-// Returns the tasks submitted (1).
+// its own of the updated field, compute_stress sampling its station slots into their buffers
+// `parity`; on_done(arg), if given, replaces the codelet's completion callback. Returns the tasks
+// submitted (1).
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base,
-                          const ExecutionPolicy& policy, bool velocity, double t, void (*on_done)(void*) = nullptr,
-                          void* arg = nullptr) {
+                          const ExecutionPolicy& policy, bool velocity, double t, int parity,
+                          void (*on_done)(void*) = nullptr, void* arg = nullptr) {
   starpu_data_descr d[7 + 4 * kDirections + 2 * kMaxStressSlots];  // above STARPU_NMAXBUFS, task_insert allocates
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
@@ -225,7 +226,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   if (!velocity)
     for (const StationSlot& ss : b.station_slots) {
       d[n++] = {ss.points, STARPU_R};
-      d[n++] = {ss.samples, STARPU_W};
+      d[n++] = {ss.samples[parity], STARPU_W};
       a.slot[a.station_slots++] = ss.slot;
     }
   n = add_tokens(blocks, b, velocity, true, true, d, n, nodes);  // of halos between ranks by CUDA IPC

@@ -1,5 +1,8 @@
 #include "tasks/iteration.hpp"
 
+#include <algorithm>
+
+#include "tasks/chain.hpp"
 #include "tasks/compute.hpp"
 #include "tasks/edges.hpp"
 #include "tasks/messages.hpp"
@@ -14,12 +17,12 @@ namespace {
 
 // One half step of every local block: its compute task (sources and saves included), then the
 // messages of the halo.
-int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, double t) {
+int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, double t, int parity) {
   int tasks = 0;
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += velocity ? submit_compute(g.blocks, b, plan.base, plan.policy, true, t)
-                        : submit_compute(g.blocks, b, plan.base, plan.policy, false, t, plan.on_stress_done,
+      tasks += velocity ? submit_compute(g.blocks, b, plan.base, plan.policy, true, t, parity)
+                        : submit_compute(g.blocks, b, plan.base, plan.policy, false, t, parity, plan.on_stress_done,
                                          plan.callback_arg);
   for (BlockData& b : g.blocks) tasks += submit_ghost_prefetch(g.blocks, b, velocity);
   const int kind = velocity ? kVelocityKind : kStressKind;
@@ -37,23 +40,56 @@ BlockData* lone_block(GraphData& g, const ExecutionPolicy& policy) {
   return &g.blocks[0];
 }
 
-}  // namespace
+// The snapshot frame due after iteration n, if any (its parts; s.frame).
+void submit_frame(GraphData& g, const IterationPlan& plan, int n, Submitted& s) {
+  if (g.planes && !g.planes->empty() && due(plan.snapshot_every, n)) {
+    for (const PlanePart& p : *g.planes) s.periodic += submit_plane(p, plan.rank, plan.small_where);
+    s.frame = true;
+  }
+}
+
+// A window of chained steps from n: up to `most` iterations and chain_steps, ending at the first
+// where the watchdog or a snapshot frame is due.
+Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most, bool prime) {
+  Submitted s;
+  int steps = 1;
+  const int longest = std::min(most, plan.policy.chain_steps);
+  while (steps < longest && !due(plan.watchdog_every, n + steps - 1) && !due(plan.snapshot_every, n + steps - 1))
+    ++steps;
+  const int last = n + steps - 1;
+  const int parity = g.windows++ % 2;
+  s.steps = steps;
+  s.watched = due(plan.watchdog_every, last);
+  for (BlockData& b : g.blocks)
+    if (b.local)
+      s.tasks += submit_chain(b, plan.base, plan.policy, n, steps, plan.dt, parity, prime, s.watched,
+                              plan.on_steps_done, plan.callback_arg);
+  for (StationGroup& group : g.stations)
+    if (group.involved && group.home == plan.rank)
+      for (int k = 0; k < steps; ++k)
+        s.tasks += submit_record(g.blocks, group, n + k, plan.nsteps, parity, k, plan.small_where, true);
+  submit_frame(g, plan, last, s);
+  s.tasks += s.periodic;
+  return s;
+}
 
 Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   Submitted s;
   const double t = n * plan.dt;
+  const int parity = g.windows++ % 2;
   std::vector<bool> recorded(g.stations.size(), false);  // by the step task
   BlockData* lone = lone_block(g, plan.policy);
   if (lone) {
     s.tasks += submit_step(*lone, g.stations, plan.base, plan.policy, n, plan.nsteps, plan.dt, plan.rank,
                            due(plan.watchdog_every, n), &recorded, plan.on_stress_done, plan.callback_arg);
   } else {
-    s.tasks += submit_half_step(g, plan, true, t);
-    s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt);
+    s.tasks += submit_half_step(g, plan, true, t, parity);
+    s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt, parity);
   }
   // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.
   for (size_t i = 0; i < g.stations.size(); ++i)
-    if (!recorded[i]) s.tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, n, plan.nsteps, plan.small_where);
+    if (!recorded[i])
+      s.tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, n, plan.nsteps, parity, plan.small_where);
   if (g.pgv)
     for (BlockData& b : g.blocks)
       if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
@@ -63,12 +99,16 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
         if (b.local) s.periodic += submit_watch(b, plan.small_where);
     s.watched = true;
   }
-  if (g.planes && !g.planes->empty() && due(plan.snapshot_every, n)) {
-    for (const PlanePart& p : *g.planes) s.periodic += submit_plane(p, plan.rank, plan.small_where);
-    s.frame = true;
-  }
+  submit_frame(g, plan, n, s);
   s.tasks += s.periodic;
   return s;
+}
+
+}  // namespace
+
+Submitted submit_steps(GraphData& g, const IterationPlan& plan, int n, int most, bool prime) {
+  const bool chained = std::any_of(g.blocks.begin(), g.blocks.end(), [](const BlockData& b) { return b.chained; });
+  return chained ? submit_window(g, plan, n, most, prime) : submit_iteration(g, plan, n);
 }
 
 int submit_all_saves(std::vector<BlockData>& blocks, const Halo& halo, unsigned long long where) {

@@ -28,6 +28,7 @@ struct IterationPlan {
   int nsteps = 0;   // length of the traces
   double dt = 0;
   void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes
+  void (*on_steps_done)(void*, int) = nullptr;  // called when a chained window of a block completes, with its steps
   void* callback_arg = nullptr;
   int rank = 0;  // this process's MPI rank (0 without MPI)
   unsigned long long small_where = STARPU_CPU | STARPU_CUDA;  // where saves, sources, records may run
@@ -43,21 +44,26 @@ struct GraphData {
   const Halo& halo;
   std::vector<PlanePart>* planes = nullptr;
   const std::vector<starpu_data_handle_t>* pgv = nullptr;  // by block id
+  int windows = 0;  // submitted: the station samples' buffer of the next is windows % 2
 };
 
 struct Submitted {
+  int steps = 1;     // iterations submitted
   int tasks = 0;     // in all
   int periodic = 0;  // of them, the watchdog's and the snapshot frame's
-  bool watched = false;  // watch_velocity tasks were submitted (their peaks can be read back)
+  bool watched = false;  // the watchdog's measures were submitted (their peaks can be read back)
   bool frame = false;    // a snapshot frame's parts were submitted
 };
 
-// Submits this rank's part of iteration n (velocity from t_{n-1/2} to t_{n+1/2}, stress from t_n
-// to t_{n+1}). Forces act at t_n right after the velocity update and moments at t_{n+1/2} after
-// the stress update, before the boundaries are saved, so that neighbours see the source too.
+// Submits this rank's part of the iterations from n on, at most `most` of them: iteration n, or
+// where the blocks chain their steps (BlockData::chained) a window of up to chain_steps ending
+// where the watchdog or a snapshot frame is due; `prime`: the window is the first since the fields
+// were set. In iteration n the velocity goes from t_{n-1/2} to t_{n+1/2}, the stress from t_n to
+// t_{n+1}; forces act at t_n right after the velocity update and moments at t_{n+1/2} after the
+// stress update, before the boundaries are saved, so that neighbours see the source too.
 // Boundary buffers bound for other ranks are sent as soon as saved; those from other ranks are
 // received into their copies before the compute task that reads them.
-Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n);
+Submitted submit_steps(GraphData& g, const IterationPlan& plan, int n, int most, bool prime);
 
 // The saves of every local block's velocity and stress edges, and their messages to the ranks that
 // read them: after fields were written outside the graph (a restart), every boundary buffer, and

@@ -10,6 +10,7 @@
 #include "partition/stations.hpp"
 #include "tasks/codelet.hpp"
 #include "tasks/messages.hpp"
+#include "tasks/peer_halos.hpp"
 
 namespace ondes {
 
@@ -18,6 +19,7 @@ struct RecordArgs {
   int nsteps = 0;
   int nblocks = 0;
   int64_t cells[kMaxStationBlocks] = {};  // per slot, per component (0: samples)
+  int64_t sample_offset = 0;  // floats into each slot's samples: the step's in its window (sampled groups)
 };
 
 struct SampleArgs {
@@ -32,7 +34,7 @@ void entry(void* buffers[], void* cl_arg) {
   const auto a = task_args<RecordArgs>(cl_arg);
   StationBlocks blocks{};
   for (int s = 0; s < a.nblocks; ++s) {
-    blocks.v[s] = vector_data<float>(buffers[2 + s]);
+    blocks.v[s] = vector_data<float>(buffers[2 + s]) + (a.cells[s] ? 0 : a.sample_offset);
     blocks.cells[s] = a.cells[s];
   }
   ONDES_RUN(B, record, blocks, vector_data<StationPoint>(buffers[0]), vector_count(buffers[0]), a.step, a.nsteps,
@@ -65,9 +67,11 @@ inline starpu_codelet& codelet() {
 
 }  // namespace sample_task
 
-// The record task of a group at step n, on its home rank. Returns the tasks submitted (1).
-inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n, int nsteps,
-                         unsigned long long where) {
+// The record task of a group at step n, on its home rank, a sampled group's from its sample
+// buffers `parity` at step `within` of their window; `in_place`: its traces and samples read and
+// written in main memory where it runs (tasks/chain.hpp). Returns the tasks submitted (1).
+inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n, int nsteps, int parity, int within,
+                         unsigned long long where, bool in_place = false) {
   starpu_data_descr d[2 + kMaxStationBlocks];
   d[0] = {g.sampled ? g.h_sample_points : g.h_points, STARPU_R};
   d[1] = {g.h_traces, STARPU_RW};
@@ -75,38 +79,42 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n,
   a.step = n;
   a.nsteps = nsteps;
   a.nblocks = static_cast<int>(g.blocks.size());
+  a.sample_offset = int64_t(within) * int64_t(g.points.size()) * kSampleFloats;
   for (int s = 0; s < a.nblocks; ++s) {
     const BlockData& b = blocks[g.blocks[s]];
-    d[2 + s] = {g.sampled ? g.h_samples[s] : b.h_velocity, STARPU_R};
+    d[2 + s] = {g.sampled ? g.h_samples[s][parity] : b.h_velocity, STARPU_R};
     a.cells[s] = g.sampled ? 0 : b.info.shape.cells();
   }
   // Reading one block's velocity, the task runs on that block's GPU (a group across blocks on
   // several GPUs is sampled: partition/stations).
   static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
   const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : kAny;
-  check_starpu(starpu_task_insert(&record_task::codelet(), STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
+  std::vector<int> nodes(size_t(2 + a.nblocks), STARPU_SPECIFIC_NODE_CPU);
+  nodes[0] = STARPU_SPECIFIC_NODE_LOCAL;
+  starpu_codelet& cl = in_place ? codelet_on_nodes(record_task::codelet(), nodes) : record_task::codelet();
+  check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
                                   sizeof(a), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
                                   workers.data(), 0),
                "submitting record_seismograms");
   return 1;
 }
 
-// This rank's part of a group's recording at step n: samples of its slots (sent home unless it is
-// home), the samples of other ranks received, and the record task on the home rank. Returns the
-// tasks submitted.
+// This rank's part of a group's recording at step n: samples of its slots into their buffers
+// `parity` (sent home unless it is home), the samples of other ranks received, and the record task
+// on the home rank. Returns the tasks submitted.
 inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g, int rank, int n, int nsteps,
-                                unsigned long long where) {
+                                int parity, unsigned long long where) {
   if (!g.involved) return 0;
   int tasks = 0;
   if (g.sampled)
     for (size_t s = 0; s < g.blocks.size(); ++s) {
-      const Transfer t{g.h_samples[s], g.home == rank ? g.owners[s] : g.home, sample_tag(g.id, int(s)), 0};
+      const Transfer t{g.h_samples[s][parity], g.home == rank ? g.owners[s] : g.home, sample_tag(g.id, int(s)), 0};
       if (g.owners[s] == rank) {
         const BlockData& b = blocks[g.blocks[s]];
         if (!g.in_stress[s]) {  // else its compute_stress took the samples
           SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
           check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
-                                          STARPU_W, g.h_samples[s], STARPU_VALUE, &a, sizeof(a),
+                                          STARPU_W, g.h_samples[s][parity], STARPU_VALUE, &a, sizeof(a),
                                           STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
                                           b.workers.data(), 0),
                        "submitting sample_stations");
@@ -117,7 +125,7 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
         receive(t);
       }
     }
-  if (g.home == rank) tasks += submit_record(blocks, g, n, nsteps, where);
+  if (g.home == rank) tasks += submit_record(blocks, g, n, nsteps, parity, 0, where);
   return tasks;
 }
 

@@ -95,6 +95,68 @@ TEST(Gpu, TuningCudaMatchesCpu) {
   }
 }
 
+// Chained steps (tasks/chain.hpp), a block on each GPU, blocks cut along y (y faces by ghost
+// copies) and along x (the march reads its x halo from the channel), the run in two calls (a second
+// first window, which saves the stress edges again): with stations, windows of one iteration give
+// the CPU's seismograms bit for bit and longer ones are refused (and the run is the CPU's all the
+// same); without stations, windows of 2, 8 and 64 iterations, cut short or not by the watchdog's
+// measures every 5 iterations, leave the fields the CPU leaves (their energy, to the last bit).
+TEST(Gpu, ChainedStepsMatchCpu) {
+  int gpus = 0;
+  try {
+    Runtime rt("", 0, -1);
+    gpus = rt.cuda_devices();
+  } catch (const std::exception&) {
+  }
+  if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
+  auto chained = [](const Case& c, int expect, const std::string& what, double* energy) {
+    Runtime rt("", 0, -1);
+    Simulation sim(c, c.time.steps);
+    EXPECT_EQ(sim.chained_blocks(), expect) << what;
+    sim.advance(37);
+    sim.advance(c.time.steps - 37);
+    if (energy) *energy = sim.energy();
+    return sim.seismograms();
+  };
+  auto cpu_energy = [](const Case& c) {
+    Runtime rt("", -1, 0);
+    Simulation sim(c, c.time.steps);
+    sim.advance(c.time.steps);
+    return sim.energy();
+  };
+  for (auto [nbx, nby] : {std::pair{1, gpus}, std::pair{gpus, 1}}) {
+    Case c = gpu_case();
+    c.run.nbx = nbx;
+    c.run.nby = nby;
+    c.run.watchdog_every = 0;
+    const std::string layout = fmt::format("blocks {}x{}", nbx, nby);
+    const auto cpu = test::run(c, "", -1, 0);
+    for (int watch : {0, 5}) {
+      c.run.watchdog_every = watch;
+      c.tuning.chain_steps = 1;
+      const std::string what = fmt::format("{}, chain_steps 1, watchdog every {}", layout, watch);
+      expect_bitwise(cpu, chained(c, nbx * nby, what, nullptr), what + " vs CPU-only");
+    }
+    c.tuning.chain_steps = 3;
+    expect_bitwise(cpu, chained(c, 0, layout + ", chain_steps 3 with stations", nullptr),
+                   layout + ", chain_steps 3 with stations (refused) vs CPU-only");
+    c.stations.clear();
+    c.run.watchdog_every = 0;
+    c.tuning = ExecutionPolicy{};
+    const double reference = cpu_energy(c);
+    EXPECT_GT(reference, 0) << layout;
+    for (int k : {2, 8, 64})
+      for (int watch : {0, 5}) {
+        c.tuning.chain_steps = k;
+        c.run.watchdog_every = watch;
+        const std::string what = fmt::format("{}, no stations, chain_steps {}, watchdog every {}", layout, k, watch);
+        double e = 0;
+        chained(c, nbx * nby, what, &e);
+        EXPECT_EQ(e, reference) << what << ": energy of the fields against the CPU run's";
+      }
+  }
+}
+
 TEST(Gpu, MixedWorkersMatchCpuOnly) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();

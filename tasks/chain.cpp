@@ -1,0 +1,292 @@
+#include "tasks/chain.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
+#include "tasks/compute.hpp"
+#include "tasks/peer_halos.hpp"
+#include "tasks/watch.hpp"
+
+// Chained steps need the CUDA codelets and real GPUs (not the SimGrid builds).
+#if defined(ONDES_CUDA_CODELETS) && !defined(STARPU_SIMGRID)
+#define ONDES_CHAINED_STEPS 1
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#endif
+
+namespace ondes {
+namespace {
+
+struct ChainArgs {
+  ComputeArgs velocity, stress;  // times: those of the first step's
+  int first = 0, steps = 1;
+  double dt = 0;
+  int prime = 0;
+  int watch = 0;
+  BoundaryBuffers in_velocity{}, in_stress{}, out_velocity{}, out_stress{};
+  uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU
+  uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's, on its GPU
+};
+
+// The window's completion callback: the profile's record and the caller's (with the steps done).
+struct WindowDone {
+  void (*on_done)(void*, int);
+  void* arg;
+  int steps;
+};
+void window_done(void* p) {
+  const auto* w = static_cast<WindowDone*>(p);
+  profile::record(starpu_task_get_current());
+  w->on_done(w->arg, w->steps);
+  delete w;
+}
+
+#ifdef ONDES_CHAINED_STEPS
+// The driver's stream memory operations, taken through the runtime (the program links no libcuda).
+struct StreamOps {
+  PFN_cuStreamWaitValue32_v11070 wait = nullptr;
+  PFN_cuStreamWriteValue32_v11070 write = nullptr;
+};
+const StreamOps& stream_ops() {
+  static const StreamOps ops = [] {
+    StreamOps o;
+    auto get = [](const char* symbol) -> void* {
+      void* p = nullptr;
+      cudaDriverEntryPointQueryResult q{};
+      if (cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+          q != cudaDriverEntryPointSuccess)
+        p = nullptr;
+      cudaGetLastError();
+      return p;
+    };
+    o.wait = reinterpret_cast<PFN_cuStreamWaitValue32_v11070>(get("cuStreamWaitValue32"));
+    o.write = reinterpret_cast<PFN_cuStreamWriteValue32_v11070>(get("cuStreamWriteValue32"));
+    return o;
+  }();
+  return ops;
+}
+
+void check_cu(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) throw std::runtime_error(fmt::format("{}: CUDA driver error {}", what, int(r)));
+}
+
+// The stream waits until every neighbour's counter reaches h: their halos of half step h are here.
+void wait_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
+  for (uint32_t* w : a.wait)
+    if (w)
+      check_cu(stream_ops().wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(w), h,
+                                   CU_STREAM_WAIT_VALUE_GEQ),
+               "waiting for a neighbour's halo");
+}
+
+// After the kernels before it (their writes into the neighbours' GPUs fenced first), the stream
+// tells each neighbour that its halos of half step h are written.
+void announce_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
+  for (uint32_t* s : a.signal)
+    if (s)
+      check_cu(stream_ops().write(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(s), h,
+                                    CU_STREAM_WRITE_VALUE_DEFAULT),
+               "announcing a halo");
+}
+
+// The window on the block's GPU. Half step h counts from 2 first: the stress halos of the step
+// before the window are h = 2 first, the velocity halos of step n are 2 n + 1, its stress ones 2 n + 2.
+void entry(void* buffers[], void* cl_arg) {
+  const auto a = task_args<ChainArgs>(cl_arg);
+  const cudaStream_t stream = OnCuda::stream();
+  float* v = vector_data<float>(buffers[0]);
+  float* s = vector_data<float>(buffers[1]);
+  const float* mat = vector_data<float>(buffers[2]);
+  int next = 3;
+  char* pml = a.velocity.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
+  char* anelastic = a.stress.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
+  void* force[2] = {};
+  void* moment[2] = {};
+  if (a.velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
+  if (a.stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
+  const int slots = next;
+  const BlockShape& sh = a.velocity.params.shape;
+  if (a.prime) {
+    cuda::save_edges(sh, kStressKind, s, a.out_stress, stream);
+    announce_halos(stream, a, uint32_t(2 * a.first));
+  }
+  for (int k = 0; k < a.steps; ++k) {
+    const int n = a.first + k;
+    ComputeArgs velocity = a.velocity, stress = a.stress;
+    velocity.time = n * a.dt;
+    stress.time = n * a.dt + 0.5 * a.dt;
+    wait_halos(stream, a, uint32_t(2 * n));
+    compute_task::update_field<true, OnCuda>(velocity, v, s, mat, pml, nullptr, a.in_stress, a.out_velocity, force[0],
+                                             force[1]);
+    announce_halos(stream, a, uint32_t(2 * n + 1));
+    wait_halos(stream, a, uint32_t(2 * n + 1));
+    compute_task::update_field<false, OnCuda>(stress, s, v, mat, pml, anelastic, a.in_velocity, a.out_stress,
+                                              moment[0], moment[1]);
+    // The velocity as the stress update leaves it, as compute_stress samples it (tasks/compute.hpp).
+    for (int i = 0; i < a.stress.station_slots; ++i) {
+      const int64_t count = vector_count(buffers[slots + 2 * i]);
+      cuda::sample_stations(v, sh.cells(), vector_data<StationPoint>(buffers[slots + 2 * i]), count, a.stress.slot[i],
+                            vector_data<float>(buffers[slots + 2 * i + 1]) + k * count * kSampleFloats, stream);
+    }
+    announce_halos(stream, a, uint32_t(2 * n + 2));
+  }
+  if (a.watch)
+    watch_task::measure<OnCuda>(sh, v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
+}
+
+// A channel of `floats` floats a field and its counter (set to 0), on the GPU of memory node `node`.
+HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  const size_t field = ((size_t(floats) * sizeof(float) + 255) / 256) * 256;
+  void* p = nullptr;
+  const cudaError_t e = cudaMalloc(&p, 2 * field + 256);
+  if (e == cudaSuccess) cudaMemset(p, 0, 2 * field + 256);
+  cudaSetDevice(current);
+  if (e != cudaSuccess)
+    throw std::runtime_error(fmt::format("allocating a halo channel: {}", cudaGetErrorString(e)));
+  memory.allocated.push_back(p);
+  char* c = static_cast<char*>(p);
+  return {reinterpret_cast<float*>(c), reinterpret_cast<float*>(c + field), reinterpret_cast<uint32_t*>(c + 2 * field)};
+}
+#endif  // ONDES_CHAINED_STEPS
+
+uint32_t footprint(starpu_task* task) {
+  const auto a = task_args<ChainArgs>(task->cl_arg);
+  const BlockShape& s = a.velocity.params.shape;
+  return footprint_of({s.nx, s.ny, s.nz, a.velocity.pml_cells, a.velocity.neighbour_mask, a.stress.anelastic.mechanisms,
+                       a.velocity.has_source, a.stress.has_source, a.steps, a.watch, a.stress.station_slots});
+}
+size_t size(starpu_task* task, unsigned) {
+  const auto a = task_args<ChainArgs>(task->cl_arg);
+  return static_cast<size_t>(a.velocity.params.shape.cells()) * size_t(a.steps);
+}
+
+starpu_codelet& codelet() {
+  static starpu_perfmodel model = regression_model("ondes3d_chain", footprint, size);
+#ifdef ONDES_CHAINED_STEPS
+  static starpu_codelet cl = [] {
+    starpu_codelet c = make_codelet("chain", nullptr, entry, &model, {});
+    c.cpu_funcs_name[0] = nullptr;
+    return c;
+  }();
+#else
+  static starpu_codelet cl = make_codelet("chain", nullptr, nullptr, &model, {});
+#endif
+  return cl;
+}
+
+// Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked.
+std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
+                     const ExecutionPolicy& policy, bool distributed, bool per_step_readers) {
+  if (policy.chain_steps <= 0) return "chain_steps = 0";
+  if (distributed) return "ranks";
+  if (per_step_readers) return "peak ground velocity maps read every step";
+  if (blocks.size() < 2) return "one block";
+  std::set<int> nodes;
+  for (const BlockData& b : blocks) {
+    if (!b.local || b.compute_where != STARPU_CUDA || b.node < 0 ||
+        starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM)
+      return "a block not on a GPU of its own";
+    if (!nodes.insert(b.node).second) return "two blocks on a GPU";
+    for (int dir = 0; dir < kDirections; ++dir)
+      if (b.info.neighbour[dir] >= 0 && b.out_node[dir] < 0) return "a halo not written into the neighbour's GPU";
+  }
+  for (const StationGroup& g : groups) {
+    if (!g.involved) continue;
+    // Windows of several iterations beside the record tasks stalled on four H200s (a window waited
+    // for a neighbour's whose launch never came; docs/lab.md): not until that is understood.
+    if (policy.chain_steps > 1) return "station groups with windows of 2 or more iterations (chain_steps = 1 takes them)";
+    if (!g.sampled) return "a station group read from the velocity";
+    for (size_t s = 0; s < g.blocks.size(); ++s)
+      if (!g.in_stress[s]) return "a station group sampled by a task of its own";
+  }
+  return "";
+}
+
+}  // namespace
+
+void ChainMemory::release() {
+#ifdef ONDES_CHAINED_STEPS
+  for (void* p : allocated) cudaFree(p);
+#endif
+  allocated.clear();
+}
+
+int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
+                        const ExecutionPolicy& policy, bool distributed, bool per_step_readers, ChainMemory& memory,
+                        std::string* why) {
+  std::string no = obstacle(blocks, groups, policy, distributed, per_step_readers);
+#ifdef ONDES_CHAINED_STEPS
+  if (no.empty() && (!stream_ops().wait || !stream_ops().write)) no = "no stream memory operations in the CUDA driver";
+  if (no.empty()) {
+    for (BlockData& b : blocks)
+      for (int dir = 0; dir < kDirections; ++dir) {
+        const int nb = b.info.neighbour[dir];
+        if (nb < 0) continue;
+        BlockData& writer = blocks[nb];
+        b.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
+        writer.chain_out[opposite(dir)] = b.chain_in[dir];
+      }
+    for (BlockData& b : blocks) b.chained = true;
+    return static_cast<int>(blocks.size());
+  }
+#else
+  if (no.empty()) no = "no CUDA codelets";
+#endif
+  if (why) *why = no;
+  return 0;
+}
+
+int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt, int parity, bool prime, bool watch, void (*on_done)(void*, int),
+                 void* arg) {
+  ChainArgs a;
+  a.first = first;
+  a.steps = steps;
+  a.dt = dt;
+  a.prime = prime;
+  a.watch = watch;
+  a.velocity = compute_args(b, base, policy, true, first * dt);
+  a.stress = compute_args(b, base, policy, false, first * dt + 0.5 * dt);
+  for (int dir = 0; dir < kDirections; ++dir) {
+    if (b.info.neighbour[dir] < 0) continue;
+    a.velocity.neighbour_mask |= 1 << dir;
+    a.stress.neighbour_mask |= 1 << dir;
+    a.in_velocity.at[dir] = b.chain_in[dir].velocity;
+    a.in_stress.at[dir] = b.chain_in[dir].stress;
+    a.out_velocity.at[dir] = b.chain_out[dir].velocity;
+    a.out_stress.at[dir] = b.chain_out[dir].stress;
+    a.wait[dir] = b.chain_in[dir].ready;
+    a.signal[dir] = b.chain_out[dir].ready;
+  }
+  starpu_data_descr d[9 + 2 * kMaxStressSlots];
+  int n = 0;
+  d[n++] = {b.h_velocity, STARPU_RW};
+  d[n++] = {b.h_stress, STARPU_RW};
+  d[n++] = {b.h_material, STARPU_R};
+  if (a.velocity.has_pml) d[n++] = {b.h_pml, STARPU_RW};
+  if (a.stress.anelastic.mechanisms) d[n++] = {b.h_anelastic, STARPU_RW};
+  if (a.velocity.has_source) n += source_buffers(b, true, d + n);
+  if (a.stress.has_source) n += source_buffers(b, false, d + n);
+  // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them
+  // between GPUs while windows run (record tasks reading them on a GPU hung the windows).
+  std::vector<int> nodes;
+  for (const StationSlot& ss : b.station_slots) {
+    d[n++] = {ss.points, STARPU_R};
+    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
+    d[n++] = {ss.samples[parity], STARPU_W};
+    a.stress.slot[a.stress.station_slots++] = ss.slot;
+  }
+  if (watch) d[n++] = {b.h_peak, STARPU_W};
+  if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+  starpu_codelet& cl = nodes.empty() ? codelet() : codelet_on_nodes(codelet(), nodes);
+  void* done = on_done ? new WindowDone{on_done, arg, steps} : nullptr;
+  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done ? window_done : nullptr, done, "submitting chain");
+  return 1;
+}
+
+}  // namespace ondes

@@ -1,0 +1,64 @@
+// Chained steps: where every block of a run has a GPU of its own (one process, blocks pinned, halos
+// written straight into the neighbour's GPU: tasks/peer_halos.hpp), a block runs a window of up to
+// ExecutionPolicy::chain_steps iterations as ONE task, and the GPUs order the halos themselves:
+// after writing a halo into the neighbour's GPU, a block's stream writes the count of half steps
+// done into a counter beside it (cuStreamWriteValue32, which fences the halo's writes first); before
+// an update, its stream waits until each neighbour's counter says the halo it reads has arrived
+// (cuStreamWaitValue32). The CPU launches a window's kernels at once; no task of StarPU's ends or
+// starts between two half steps.
+// Why: on four H200s, benchmark.toml 1x4, a 0.71 ms step of kernels per GPU took 0.82 ms: each half
+// step waited 20-30 us for StarPU to notice the neighbour's task done, release the next one and
+// launch its kernels (docs/lab.md); two GPUs lost 60 us a step of 1.44 ms the same way.
+// Nothing is overwritten early: a block writes a neighbour's halo of one field only after it read
+// the neighbour's halo of the other field written after the neighbour's update that read the
+// previous one (the same argument as tasks/ipc_halos.hpp, now kept by the counters).
+// A window's station samples go to a buffer of a step each (StationGroup::depth), in one of two
+// buffers windows take in turn, in pinned main memory that the kernels write in place; the record
+// tasks after the window read them there. Windows end where the watchdog measures (the window task
+// does, at its end) or a snapshot frame is due.
+// State (issue 45): off by default (ExecutionPolicy::chain_steps). Without stations, windows of
+// 2-32 iterations ran on four H200s (benchmark.toml 1x4: 88.4-89.3 G cell-updates/s against 83.2
+// with a task per half step); with stations, windows of one iteration gave the CPU's bits, but
+// windows of three stalled (a block's window waited on its counters for a neighbour's window that
+// was never launched, both with the samples on the GPUs and in main memory): route_chained_steps
+// refuses them until the record tasks no longer run between windows.
+// Buffers of the window task: velocity (RW), stress (RW), material (R), PML memory (RW) if any, the
+// anelastic buffer (RW) if any, the force points and samples (R), the moment ones (R), then per
+// station slot its points (R) and samples (W), then the block's peak (W) if the watchdog measures.
+// Model: regression over the block's cells times the window's steps.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "core/execution_policy.hpp"
+#include "core/layout.hpp"
+#include "partition/block_data.hpp"
+#include "partition/stations.hpp"
+
+namespace ondes {
+
+// The GPU memory of the halo channels; freed by release().
+struct ChainMemory {
+  std::vector<void*> allocated;
+  void release();
+};
+
+// Chains the steps of every local block (BlockData::chained, chain_in, chain_out) if the run
+// allows it: chain_steps > 0, one process, every block on a GPU of its own with CUDA workers only,
+// every neighbour's halo routed to it by peer writes (route_peer_halos before), every station group
+// sampled by the compute tasks, and no reader of the velocity between steps (`per_step_readers`:
+// peak ground velocity maps). Returns the blocks chained (0
+// or all of them); `why`, if not null, says why not.
+int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
+                        const ExecutionPolicy& policy, bool distributed, bool per_step_readers, ChainMemory& memory,
+                        std::string* why = nullptr);
+
+// Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
+// n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's
+// measure at its end if `watch`; `prime`: first saves its stress edges into the neighbours' channels
+// (the first window after the fields were set outside the graph). on_done(arg, steps), if given,
+// is called when it ends. Returns the tasks submitted (1).
+int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt, int parity, bool prime, bool watch, void (*on_done)(void*, int),
+                 void* arg);
+
+}  // namespace ondes
