@@ -7,6 +7,7 @@
 
 #include "tasks/compute.hpp"
 #include "tasks/peer_halos.hpp"
+#include "tasks/step.hpp"
 #include "tasks/watch.hpp"
 
 // Chained steps need the CUDA codelets and real GPUs (not the SimGrid builds).
@@ -96,17 +97,10 @@ void announce_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
 void entry(void* buffers[], void* cl_arg) {
   const auto a = task_args<ChainArgs>(cl_arg);
   const cudaStream_t stream = OnCuda::stream();
-  float* v = vector_data<float>(buffers[0]);
-  float* s = vector_data<float>(buffers[1]);
-  const float* mat = vector_data<float>(buffers[2]);
-  int next = 3;
-  char* pml = a.velocity.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
-  char* anelastic = a.stress.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
-  void* force[2] = {};
-  void* moment[2] = {};
-  if (a.velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
-  if (a.stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
-  const int slots = next;
+  const IterationBuffers f(buffers, a.velocity, a.stress);
+  float* v = f.v;
+  float* s = f.s;
+  const int slots = f.next;
   const BlockShape& sh = a.velocity.params.shape;
   if (a.prime) {
     cuda::save_edges(sh, kStressKind, s, a.out_stress, stream);
@@ -118,12 +112,12 @@ void entry(void* buffers[], void* cl_arg) {
     velocity.time = n * a.dt;
     stress.time = n * a.dt + 0.5 * a.dt;
     wait_halos(stream, a, uint32_t(2 * n));
-    compute_task::update_field<true, OnCuda>(velocity, v, s, mat, pml, nullptr, a.in_stress, a.out_velocity, force[0],
-                                             force[1]);
+    compute_task::update_field<true, OnCuda>(velocity, v, s, f.mat, f.pml, nullptr, a.in_stress, a.out_velocity,
+                                             f.force[0], f.force[1]);
     announce_halos(stream, a, uint32_t(2 * n + 1));
     wait_halos(stream, a, uint32_t(2 * n + 1));
-    compute_task::update_field<false, OnCuda>(stress, s, v, mat, pml, anelastic, a.in_velocity, a.out_stress,
-                                              moment[0], moment[1]);
+    compute_task::update_field<false, OnCuda>(stress, s, v, f.mat, f.pml, f.anelastic, a.in_velocity, a.out_stress,
+                                              f.moment[0], f.moment[1]);
     // The velocity as the stress update leaves it, as compute_stress samples it (tasks/compute.hpp).
     for (int i = 0; i < a.stress.station_slots; ++i) {
       const int64_t count = vector_count(buffers[slots + 2 * i]);
@@ -262,15 +256,8 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
     a.wait[dir] = b.chain_in[dir].ready;
     a.signal[dir] = b.chain_out[dir].ready;
   }
-  starpu_data_descr d[9 + 2 * kMaxStressSlots];
-  int n = 0;
-  d[n++] = {b.h_velocity, STARPU_RW};
-  d[n++] = {b.h_stress, STARPU_RW};
-  d[n++] = {b.h_material, STARPU_R};
-  if (a.velocity.has_pml) d[n++] = {b.h_pml, STARPU_RW};
-  if (a.stress.anelastic.mechanisms) d[n++] = {b.h_anelastic, STARPU_RW};
-  if (a.velocity.has_source) n += source_buffers(b, true, d + n);
-  if (a.stress.has_source) n += source_buffers(b, false, d + n);
+  starpu_data_descr d[10 + 2 * kMaxStressSlots];
+  int n = IterationBuffers::describe(b, a.velocity, a.stress, d);
   // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them
   // between GPUs while windows run (record tasks reading them on a GPU hung the windows).
   std::vector<int> nodes;

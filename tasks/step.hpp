@@ -26,23 +26,51 @@ struct StepArgs {
   RecordArgs record[kMaxStepGroups];
 };
 
+// The buffers a task over whole iterations of a block takes first (the step task, tasks/chain.hpp's
+// window): velocity (RW), stress (RW), material (R), PML memory (RW) if any, the anelastic buffer
+// (RW) if any, the force points and samples (R) if any, the moment ones (R) if any.
+struct IterationBuffers {
+  float* v = nullptr;
+  float* s = nullptr;
+  const float* mat = nullptr;
+  char* pml = nullptr;
+  char* anelastic = nullptr;
+  void* force[2] = {};
+  void* moment[2] = {};
+  int next = 3;  // the index of the task's next buffer
+
+  IterationBuffers(void* buffers[], const ComputeArgs& velocity, const ComputeArgs& stress)
+      : v(vector_data<float>(buffers[0])), s(vector_data<float>(buffers[1])), mat(vector_data<float>(buffers[2])) {
+    if (velocity.has_pml) pml = vector_data<char>(buffers[next++]);
+    if (stress.anelastic.mechanisms) anelastic = vector_data<char>(buffers[next++]);
+    if (velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
+    if (stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
+  }
+  // The descriptors of those buffers of block b into d; returns their count.
+  static int describe(const BlockData& b, const ComputeArgs& velocity, const ComputeArgs& stress,
+                      starpu_data_descr* d) {
+    int k = 0;
+    d[k++] = {b.h_velocity, STARPU_RW};
+    d[k++] = {b.h_stress, STARPU_RW};
+    d[k++] = {b.h_material, STARPU_R};
+    if (velocity.has_pml) d[k++] = {b.h_pml, STARPU_RW};
+    if (stress.anelastic.mechanisms) d[k++] = {b.h_anelastic, STARPU_RW};
+    if (velocity.has_source) k += source_buffers(b, true, d + k);
+    if (stress.has_source) k += source_buffers(b, false, d + k);
+    return k;
+  }
+};
+
 namespace step_task {
 
 template <class B>
 void entry(void* buffers[], void* cl_arg) {
   const auto a = task_args<StepArgs>(cl_arg);
-  float* v = vector_data<float>(buffers[0]);
-  float* s = vector_data<float>(buffers[1]);
-  const float* mat = vector_data<float>(buffers[2]);
-  int next = 3;
-  char* pml = a.velocity.has_pml ? vector_data<char>(buffers[next++]) : nullptr;
-  char* anelastic = a.stress.anelastic.mechanisms ? vector_data<char>(buffers[next++]) : nullptr;
-  void* force[2] = {};
-  void* moment[2] = {};
-  if (a.velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
-  if (a.stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
-  compute_task::update_field<true, B>(a.velocity, v, s, mat, pml, nullptr, {}, {}, force[0], force[1]);
-  compute_task::update_field<false, B>(a.stress, s, v, mat, pml, anelastic, {}, {}, moment[0], moment[1]);
+  IterationBuffers f(buffers, a.velocity, a.stress);
+  float* v = f.v;
+  int next = f.next;
+  compute_task::update_field<true, B>(a.velocity, v, f.s, f.mat, f.pml, nullptr, {}, {}, f.force[0], f.force[1]);
+  compute_task::update_field<false, B>(a.stress, f.s, v, f.mat, f.pml, f.anelastic, {}, {}, f.moment[0], f.moment[1]);
   for (int g = 0; g < a.groups; ++g, next += 2) {
     StationBlocks blocks{};
     blocks.v[0] = v;
@@ -91,14 +119,7 @@ inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const St
   a.velocity = compute_args(b, base, policy, true, t);
   a.stress = compute_args(b, base, policy, false, t + 0.5 * dt);
   starpu_data_descr d[10 + 2 * kMaxStepGroups];
-  int k = 0;
-  d[k++] = {b.h_velocity, STARPU_RW};
-  d[k++] = {b.h_stress, STARPU_RW};
-  d[k++] = {b.h_material, STARPU_R};
-  if (a.velocity.has_pml) d[k++] = {b.h_pml, STARPU_RW};
-  if (a.stress.anelastic.mechanisms) d[k++] = {b.h_anelastic, STARPU_RW};
-  if (a.velocity.has_source) k += source_buffers(b, true, d + k);
-  if (a.stress.has_source) k += source_buffers(b, false, d + k);
+  int k = IterationBuffers::describe(b, a.velocity, a.stress, d);
   for (size_t g = 0; g < groups.size() && a.groups < kMaxStepGroups; ++g) {
     if (!recorded_by_step(groups[g], b, rank)) continue;
     RecordArgs& r = a.record[a.groups++];
