@@ -289,6 +289,7 @@ int Simulation::advance(int n, bool show_progress) {
     plan.watchdog_every = case_.run.watchdog_every;
     plan.snapshot_every = case_.snapshots.every;
     GraphData graph{blocks_, stations_, halo_};
+    graph.record_tokens = chain_memory_.record_tokens;
     if (snapshots_) {
       graph.planes = &snapshots_->planes();
       graph.pgv = &snapshots_->pgv_handles();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -208,6 +209,7 @@ void ChainMemory::release() {
   for (void* p : allocated) cudaFree(p);
 #endif
   allocated.clear();
+  for (starpu_data_handle_t& h : record_tokens) unregister(h);
 }
 
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
@@ -226,6 +228,8 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
         writer.chain_out[opposite(dir)] = b.chain_in[dir];
       }
     for (BlockData& b : blocks) b.chained = true;
+    if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
+      for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
     return static_cast<int>(blocks.size());
   }
 #else
@@ -235,8 +239,8 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
   return 0;
 }
 
-int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt, int parity, bool prime, bool watch, void (*on_done)(void*, int),
-                 void* arg) {
+int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt,
+                 int parity, bool prime, bool watch, starpu_data_handle_t token, void (*on_done)(void*, int), void* arg) {
   ChainArgs a;
   a.first = first;
   a.steps = steps;
@@ -269,6 +273,11 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
     a.stress.slot[a.stress.station_slots++] = ss.slot;
   }
   if (watch) d[n++] = {b.h_peak, STARPU_W};
+  if (token) {
+    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
+    d[n++] = {token, STARPU_R};
+  }
   if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
   starpu_codelet& cl = nodes.empty() ? codelet() : codelet_on_nodes(codelet(), nodes);
   void* done = on_done ? new WindowDone{on_done, arg, steps} : nullptr;

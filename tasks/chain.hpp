@@ -21,12 +21,15 @@
 // with a task per half step); with stations, windows of one iteration gave the CPU's bits, but
 // windows of three stalled (a block's window waited on its counters for a neighbour's window that
 // was never launched, both with the samples on the GPUs and in main memory): route_chained_steps
-// refuses them until the record tasks no longer run between windows.
+// refuses them. The likely cause, and the record tokens of ChainMemory against it, came after the
+// last GPU run (a block sampling no station did not wait for the record tasks two windows back);
+// they are to be run before the refusal goes.
 // Buffers of the window task: velocity (RW), stress (RW), material (R), PML memory (RW) if any, the
 // anelastic buffer (RW) if any, the force points and samples (R), the moment ones (R), then per
 // station slot its points (R) and samples (W), then the block's peak (W) if the watchdog measures.
 // Model: regression over the block's cells times the window's steps.
 #pragma once
+#include <array>
 #include <string>
 #include <vector>
 
@@ -37,9 +40,16 @@
 
 namespace ondes {
 
-// The GPU memory of the halo channels; freed by release().
+// The GPU memory of the halo channels, and the two tokens that order each window after the
+// record tasks of the window two before (record_tokens[parity]: the window that writes the samples
+// `parity` reads it, those record tasks write it); freed by release().
+// Why the tokens: a window that samples no station would otherwise not wait for those record
+// tasks, and one of them could then be queued on that window's stream, behind its wait for a
+// neighbour whose window waits for that very record task.
 struct ChainMemory {
   std::vector<void*> allocated;
+  std::array<int32_t, 2> token_values{};
+  std::array<starpu_data_handle_t, 2> record_tokens{};
   void release();
 };
 
@@ -56,9 +66,10 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
 // Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
 // n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's
 // measure at its end if `watch`; `prime`: first saves its stress edges into the neighbours' channels
-// (the first window after the fields were set outside the graph). on_done(arg, steps), if given,
-// is called when it ends. Returns the tasks submitted (1).
-int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt, int parity, bool prime, bool watch, void (*on_done)(void*, int),
-                 void* arg);
+// (the first window after the fields were set outside the graph); `token`: record_tokens[parity]
+// (null without stations). on_done(arg, steps), if given, is called when it ends. Returns the tasks
+// submitted (1).
+int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt,
+                 int parity, bool prime, bool watch, starpu_data_handle_t token, void (*on_done)(void*, int), void* arg);
 
 }  // namespace ondes

@@ -63,11 +63,12 @@ Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most
   for (BlockData& b : g.blocks)
     if (b.local)
       s.tasks += submit_chain(b, plan.base, plan.policy, n, steps, plan.dt, parity, prime, s.watched,
-                              plan.on_steps_done, plan.callback_arg);
+                              g.record_tokens[parity], plan.on_steps_done, plan.callback_arg);
   for (StationGroup& group : g.stations)
     if (group.involved && group.home == plan.rank)
       for (int k = 0; k < steps; ++k)
-        s.tasks += submit_record(g.blocks, group, n + k, plan.nsteps, parity, k, plan.small_where, true);
+        s.tasks += submit_record(g.blocks, group, n + k, plan.nsteps, parity, k, plan.small_where, true,
+                                 g.record_tokens[parity]);
   submit_frame(g, plan, last, s);
   s.tasks += s.periodic;
   return s;

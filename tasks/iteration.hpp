@@ -4,6 +4,7 @@
 // snapshot tasks. Nothing here waits: StarPU infers the dependencies from the data each task reads
 // and writes.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "partition/block_data.hpp"
@@ -45,6 +46,7 @@ struct GraphData {
   std::vector<PlanePart>* planes = nullptr;
   const std::vector<starpu_data_handle_t>* pgv = nullptr;  // by block id
   int windows = 0;  // submitted: the station samples' buffer of the next is windows % 2
+  std::array<starpu_data_handle_t, 2> record_tokens{};  // of chained windows (tasks/chain.hpp ChainMemory)
 };
 
 struct Submitted {

@@ -69,10 +69,11 @@ inline starpu_codelet& codelet() {
 
 // The record task of a group at step n, on its home rank, a sampled group's from its sample
 // buffers `parity` at step `within` of their window; `in_place`: its traces and samples read and
-// written in main memory where it runs (tasks/chain.hpp). Returns the tasks submitted (1).
+// written in main memory where it runs, and `token` (if not null) written there too (a chained
+// window's record task: tasks/chain.hpp). Returns the tasks submitted (1).
 inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n, int nsteps, int parity, int within,
-                         unsigned long long where, bool in_place = false) {
-  starpu_data_descr d[2 + kMaxStationBlocks];
+                         unsigned long long where, bool in_place = false, starpu_data_handle_t token = nullptr) {
+  starpu_data_descr d[3 + kMaxStationBlocks];
   d[0] = {g.sampled ? g.h_sample_points : g.h_points, STARPU_R};
   d[1] = {g.h_traces, STARPU_RW};
   RecordArgs a;
@@ -89,10 +90,12 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n,
   // several GPUs is sampled: partition/stations).
   static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
   const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : kAny;
-  std::vector<int> nodes(size_t(2 + a.nblocks), STARPU_SPECIFIC_NODE_CPU);
+  int count = 2 + a.nblocks;
+  if (token) d[count++] = {token, STARPU_RW};
+  std::vector<int> nodes(size_t(count), STARPU_SPECIFIC_NODE_CPU);
   nodes[0] = STARPU_SPECIFIC_NODE_LOCAL;
   starpu_codelet& cl = in_place ? codelet_on_nodes(record_task::codelet(), nodes) : record_task::codelet();
-  check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, 2 + a.nblocks, STARPU_VALUE, &a,
+  check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, count, STARPU_VALUE, &a,
                                   sizeof(a), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
                                   workers.data(), 0),
                "submitting record_seismograms");
