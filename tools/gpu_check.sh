@@ -110,19 +110,21 @@ if [[ $parts == *" scaling "* ]]; then
   printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
   # srun CASE RANKS GPUS_PER_RANK LAYOUT [CPUS]: a calibration run, then SCALING_REPEAT measured
   # ones (default 2: every row alike, so that a row and its reference see the same run-to-run
-  # spread, about 1% here); prints the best rate. LAYOUT is NXxNY[+STRIP][@SCHED]: blocks, edge
+  # spread, about 1% here); prints the best rate. LAYOUT is NXxNY[+STRIP][@SCHED][%KEY=VALUE]: blocks, edge
   # strips of STRIP cells (run.edge_strip), the policy (default: the run's own, lws; dmdas sorts by the frontier
-  # blocks' priority). CPUS (default 0): CPU workers beside the GPUs.
+  # blocks' priority), a --tune setting (e.g. %chain_steps=8). CPUS (default 0): CPU workers beside the GPUs.
   srun() {
-    local c=$1 np=$2 g=$3 b=${4%%@*} sched=() strip=0 launch=() cpus=${5:-0}
-    [[ $4 == *@* ]] && sched=(--sched "${4#*@}")
+    local layout=${4%%%*} tune=()
+    [[ $4 == *%* ]] && tune=(--tune "${4#*%}")
+    local c=$1 np=$2 g=$3 b=${layout%%@*} sched=() strip=0 launch=() cpus=${5:-0}
+    [[ $layout == *@* ]] && sched=(--sched "${layout#*@}")
     [[ $b == *+* ]] && strip=${b#*+} && b=${b%%+*}
     [ "$np" -gt 1 ] && launch=($mpirun -np "$np" /tmp/ondes_rank_gpu.sh)
-    STARPU_NCPU=$cpus STARPU_NCUDA=$g STARPU_CALIBRATE=1 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 --blocks "$b" \
-      --edge-strip "$strip" "${sched[@]}" --output /tmp/cal.h5 >> "$log" 2>&1
+    STARPU_NCPU=$cpus STARPU_NCUDA=$g STARPU_CALIBRATE=1 timeout 300 "${launch[@]}" "$bin/ondes3d" run "$c" --steps 40 \
+      --blocks "$b" --edge-strip "$strip" "${sched[@]}" "${tune[@]}" --output /tmp/cal.h5 >> "$log" 2>&1
     for _ in $(seq "${SCALING_REPEAT:-2}"); do
-      STARPU_NCPU=$cpus STARPU_NCUDA=$g "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
-        --edge-strip "$strip" "${sched[@]}" --output /tmp/run.h5 2>&1 | tee -a "$log" |
+      STARPU_NCPU=$cpus STARPU_NCUDA=$g timeout 300 "${launch[@]}" "$bin/ondes3d" run "$c" --steps "$steps" --blocks "$b" \
+        --edge-strip "$strip" "${sched[@]}" "${tune[@]}" --output /tmp/run.h5 2>&1 | tee -a "$log" |
         sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1
     done | sort -g | tail -1
   }
@@ -170,7 +172,8 @@ if [[ $parts == *" scaling "* ]]; then
     # two a GPU, 4x4, and 16-cell edge strips computed first (priority 1 under dmdas). Ranks: the same
     # with strips without dmdas (the best on two GPUs, 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt).
     # The losers on four H200s (2026-11-26: Gx1, Gx1+32, 2Gx2, 1xG+32, blocks cyclic over the GPUs)
-    # left the list; SCALING_LAYOUTS adds layouts, G standing for the GPU count (e.g. "1xG+32 Gx1").
+    # left the list; SCALING_LAYOUTS adds layouts, G standing for the GPU count (e.g. "1xG+32 Gx1",
+    # "1xG%chain_steps=8": chained steps, tasks/chain.hpp).
     extra=${SCALING_LAYOUTS:-}
     process_layouts=("1x${g}" "1x$((2 * g))" "4x4" "1x${g}+16@dmdas" ${extra//G/$g})
     rank_layouts=("1x${g}" "4x4" "1x${g}+16" "1x${g}+16@dmdas" ${extra//G/$g})
