@@ -52,10 +52,7 @@ void submit_frame(GraphData& g, const IterationPlan& plan, int n, Submitted& s) 
 // where the watchdog or a snapshot frame is due.
 Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most, bool prime) {
   Submitted s;
-  int steps = 1;
-  const int longest = std::min(most, plan.policy.chain_steps);
-  while (steps < longest && !due(plan.watchdog_every, n + steps - 1) && !due(plan.snapshot_every, n + steps - 1))
-    ++steps;
+  const int steps = window_steps(n, std::min(most, plan.policy.chain_steps), plan.watchdog_every, plan.snapshot_every);
   const int last = n + steps - 1;
   const int parity = g.windows++ % 2;
   s.steps = steps;
@@ -106,6 +103,12 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
 }
 
 }  // namespace
+
+int window_steps(int n, int longest, int watchdog_every, int snapshot_every) {
+  int steps = 1;
+  while (steps < longest && !due(watchdog_every, n + steps - 1) && !due(snapshot_every, n + steps - 1)) ++steps;
+  return steps;
+}
 
 Submitted submit_steps(GraphData& g, const IterationPlan& plan, int n, int most, bool prime) {
   const bool chained = std::any_of(g.blocks.begin(), g.blocks.end(), [](const BlockData& b) { return b.chained; });

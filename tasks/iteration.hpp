@@ -67,6 +67,11 @@ struct Submitted {
 // received into their copies before the compute task that reads them.
 Submitted submit_steps(GraphData& g, const IterationPlan& plan, int n, int most, bool prime);
 
+// The iterations of a chained window from n: up to `longest` (at least 1), ending at the first
+// after which the watchdog (every `watchdog_every`) or a snapshot frame (every `snapshot_every`;
+// 0: never) is due, since their tasks read the velocity of that iteration.
+int window_steps(int n, int longest, int watchdog_every, int snapshot_every);
+
 // The saves of every local block's velocity and stress edges, and their messages to the ranks that
 // read them: after fields were written outside the graph (a restart), every boundary buffer, and
 // every copy of one on another rank, holds its edges again. Returns the tasks submitted.

@@ -22,6 +22,7 @@
 #include "physics/pml.hpp"
 #include "shell.hpp"
 #include "app/runtime.hpp"
+#include "tasks/iteration.hpp"
 #include "tasks/park.hpp"
 #include "tasks/profile.hpp"
 
@@ -492,6 +493,32 @@ TEST(Tuning, OtherKeysAndBadValues) {
   EXPECT_NE(r.output.find("tuning.edge_saving: 'sideways': allowed values are auto, apart, update"), std::string::npos)
       << r.output;
   fs::remove_all(d);
+}
+
+// Chained windows (tasks/chain.hpp) cover the run's iterations exactly once, none longer than
+// chain_steps nor than what is left, and every iteration after which the watchdog or a snapshot
+// frame is due ends a window (those tasks read that iteration's velocity, between windows).
+TEST(Chain, WindowsEndWhereTheWatchdogOrASnapshotIsDue) {
+  for (int longest : {1, 3, 8, 64})
+    for (int watch : {0, 5, 7})
+      for (int snap : {0, 3, 10}) {
+        const std::string what = fmt::format("chain_steps {}, watchdog every {}, snapshots every {}", longest, watch, snap);
+        const int total = 100, first = 13;
+        std::vector<int> ends;
+        for (int n = first; n < total;) {
+          const int steps = window_steps(n, std::min(longest, total - n), watch, snap);
+          ASSERT_GE(steps, 1) << what;
+          ASSERT_LE(steps, std::min(longest, total - n)) << what;
+          n += steps;
+          ends.push_back(n - 1);
+        }
+        EXPECT_EQ(ends.back(), total - 1) << what;
+        for (int it = first; it < total; ++it) {
+          const bool due = (watch > 0 && (it + 1) % watch == 0) || (snap > 0 && (it + 1) % snap == 0);
+          if (due) EXPECT_TRUE(std::find(ends.begin(), ends.end(), it) != ends.end()) << what << ": iteration " << it;
+        }
+        if (longest > 1 && watch == 0 && snap == 0) EXPECT_LT(ends.size(), size_t(total - first)) << what;
+      }
 }
 
 namespace {
