@@ -24,7 +24,10 @@ Progress::~Progress() {
   print(true);
 }
 
-void Progress::on_block_done(void* self) { static_cast<Progress*>(self)->done_.fetch_add(1, std::memory_order_relaxed); }
+void Progress::on_block_done(void* self) { on_blocks_done(self, 1); }
+void Progress::on_blocks_done(void* self, int count) {
+  static_cast<Progress*>(self)->done_.fetch_add(count, std::memory_order_relaxed);
+}
 
 void Progress::loop() {
   const auto period = tty_ ? std::chrono::milliseconds(500) : std::chrono::seconds(10);

@@ -16,6 +16,7 @@ class Progress {
   Progress(int blocks, int first, int last, double dt, double cells, bool enabled);
   ~Progress();
   static void on_block_done(void* self);  // StarPU callback
+  static void on_blocks_done(void* self, int count);  // the same, count times (a chained window's steps)
 
  private:
   void loop();

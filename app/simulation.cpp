@@ -58,7 +58,7 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   const auto by_plane = std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.uniform_planes; });
   spdlog::info("material uniform in every plane in {} of {} blocks (read once a plane by the CPU and CUDA kernels)", by_plane, local);
   // A chained window samples each of its steps (tasks/chain.hpp).
-  const int depth = plan_.samples_in_stress ? std::max(1, plan_.policy.chain_steps) : 1;
+  const int depth = plan_.samples_in_stress ? plan_.policy.chain_steps : 1;
   stations_ = build_station_groups(c, d, steps, map, rank, plan_.sampling, depth);
   register_handles(blocks_);
   apply_plan();
@@ -262,10 +262,6 @@ void stress_done(void* progress) {
   profile::record(starpu_task_get_current());
   Progress::on_block_done(progress);
 }
-// A chained window's (which records the profile itself): the progress counter, once a step.
-void steps_done(void* progress, int steps) {
-  for (int i = 0; i < steps; ++i) Progress::on_block_done(progress);
-}
 }  // namespace
 
 int Simulation::advance(int n, bool show_progress) {
@@ -282,7 +278,7 @@ int Simulation::advance(int n, bool show_progress) {
     plan.nsteps = steps_;
     plan.dt = case_.time.dt;
     plan.on_stress_done = &stress_done;
-    plan.on_steps_done = &steps_done;
+    plan.on_steps_done = &Progress::on_blocks_done;  // a chained window's, with its steps
     plan.callback_arg = &progress;
     plan.rank = Runtime::rank();
     plan.small_where = small_where();

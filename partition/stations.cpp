@@ -66,7 +66,6 @@ void place(StationGroup& g, const RankMap& map, int rank, int steps, StationSamp
   if (g.home == rank) g.traces.assign(g.points.size() * 3 * steps, 0.0f);
   if (!g.sampled || !g.involved) return;
   if (g.home == rank) g.sample_points = sample_points(g.points);
-  g.depth = depth;
   for (size_t s = 0; s < g.blocks.size(); ++s)
     if (g.home == rank || g.owners[s] == rank)
       for (auto& buffer : g.samples[s]) buffer.assign(g.points.size() * kSampleFloats * size_t(depth), 0.0f);

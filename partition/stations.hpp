@@ -35,8 +35,8 @@ struct StationGroup {
   std::vector<StationPoint> sample_points;  // the same corners, as indices into the samples
   // Per slot, where this rank needs it, two buffers that windows of steps take in turn (so that a
   // window's samples are written while the record tasks of the window before still read theirs),
-  // each of `depth` steps' samples (a window of chained steps samples each of its steps: tasks/chain.hpp).
-  int depth = 1;
+  // each of `depth` steps' samples (build_station_groups: a window of chained steps samples each of
+  // its steps, tasks/chain.hpp).
   std::array<std::array<PinnedFloats, 2>, kMaxStationBlocks> samples;
   starpu_data_handle_t h_points = nullptr, h_traces = nullptr, h_sample_points = nullptr;
   std::array<std::array<starpu_data_handle_t, 2>, kMaxStationBlocks> h_samples{};
@@ -48,7 +48,7 @@ struct StationGroup {
 // tasks take the samples, so no record task reads a block's velocity between its stress update
 // and its next velocity update, tasks/compute.hpp).
 enum class StationSampling { Ranks, AcrossBlocks, All };
-// depth: the steps each sample buffer holds (StationGroup::depth).
+// depth: the steps each sample buffer holds (1 where it is less).
 std::vector<StationGroup> build_station_groups(const Case& c, const Decomposition& d, int steps, const RankMap& map,
                                                int rank, StationSampling sampling = StationSampling::Ranks,
                                                int depth = 1);

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 #include "tasks/compute.hpp"
@@ -267,19 +266,12 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
   std::vector<int> nodes;
   for (const StationSlot& ss : b.station_slots) {
     d[n++] = {ss.points, STARPU_R};
-    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
-    d[n++] = {ss.samples[parity], STARPU_W};
+    n = add_on_node(d, n, nodes, {ss.samples[parity], STARPU_W}, STARPU_SPECIFIC_NODE_CPU);
     a.stress.slot[a.stress.station_slots++] = ss.slot;
   }
   if (watch) d[n++] = {b.h_peak, STARPU_W};
-  if (token) {
-    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
-    d[n++] = {token, STARPU_R};
-  }
-  if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-  starpu_codelet& cl = nodes.empty() ? codelet() : codelet_on_nodes(codelet(), nodes);
+  if (token) n = add_on_node(d, n, nodes, {token, STARPU_R}, STARPU_SPECIFIC_NODE_CPU);
+  starpu_codelet& cl = codelet_for(codelet(), nodes, n);
   void* done = on_done ? new WindowDone{on_done, arg, steps} : nullptr;
   insert_block_task(cl, d, n, &a, sizeof(a), b, on_done ? window_done : nullptr, done, "submitting chain");
   return 1;

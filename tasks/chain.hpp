@@ -12,7 +12,7 @@
 // Nothing is overwritten early: a block writes a neighbour's halo of one field only after it read
 // the neighbour's halo of the other field written after the neighbour's update that read the
 // previous one (the same argument as tasks/ipc_halos.hpp, now kept by the counters).
-// A window's station samples go to a buffer of a step each (StationGroup::depth), in one of two
+// A window's station samples go to a buffer of a step each (build_station_groups' depth), in one of two
 // buffers windows take in turn, in pinned main memory that the kernels write in place; the record
 // tasks after the window read them there. Windows end where the watchdog measures (the window task
 // does, at its end) or a snapshot frame is due.

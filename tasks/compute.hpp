@@ -212,11 +212,11 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   std::vector<int> nodes;  // the buffers' memory nodes, where a boundary buffer goes to a peer GPU
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!(a.neighbour_mask & (1 << dir))) continue;
-    if (b.out_node[dir] >= 0) {
-      nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-      nodes.push_back(b.out_node[dir]);
-    }
-    d[n++] = {velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+    const starpu_data_descr out{velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
+    if (b.out_node[dir] >= 0)
+      n = add_on_node(d, n, nodes, out, b.out_node[dir]);
+    else
+      d[n++] = out;
   }
   // The other field is written where ghosts come from neighbours; read only otherwise, so that a
   // one-block run's record_seismograms (reading the velocity) runs beside compute_stress instead of
@@ -230,9 +230,8 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
       a.slot[a.station_slots++] = ss.slot;
     }
   n = add_tokens(blocks, b, velocity, true, true, d, n, nodes);  // of halos between ranks by CUDA IPC
-  starpu_codelet& plain = velocity ? compute_task::codelet<true>() : compute_task::codelet<false>();
-  if (!nodes.empty()) nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-  starpu_codelet& cl = nodes.empty() ? plain : codelet_on_nodes(plain, nodes);
+  starpu_codelet& cl =
+      codelet_for(velocity ? compute_task::codelet<true>() : compute_task::codelet<false>(), nodes, n);
   insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg,
                     velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;

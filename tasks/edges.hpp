@@ -65,7 +65,7 @@ inline int submit_edges(const std::vector<BlockData>& blocks, BlockData& b, bool
   std::vector<int> nodes;
   n = add_tokens(blocks, b, velocity, true, false, d, n, nodes);
   if (has_ipc_outputs(b)) where = STARPU_CUDA;
-  starpu_codelet& cl = nodes.empty() ? edges_task::codelet() : codelet_on_nodes(edges_task::codelet(), nodes);
+  starpu_codelet& cl = codelet_for(edges_task::codelet(), nodes, n);
   check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
                                   STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
                                   b.workers.data(), 0),

@@ -7,6 +7,7 @@
 
 #include "tasks/codelet.hpp"
 #include "tasks/messages.hpp"
+#include "tasks/peer_halos.hpp"
 
 // CUDA IPC halos exist where the codelets have CUDA and StarPU-MPI is real (not the SimGrid builds:
 // simulated GPUs have no memory to map).
@@ -204,9 +205,7 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
 int add_tokens(const std::vector<BlockData>& blocks, const BlockData& b, bool velocity, bool writes, bool reads,
                starpu_data_descr* d, int n, std::vector<int>& nodes) {
   auto add = [&](starpu_data_handle_t token, starpu_data_access_mode mode) {
-    nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
-    nodes.push_back(STARPU_SPECIFIC_NODE_CPU);
-    d[n++] = {token, mode};
+    n = add_on_node(d, n, nodes, {token, mode}, STARPU_SPECIFIC_NODE_CPU);
   };
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];

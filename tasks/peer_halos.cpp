@@ -59,6 +59,19 @@ int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& poli
   return routed;
 }
 
+int add_on_node(starpu_data_descr* d, int n, std::vector<int>& nodes, starpu_data_descr x, int node) {
+  nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+  nodes.push_back(node);
+  d[n] = x;
+  return n + 1;
+}
+
+starpu_codelet& codelet_for(starpu_codelet& base, std::vector<int>& nodes, int n) {
+  if (nodes.empty()) return base;
+  nodes.resize(n, STARPU_SPECIFIC_NODE_LOCAL);
+  return codelet_on_nodes(base, nodes);
+}
+
 starpu_codelet& codelet_on_nodes(const starpu_codelet& base, const std::vector<int>& nodes) {
   struct Placed {
     starpu_codelet cl;

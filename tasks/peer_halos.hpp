@@ -7,12 +7,12 @@
 // end of its neighbour's, then for StarPU's copy of the buffer to be issued, done and noticed:
 // three hops of the runtime each half step on the critical path; a peer write leaves one.
 #pragma once
+#include <starpu.h>
+
 #include <vector>
 
 #include "core/execution_policy.hpp"
 #include "partition/block_data.hpp"
-
-struct starpu_codelet;
 
 namespace ondes {
 
@@ -25,5 +25,13 @@ int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& poli
 // `base` with buffer i of its tasks on memory node nodes[i] (STARPU_SPECIFIC_NODE_LOCAL: the
 // worker's own): one copy per codelet and node list, kept for the process's life (tasks hold it).
 starpu_codelet& codelet_on_nodes(const starpu_codelet& base, const std::vector<int>& nodes);
+
+// Sets d[n] = x, on memory node `node` in `nodes` (the buffers before it on the worker's own, as
+// far as nodes does not say otherwise); returns n + 1.
+int add_on_node(starpu_data_descr* d, int n, std::vector<int>& nodes, starpu_data_descr x, int node);
+
+// The codelet for a task of n buffers: `base` where no buffer goes elsewhere than the worker's own
+// memory (nodes empty), else codelet_on_nodes of nodes padded to n.
+starpu_codelet& codelet_for(starpu_codelet& base, std::vector<int>& nodes, int n);
 
 }  // namespace ondes
