@@ -242,15 +242,15 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
     // History: the calibrated sizes, each block shape (with its PML and neighbours) its own entry.
     EXPECT_EQ(by_size.size(), 3u) << history;
     EXPECT_GE(entries, 1 + 4 + 6) << history;  // 1x1; 2x2: four corners alike in shape but not PML; 4x4: more
-    EXPECT_EQ(reg.minx, 28u * 28 * 36);
-    EXPECT_EQ(reg.maxx, 100u * 100 * 36);
-    // 3x3 blocks (32 x 32 + ghosts: 36^2 x 36 cells) were never run: the fit places them between.
-    const double unseen = 36.0 * 36 * 36;
+    EXPECT_EQ(reg.minx, 52u * 52 * 36);
+    EXPECT_EQ(reg.maxx, 196u * 196 * 36);
+    // 3x3 blocks (64 x 64 + ghosts: 68^2 x 36 cells) were never run: the fit places them between.
+    const double unseen = 68.0 * 68 * 36;
     const double predicted = reg.a * std::pow(unseen, reg.b) + reg.c;
-    const bool valid = reg.nl_valid, small = by_size.count(28 * 28 * 36), large = by_size.count(52 * 52 * 36);
-    const bool ok = valid && small && large && predicted > by_size.at(28 * 28 * 36).first &&
-                    predicted < by_size.at(52 * 52 * 36).second;
-    why = fmt::format("fit valid {}, a {} b {} c {}, {} samples: {:.1f} us predicted for 36^3 cells; history{}", valid,
+    const bool valid = reg.nl_valid, small = by_size.count(52 * 52 * 36), large = by_size.count(100 * 100 * 36);
+    const bool ok = valid && small && large && predicted > by_size.at(52 * 52 * 36).first &&
+                    predicted < by_size.at(100 * 100 * 36).second;
+    why = fmt::format("fit valid {}, a {} b {} c {}, {} samples: {:.1f} us predicted for 68^2 x 36 cells; history{}", valid,
                       reg.a, reg.b, reg.c, reg.nsample, predicted, history);
     starpu_perfmodel_unload_model(&model);
     return ok;
