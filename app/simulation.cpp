@@ -69,7 +69,7 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   if (plan_.samples_in_stress) attach_station_slots(rank);
   halo_ = build_halo(blocks_, map, rank);
   if (Runtime::distributed())
-    if (const int routed = route_ipc_halos(blocks_, halo_, plan_.policy, ipc_memory_))
+    if (const int routed = route_ipc_halos(blocks_, halo_, plan_.policy, node_name(), ipc_memory_))
       spdlog::info("{} boundary buffers exchanged with ranks of this node GPU to GPU (CUDA IPC, peer_halos)", routed);
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));

@@ -1,7 +1,5 @@
 #include "tasks/ipc_halos.hpp"
 
-#include <unistd.h>
-
 #include <cstring>
 #include <string>
 
@@ -9,9 +7,12 @@
 #include "tasks/messages.hpp"
 #include "tasks/peer_halos.hpp"
 
-// CUDA IPC halos exist where the codelets have CUDA and StarPU-MPI is real (not the SimGrid builds:
-// simulated GPUs have no memory to map).
-#if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI) && !defined(STARPU_SIMGRID)
+// IPC halos exist where the codelets have CUDA and StarPU-MPI is there: real ranks map each other's
+// GPU memory by CUDA IPC; simulated ones (the SMPI build, tools/sim_nodes.sh with ranks sharing a
+// node) have no GPU memory to map, so each side takes a buffer of its own on its simulated GPU and
+// the tokens order them as in a real run. The halo's bytes, which a real sender's kernels write into
+// the reader's GPU, cost what the calibrated save task took; no transfer is simulated for them.
+#if defined(ONDES_CUDA_CODELETS) && !defined(ONDES_NO_MPI)
 #define ONDES_IPC_HALOS 1
 #endif
 
@@ -22,7 +23,8 @@ namespace {
 // What the reading rank tells the sending one about a boundary buffer.
 struct Offer {
   int32_t usable = 0;  // the reader computes the block on its GPU only and allocated the buffer there
-  char host[64] = {};
+  int64_t bytes = 0;
+  char host[64] = {};  // the reader's node
   char handle[64] = {};  // cudaIpcMemHandle_t
 };
 
@@ -43,12 +45,6 @@ int only_gpu_node() {
 // Whether block b's tasks run on GPU workers only (no CPU worker, or its compute tasks kept off them).
 bool gpu_only(const BlockData& b) {
   return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.compute_where & STARPU_CPU);
-}
-
-std::string host_name() {
-  char h[64] = {};
-  gethostname(h, sizeof(h) - 1);
-  return h;
 }
 
 starpu_data_handle_t& out_handle(BlockData& b, const Transfer& t) {
@@ -75,6 +71,18 @@ struct Posted {
   }
 };
 
+#ifdef STARPU_SIMGRID
+// Simulated: the reader's buffer and the sender's stand-in for it, each on its own simulated GPU.
+void* offer_buffer(int node, size_t bytes, Offer& o) {
+  o.usable = 1;
+  return reinterpret_cast<void*>(starpu_malloc_on_node(unsigned(node), bytes));
+}
+void* open_buffer(int node, const Offer& o) {
+  return reinterpret_cast<void*>(starpu_malloc_on_node(unsigned(node), size_t(o.bytes)));
+}
+void free_buffer(const IpcMemory::Buffer& b) { starpu_free_on_node(unsigned(b.node), uintptr_t(b.data), b.bytes); }
+void close_buffer(const IpcMemory::Buffer& b) { free_buffer(b); }
+#else
 static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Offer::handle), "an IPC handle fits the offer");
 
 // The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
@@ -110,8 +118,9 @@ void* open_buffer(int node, const Offer& o) {
   return p;
 }
 
-void free_buffer(void* p) { cudaFree(p); }
-void close_buffer(void* p) { cudaIpcCloseMemHandle(p); }
+void free_buffer(const IpcMemory::Buffer& b) { cudaFree(b.data); }
+void close_buffer(const IpcMemory::Buffer& b) { cudaIpcCloseMemHandle(b.data); }
+#endif
 
 // Block b's buffer of transfer t now lives at p on GPU memory node `node`, and its message is its token.
 void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
@@ -130,18 +139,18 @@ void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
 
 #ifndef ONDES_IPC_HALOS
 void IpcMemory::release() {}
-int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, IpcMemory&) { return 0; }
+int route_ipc_halos(std::vector<BlockData>&, Halo&, const ExecutionPolicy&, const std::string&, IpcMemory&) { return 0; }
 #else
 void IpcMemory::release() {
-  for (void* p : opened) close_buffer(p);
-  for (void* p : allocated) free_buffer(p);
+  for (const Buffer& b : opened) close_buffer(b);
+  for (const Buffer& b : allocated) free_buffer(b);
   opened.clear();
   allocated.clear();
 }
 
-int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory) {
+int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, const std::string& host,
+                    IpcMemory& memory) {
   const int node = policy.peer_halos ? only_gpu_node() : -1;
-  const std::string host = host_name();
   // 1. The reader offers each buffer it receives, allocated on its GPU where its reader block is GPU-only.
   std::vector<std::vector<Offer>> offers(2);
   std::vector<std::vector<void*>> mine(2);
@@ -153,6 +162,7 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
       const Transfer& t = halo.recv[k][i];
       Offer& o = offers[k][i];
       std::strncpy(o.host, host.c_str(), sizeof(o.host) - 1);
+      o.bytes = int64_t(t.bytes);
       const BlockData& reader = blocks[blocks[t.block].info.neighbour[t.dir]];
       if (node >= 0 && gpu_only(reader)) mine[k][i] = offer_buffer(node, t.bytes, o);
       posted.send(&o, sizeof(o), t.peer, kIpcOfferTagBase + t.tag);
@@ -182,11 +192,12 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
       int32_t taken = 0;
       receive_now(&taken, sizeof(taken), t.peer, kIpcAnswerTagBase + t.tag, "receiving an IPC answer");
       if (!mine[k][i]) continue;
+      const IpcMemory::Buffer buffer{mine[k][i], node, t.bytes};
       if (!taken) {
-        free_buffer(mine[k][i]);
+        free_buffer(buffer);
         continue;
       }
-      memory.allocated.push_back(mine[k][i]);
+      memory.allocated.push_back(buffer);
       switch_to_token(blocks[t.block], t, node, mine[k][i]);
       ++routed;
     }
@@ -194,7 +205,7 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
   for (int k = 0; k < 2; ++k)
     for (size_t i = 0; i < halo.send[k].size(); ++i)
       if (void* p = mapped[k][i]) {
-        memory.opened.push_back(p);
+        memory.opened.push_back({p, node, halo.send[k][i].bytes});
         switch_to_token(blocks[halo.send[k][i].block], halo.send[k][i], node, p);
         ++routed;
       }

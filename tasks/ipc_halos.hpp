@@ -15,6 +15,7 @@
 // that cannot reach each other, travels through StarPU-MPI as before. [tuning] peer_halos = false
 // turns both peer paths off.
 #pragma once
+#include <string>
 #include <vector>
 
 #include "core/execution_policy.hpp"
@@ -25,16 +26,22 @@ namespace ondes {
 
 // The GPU memory this rank allocated or opened for IPC halos; freed by release().
 struct IpcMemory {
-  std::vector<void*> allocated, opened;
+  struct Buffer {
+    void* data;
+    int node;  // its GPU memory node
+    size_t bytes;
+  };
+  std::vector<Buffer> allocated, opened;
   void release();
 };
 
 // Agrees with the neighbouring ranks on the buffers that travel by CUDA IPC (collective: every rank
 // of the run calls it, with the halo build_halo gave it), registers those buffers on this rank's
 // GPU, gives them tokens (BlockData::h_velocity_token / h_stress_token) and makes the halo's
-// messages for them carry the token instead of the buffer. Returns the buffers this rank so sends
-// and receives.
-int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, IpcMemory& memory);
+// messages for them carry the token instead of the buffer. `host` names this rank's node: ranks
+// whose names differ never pair. Returns the buffers this rank so sends and receives.
+int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, const std::string& host,
+                    IpcMemory& memory);
 
 // Appends to d[n...] the tokens a task of block b over `velocity`'s half step takes: RW those of the
 // boundary buffers it writes (its own, of that field) if `writes`, R those of the neighbours'

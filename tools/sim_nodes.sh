@@ -5,9 +5,14 @@
 #   tools/sim_nodes.sh HOME HOST NODES GPUS CASE [ondes3d run options...]
 #   tools/sim_nodes.sh inputs/platforms/h200 h200x4 4 4 inputs/benchmark.toml --blocks 1x16 --steps 100
 # HOME: a calibrated StarPU home (copied first: StarPU writes in it); HOST: its machine, played by
-# every node; GPUS: the GPUs a node drives (one process a node; STARPU_NCUDA). The network
-# (SimGrid cluster): NET_GBS gigabytes/s a link (default 25: 200 Gb/s InfiniBand HDR), NET_LAT_US
-# microseconds (default 2), a backbone of NODES x NET_GBS. GAP: --sim-task-gap (default 15 us).
+# every node; GPUS: the GPUs a rank drives (STARPU_NCUDA). RANKS_PER_NODE (default 1): ranks sharing
+# a node, each driving GPUS GPUs of its own; halos between them go GPU to GPU as a real run's CUDA
+# IPC halos do (tasks/ipc_halos.hpp: a 4-byte token a buffer over MPI), the rest through the node's
+# memory: NODE_GBS gigabytes/s (default 20) and NODE_LAT_US microseconds (default 1), SimGrid's
+# loopback. The network (SimGrid cluster): NET_GBS gigabytes/s a link (default 25: 200 Gb/s
+# InfiniBand HDR), NET_LAT_US microseconds (default 2), a backbone of NODES x NET_GBS. GAP:
+# --sim-task-gap (default 15 us).
+#   RANKS_PER_NODE=4 tools/sim_nodes.sh inputs/platforms/h200 h200x4 1 1 inputs/benchmark.toml --blocks 1x4
 # Environment: SIM_SMPI (default build-sim/smpi/ondes3d.so), STARPU_SMPIRUN (default
 # build-sim/starpu-smpi/bin/starpu_smpirun).
 set -euo pipefail
@@ -21,21 +26,23 @@ smpirun=${STARPU_SMPIRUN:-$here/build-sim/starpu-smpi/bin/starpu_smpirun}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cp -r "$home" "$work/home"
-gbs=${NET_GBS:-25} lat=${NET_LAT_US:-2}
+gbs=${NET_GBS:-25} lat=${NET_LAT_US:-2} per_node=${RANKS_PER_NODE:-1}
+ranks=$((nodes * per_node))
 cat > "$work/cluster.xml" <<EOF
 <?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
 <platform version="4.1">
 <AS id="nodes" routing="Full">
   <cluster id="net" prefix="node" suffix="" radical="0-$((nodes - 1))" speed="1Gf"
-           bw="${gbs}GBps" lat="${lat}us" bb_bw="$((gbs * nodes))GBps" bb_lat="${lat}us"/>
+           bw="${gbs}GBps" lat="${lat}us" bb_bw="$((gbs * nodes))GBps" bb_lat="${lat}us"
+           loopback_bw="${NODE_GBS:-20}GBps" loopback_lat="${NODE_LAT_US:-1}us"/>
 </AS>
 </platform>
 EOF
-for i in $(seq 0 $((nodes - 1))); do echo "node$i"; done > "$work/hostfile"
+for i in $(seq 0 $((nodes - 1))); do for _ in $(seq "$per_node"); do echo "node$i"; done; done > "$work/hostfile"
 export STARPU_HOME=$work/home STARPU_HOSTNAME=$host STARPU_NCUDA=$gpus STARPU_NCPU=0 STARPU_CALIBRATE=0 \
-  STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1 STARPU_NWORKER_PER_CUDA=1 STARPU_SILENT=1 ONDES_SIM_RANKS=$nodes
+  STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1 STARPU_NWORKER_PER_CUDA=1 STARPU_SILENT=1 ONDES_SIM_RANKS=$ranks ONDES_SIM_RANKS_PER_NODE=$per_node
 # Folded memory (the blocks' arrays, never touched) mapped 64 MiB at a time: at SMPI's default of
 # 1 MiB a 4.3 G-cell grid needs more maps than Linux allows a process.
-"$smpirun" -platform "$work/cluster.xml" -hostfile "$work/hostfile" -np "$nodes" "$program" run "$case_file" \
+"$smpirun" -platform "$work/cluster.xml" -hostfile "$work/hostfile" -np "$ranks" "$program" run "$case_file" \
   --sim-task-gap "${GAP:-15}" "$@" --cfg=smpi/shared-malloc-blocksize:67108864

@@ -4,12 +4,12 @@
 # tools/build_starpu_simgrid.sh, the same STARPU_HOME), twice simulated, and prints them side by side.
 #   tools/sim_validate.sh CASE STEPS "LAYOUTS" "POLICIES"
 #   tools/sim_validate.sh inputs/sweep.toml 100 "1x1 2x2 4x4" "dmda dmdas eager lws"
-# Environment: REAL (default build/ondes3d), SIM (default build-sim/project/ondes3d), GAP (the
-# simulated runs' --sim-task-gap, microseconds; default 0), CALIBRATE (a case and layouts
-# "CASE:L1 L2 ..." calibrated instead of CASE's: the simulation then extrapolates block shapes it
-# never saw from the largest calibrated block, perfmodels/models.cpp), STARPU_HOME
-# (default a fresh temporary one), and StarPU's worker variables (STARPU_NCPU, STARPU_NCUDA), which
-# apply to both.
+# Environment: REAL (default build/ondes3d), SIM (default build-sim/project/ondes3d), REPEAT
+# (measured runs a point, default 3), GAP (the simulated runs' --sim-task-gap, microseconds;
+# default 0), CALIBRATE (a case and layouts "CASE:L1 L2 ..." calibrated instead of CASE's: the
+# simulation then extrapolates block shapes it never saw from the largest calibrated block,
+# perfmodels/models.cpp), STARPU_HOME (default a fresh temporary one), and StarPU's worker variables
+# (STARPU_NCPU, STARPU_NCUDA), which apply to both.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 case_file=${1:?usage: sim_validate.sh CASE STEPS LAYOUTS POLICIES}
@@ -29,29 +29,35 @@ for b in $cal_layouts; do
 done
 printf '# %s, %s steps, %s; calibrated on %s (%s); STARPU_HOME=%s\n' "$(basename "$case_file")" "$steps" "$(uname -n)" \
   "$(basename "$cal_case")" "$cal_layouts" "$STARPU_HOME"
-printf '%-8s %-7s %14s %14s %8s %s\n' layout policy measured simulated sim/meas "second simulation"
 # Every simulation before any measured run: a measured run adds its block shapes to the history
 # (the program calibrates as it runs), which with CALIBRATE would leave nothing to extrapolate.
-# The simulated runs' figures from their summaries: wall time to the microsecond, rate to 7 digits.
-declare -A sim1 sim2
+# The simulated runs' rates from their summaries (7 digits); REPEAT measured runs a point (default
+# 3), taken in turns over the points so that a slow spell of the machine does not fall on one
+# point's runs; tools/sim_compare.py prints the table and the policies' ranking.
+rates=$(mktemp)
 for b in $layouts; do
   for p in $policies; do
+    line="$b $p simulated"
     for k in 1 2; do
       STARPU_CALIBRATE=0 "$sim" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 \
-        --sim-task-gap "${GAP:-0}" --summary /tmp/simv_$k.csv > /tmp/simv_$k.log 2>&1 || rm -f /tmp/simv_$k.csv
+        --sim-task-gap "${GAP:-0}" --summary /tmp/simv.csv > /tmp/simv.log 2>&1 || rm -f /tmp/simv.csv
+      line+=" $(tail -1 /tmp/simv.csv 2>/dev/null | cut -d, -f16)"
+      rm -f /tmp/simv.csv
     done
-    sim1[$b$p]=$(tail -1 /tmp/simv_1.csv 2>/dev/null | cut -d, -f14,16)
-    sim2[$b$p]=$(tail -1 /tmp/simv_2.csv 2>/dev/null | cut -d, -f14,16)
-    rm -f /tmp/simv_1.csv /tmp/simv_2.csv
+    echo "$line" >> "$rates"
+  done
+done
+declare -A measured
+for _ in $(seq "${REPEAT:-3}"); do
+  for b in $layouts; do
+    for p in $policies; do
+      m=$("$real" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 2>&1 | rate)
+      measured[$b$p]+=" ${m:-failed}"
+    done
   done
 done
 for b in $layouts; do
-  for p in $policies; do
-    m=$("$real" run "$case_file" --blocks "$b" --sched "$p" --steps "$steps" --output /tmp/simv.h5 2>&1 | rate)
-    s1=${sim1[$b$p]} s2=${sim2[$b$p]}
-    r1=${s1#*,}
-    printf '%-8s %-7s %14s %14s %8s %s\n' "$b" "$p" "${m:-failed}" "${r1:-failed}" \
-      "$(awk -v a="${r1:-0}" -v b="${m:-0}" 'BEGIN{ if (b > 0) printf "%.3f", a / b; else print "-" }')" \
-      "$([ -n "$s1" ] && [ "$s1" = "$s2" ] && echo "identical (wall_s,rate $s1)" || echo "differs: ${s2:-failed}")"
-  done
+  for p in $policies; do echo "$b $p measured${measured[$b$p]}" >> "$rates"; done
 done
+python3 "$here/tools/sim_compare.py" "$rates"
+rm -f "$rates"

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""tools/sim_compare.py on rates whose verdicts are known by hand: which points lie within the
+tolerance of the measured median, which pairs of policies the measurements tell apart (two runs or
+more each, ranges apart), whether the simulation orders them alike, and bad lines refused with the
+file and line. Exits non-zero on the first mismatch."""
+import os
+import subprocess
+import sys
+import tempfile
+
+tool = os.path.join(sys.argv[1], "tools", "sim_compare.py")
+
+
+def compare(text):
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write(text)
+    r = subprocess.run([sys.executable, tool, f.name], capture_output=True, text=True)
+    os.unlink(f.name)
+    return r, f.name
+
+
+def expect(cond, what, output):
+    if not cond:
+        sys.exit(f"FAILED: {what}\n{output}")
+
+
+# 2x2: a measured 100, 102, 98 (median 100), simulated 105 twice: within 10%, identical.
+#      b measured 80, 81, 79 (median 80), simulated 95 and 95.5: 1.188, outside; the two differ.
+#      a and b apart (98 > 81), the simulation keeps a > b? 105 > 95: kept.
+# 4x4: a measured 50, 51 (median 50.5), simulated 49; b measured 52, 53, simulated 49:
+#      apart (52 > 51), b > a measured, tied in the simulation; c one run only: never apart.
+rates = """# header
+2x2 a measured 100 102 98
+2x2 a simulated 105 105
+2x2 b measured 80 81 79
+2x2 b simulated 95 95.5
+4x4 a measured 50 51
+4x4 a simulated 49 49
+4x4 b measured 52 53
+4x4 b simulated 49 49
+4x4 c measured 10
+4x4 c simulated 10 10
+"""
+r, _ = compare(rates)
+out = r.stdout
+expect(r.returncode == 0, "the tool runs", out + r.stderr)
+expect("within 10% of the measured median: 4 of 5" in out, "4 of 5 points within 10%", out)
+line = next(l for l in out.splitlines() if l.startswith("2x2      b"))
+expect("1.188" in line and line.rstrip().endswith("differ"), "2x2 b: 1.188, simulations differ", line)
+line = next(l for l in out.splitlines() if l.startswith("2x2      a"))
+expect("100" in line and line.rstrip().endswith("identical"), "2x2 a: median 100, identical", line)
+expect("a>b kept" in out, "2x2: a > b kept", out)
+expect("b>a tied" in out, "4x4: b > a tied in the simulation", out)
+expect("c>" not in out and ">c" not in out, "a single run is never apart", out)
+expect("pairs the measurements tell apart: 2; ordered alike by the simulation: 1" in out, "2 pairs, 1 kept", out)
+
+r, name = compare("2x2 a measured 1\n2x2 a guessed 2\n")
+expect(r.returncode != 0 and f"{name}:2:" in r.stderr, "a bad line refused with file and line", r.stdout + r.stderr)
+print("sim_compare: verdicts as computed by hand")
