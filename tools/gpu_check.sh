@@ -15,6 +15,9 @@ parts=" ${3:-correctness benchmark} "
 mkdir -p "$out"
 export LD_LIBRARY_PATH=$here/lib:${LD_LIBRARY_PATH:-}
 export STARPU_HOME=${STARPU_HOME:-/tmp/ondes-starpu-home} STARPU_SILENT=1
+# A run in which no task ends for 2 minutes while tasks are pending aborts with StarPU's watchdog
+# message instead of holding the machine until its timeout (two stalled device calls on 2026-11-27).
+export STARPU_WATCHDOG_TIMEOUT=${STARPU_WATCHDOG_TIMEOUT:-120000000} STARPU_WATCHDOG_CRASH=${STARPU_WATCHDOG_CRASH:-1}
 bin=$here/bin
 # tools/build_gpu.sh ships the programs gzipped (the device tool's 64 MiB limit): unpack them once.
 for f in "$bin"/*.gz; do if [ -e "$f" ]; then gunzip -f "$f"; fi; done
