@@ -353,14 +353,14 @@ int run_case(const Case& given, const RunControl& rc) {
     throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
-  if (rc.sim_task_gap_us > 0 && !simulated_runtime())
-    spdlog::warn("--sim-task-gap applies to simulated runs only (a SimGrid build): ignored");
+  if ((rc.sim_task_gap_us > 0 || rc.sim_launch_latency_us > 0) && !simulated_runtime())
+    spdlog::warn("--sim-task-gap and --sim-launch-latency apply to simulated runs only (a SimGrid build): ignored");
   if (simulated_runtime()) {
     // SimGrid: tasks take their models' times and compute nothing. No watchdog (the fields stay
     // zero), no parked workers (their sleep would block the simulation's actors).
     c.run.watchdog_every = 0;
     c.tuning.park_cpus = false;
-    set_simulated_task_gap(rc.sim_task_gap_us * 1e-6);
+    set_simulated_overheads({rc.sim_task_gap_us * 1e-6, rc.sim_launch_latency_us * 1e-6});
     spdlog::warn("simulated run (StarPU with SimGrid) of the machine {}: times from its calibrated performance "
                  "models and platform; the seismograms are not computed",
                  simulated_machine());

@@ -15,7 +15,8 @@ struct RunControl {
   std::string restart;       // checkpoint to continue from; empty: start at t = 0
   std::string trace;         // CSV of every task (worker, codelet, start, end); empty: none
   std::string summary;       // one-row CSV of the run (tools/sweep); empty: none
-  double sim_task_gap_us = 0;  // SimGrid builds: what a task costs besides its kernels (perfmodels)
+  double sim_task_gap_us = 0;        // SimGrid builds: what every task costs besides its kernels (perfmodels)
+  double sim_launch_latency_us = 0;  // SimGrid builds: a GPU worker's time from a task to its launch
 };
 
 // Exit statuses of run_case besides 0 and CaseError's 2.

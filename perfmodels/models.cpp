@@ -21,7 +21,7 @@ namespace ondes {
 // calibrated block's, makes it slightly pessimistic for larger grids); a small task without a size
 // (records, samples, watch) the mean of its history.
 namespace {
-double g_task_gap_us = 0;
+SimulatedOverheads g_overheads;
 constexpr const char* kSimulatedSuffix = "_simulated";
 
 // What the history holds for a worker kind: the microseconds per size unit (cells) of its largest
@@ -69,7 +69,13 @@ double simulated_cost(starpu_task* task, starpu_perfmodel_arch* arch, unsigned n
     const HistoryFigures f = history_figures(model, arch, nimpl);
     us = own->size_base ? f.per_unit * own->size_base(task, nimpl) : f.mean;
   }
-  return std::isnan(us) ? us : us + g_task_gap_us;
+  // The launch latency, where the worker runs the task (StarPU asks this worker's current task's
+  // length to simulate it: src/core/simgrid.c, _starpu_simgrid_submit_job), not where a scheduler
+  // asks for an estimate: the worker's actor sleeps before it queues the task on its GPU.
+  if (g_overheads.launch_latency_s > 0 && arch->ndevices > 0 && arch->devices[0].type == STARPU_CUDA_WORKER &&
+      starpu_task_get_current() == task)
+    starpu_sleep(static_cast<float>(g_overheads.launch_latency_s));
+  return std::isnan(us) ? us : us + g_overheads.task_gap_s * 1e6;
 }
 
 starpu_perfmodel simulated_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
@@ -86,11 +92,11 @@ starpu_perfmodel simulated_model(const char* symbol, uint32_t (*footprint)(starp
 }  // namespace
 #endif
 
-void set_simulated_task_gap(double seconds) {
+void set_simulated_overheads(const SimulatedOverheads& o) {
 #ifdef STARPU_SIMGRID
-  g_task_gap_us = seconds * 1e6;
+  g_overheads = o;
 #else
-  (void)seconds;
+  (void)o;
 #endif
 }
 

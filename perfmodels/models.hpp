@@ -18,9 +18,17 @@ starpu_perfmodel history_model(const char* symbol);
 starpu_perfmodel regression_model(const char* symbol, uint32_t (*footprint)(starpu_task*),
                                   size_t (*size)(starpu_task*, unsigned));
 
-// Simulated (SimGrid) builds: the time a task costs besides its kernels on the machine simulated
-// (scheduling, launch), added to every task's measured mean. No effect in a real build.
-void set_simulated_task_gap(double seconds);
+// Simulated (SimGrid) builds: what the runtime costs on the machine simulated besides the kernels
+// its models measured. No effect in a real build.
+//  task_gap: added to every task's time (scheduling and launch that no pipelining hides: a GPU
+//    worker's stream runs its tasks one after the other).
+//  launch_latency: the time a GPU worker takes from starting a task to handing it to its GPU,
+//    spent by the worker: where tasks queue on a GPU (the CUDA pipeline) the GPU runs the previous
+//    one meanwhile; where a task waits for another GPU's, it lengthens the path (docs/lab.md).
+struct SimulatedOverheads {
+  double task_gap_s = 0, launch_latency_s = 0;
+};
+void set_simulated_overheads(const SimulatedOverheads& o);
 
 // A footprint from the integers that determine a task's cost.
 uint32_t footprint_of(std::initializer_list<int64_t> values);

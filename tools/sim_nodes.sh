@@ -11,7 +11,7 @@
 # memory: NODE_GBS gigabytes/s (default 20) and NODE_LAT_US microseconds (default 1), SimGrid's
 # loopback. The network (SimGrid cluster): NET_GBS gigabytes/s a link (default 25: 200 Gb/s
 # InfiniBand HDR), NET_LAT_US microseconds (default 2), a backbone of NODES x NET_GBS. GAP:
-# --sim-task-gap (default 15 us).
+# --sim-task-gap (default 15 us); LAUNCH: --sim-launch-latency (default 15 us).
 #   RANKS_PER_NODE=4 tools/sim_nodes.sh inputs/platforms/h200 h200x4 1 1 inputs/benchmark.toml --blocks 1x4
 # Environment: SIM_SMPI (default build-sim/smpi/ondes3d.so), STARPU_SMPIRUN (default
 # build-sim/starpu-smpi/bin/starpu_smpirun).
@@ -45,4 +45,4 @@ export STARPU_HOME=$work/home STARPU_HOSTNAME=$host STARPU_NCUDA=$gpus STARPU_NC
 # Folded memory (the blocks' arrays, never touched) mapped 64 MiB at a time: at SMPI's default of
 # 1 MiB a 4.3 G-cell grid needs more maps than Linux allows a process.
 "$smpirun" -platform "$work/cluster.xml" -hostfile "$work/hostfile" -np "$ranks" "$program" run "$case_file" \
-  --sim-task-gap "${GAP:-15}" "$@" --cfg=smpi/shared-malloc-blocksize:67108864
+  --sim-task-gap "${GAP:-15}" --sim-launch-latency "${LAUNCH:-15}" "$@" --cfg=smpi/shared-malloc-blocksize:67108864

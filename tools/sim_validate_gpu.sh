@@ -10,9 +10,10 @@
 # platform, the histories of the one-GPU calibration, saved before any measured run).
 # simulate: the same points on the simulated machine of that home (host "gpuhost", every GPU a
 # copy of GPU 0: STARPU_PERF_MODEL_HOMOGENEOUS_CUDA), each twice, `--sim-task-gap` GAP (default 15
-# us), and prints simulated against measured, the ranking of the policies at each point, and
-# whether the two simulations agree to the last digit. Rank points take the SMPI build
-# (tools/sim_nodes.sh, its ranks on one node: RANKS_PER_NODE).
+# us) and `--sim-launch-latency` LAUNCH (default 15 us), and prints simulated against measured
+# (tools/sim_compare.py: the measured median and range, the ranking of the policies, whether the two
+# simulations agree to the last digit). Rank points take the SMPI build (tools/sim_nodes.sh, its
+# ranks on one node: RANKS_PER_NODE).
 # One worker (stream) a GPU on both sides: the simulation runs a worker's tasks one after another,
 # so it cannot play several streams sharing a GPU's SMs.
 set -uo pipefail
@@ -86,7 +87,8 @@ while read -r p s _; do
   for k in 1 2; do
     options=(--blocks "$b" --sched "$s" --steps "$steps" --output /tmp/simv.h5 --summary "$home/s.csv")
     if [ "$g" = "${g%r}" ]; then
-      STARPU_NCUDA=$g "$sim" run "$here/inputs/benchmark.toml" "${options[@]}" --sim-task-gap "${GAP:-15}"
+      STARPU_NCUDA=$g "$sim" run "$here/inputs/benchmark.toml" "${options[@]}" --sim-task-gap "${GAP:-15}" \
+        --sim-launch-latency "${LAUNCH:-15}"
     else
       RANKS_PER_NODE=${g%r} "$here/tools/sim_nodes.sh" "$STARPU_HOME" gpuhost 1 1 "$here/inputs/benchmark.toml" "${options[@]}"
     fi > "$home/s.log" 2>&1 || rm -f "$home/s.csv"

@@ -19,8 +19,8 @@ Simulated (issue 46): `--simulate HOME:HOST` runs every point with the SimGrid b
 build-sim/project/ondes3d) on machine HOST of a calibrated StarPU home (a copy of HOME in
 DIR/starpu-home; e.g. inputs/platforms/h200:h200x8), one stream a GPU and each GPU costing a block
 what the calibrated GPU did; no calibration (steps 1-2), predictions only with --machine, one run a
-point (a simulation gives the same figure every time), `--sim-task-gap` added to every task. The
-rows say where they come from (column `source`: measured, or simulated:HOST).
+point (a simulation gives the same figure every time), `--sim-task-gap` added to every task and
+`--sim-launch-latency` spent by a GPU worker before each launch (docs/lab.md). The rows say where they come from (column `source`: measured, or simulated:HOST).
 
   tools/sweep.py inputs/benchmark.toml --out /tmp/sim8 --simulate inputs/platforms/h200:h200x8 \
       --workers cuda:8 cuda:4 --blocks 1x8 1x16 2x8 --schedulers eager lws dmda dmdas --steps 100
@@ -107,6 +107,9 @@ def main():
                     help="simulate every point on machine HOST of the calibrated StarPU home HOME (SimGrid build)")
     ap.add_argument("--sim-task-gap", type=float, default=15,
                     help="with --simulate: microseconds added to every simulated task (ondes3d run --sim-task-gap)")
+    ap.add_argument("--sim-launch-latency", type=float, default=15,
+                    help="with --simulate: microseconds a simulated GPU worker takes from a task to its launch "
+                         "(ondes3d run --sim-launch-latency)")
     ap.add_argument("--schedulers", nargs="+", default=POLICIES)
     ap.add_argument("--blocks", nargs="+", default=["1x1", "2x1", "2x2", "4x4", "6x6", "8x8"])
     ap.add_argument("--workers", nargs="+", default=[f"cpu:{os.cpu_count()}"],
@@ -133,7 +136,8 @@ def main():
     started = time.time()
 
     machine = args.machine or os.path.join(args.out, "machine.toml")
-    simulated = ["--sim-task-gap", str(args.sim_task_gap)] if args.simulate else []
+    simulated = (["--sim-task-gap", str(args.sim_task_gap), "--sim-launch-latency", str(args.sim_launch_latency)]
+                 if args.simulate else [])
     if not args.machine and not args.simulate:
         # The CPU figures are measured even for a GPU-only sweep (with a core left to drive the GPU).
         ncpu = max(c[1] for c in configs) or max(1, os.cpu_count() - 1)
