@@ -74,24 +74,21 @@ if [ "$mode" = measure ]; then
 fi
 
 [ "$mode" = simulate ] || { echo "mode: measure or simulate" >&2; exit 2; }
-sim=${SIM:-$here/build-sim/project/ondes3d}
 home=$(mktemp -d)
 tar -C "$home" -xzf "$out/home.tgz"
-export STARPU_HOME=$home/home STARPU_CALIBRATE=0 STARPU_PERF_MODEL_HOMOGENEOUS_CUDA=1
 head -1 "$out/measured.txt"
 rates=$home/rates.txt
 grep -v '^#' "$out/measured.txt" > "$rates"
 while read -r p s _; do
   g=${p%%:*} b=${p#*:}
   line="$p $s simulated"
-  for k in 1 2; do
-    options=(--blocks "$b" --sched "$s" --steps "$steps" --output /tmp/simv.h5 --summary "$home/s.csv")
-    if [ "$g" = "${g%r}" ]; then
-      STARPU_NCUDA=$g "$sim" run "$here/inputs/benchmark.toml" "${options[@]}" --sim-task-gap "${GAP:-15}" \
-        --sim-launch-latency "${LAUNCH:-15}"
-    else
-      RANKS_PER_NODE=${g%r} "$here/tools/sim_nodes.sh" "$STARPU_HOME" gpuhost 1 1 "$here/inputs/benchmark.toml" "${options[@]}"
-    fi > "$home/s.log" 2>&1 || rm -f "$home/s.csv"
+  # G GPUs in one process (the SimGrid build), or "Gr": G ranks of one GPU on one node (SMPI).
+  per_node=1 gpus=$g
+  [ "$g" = "${g%r}" ] || per_node=${g%r} gpus=1
+  for _ in 1 2; do
+    RANKS_PER_NODE=$per_node "$here/tools/sim_nodes.sh" "$home/home" gpuhost 1 "$gpus" "$here/inputs/benchmark.toml" \
+      --blocks "$b" --sched "$s" --steps "$steps" --output /tmp/simv.h5 --summary "$home/s.csv" > "$home/s.log" 2>&1 ||
+      rm -f "$home/s.csv"
     line+=" $(tail -1 "$home/s.csv" 2>/dev/null | cut -d, -f16)"
     rm -f "$home/s.csv"
   done
