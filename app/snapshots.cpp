@@ -36,6 +36,7 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       part.owner = owner;
       part.tag = tag;
       part.velocity = b.local ? b.h_velocity : nullptr;
+      part.workers = b.local ? &b.workers : nullptr;
       register_vector(&part.buffer, buffers_.back());
       planes_.push_back(part);
       places_.push_back({p, b.info.x0, b.info.y0});

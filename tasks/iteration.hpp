@@ -20,6 +20,7 @@ struct PlanePart {
   int owner = 0;
   int64_t tag = 0;
   starpu_data_handle_t velocity = nullptr;  // the block's, where it is local
+  const WorkerSet* workers = nullptr;       // the block's (its GPU's where pinned), where it is local
   starpu_data_handle_t buffer = nullptr;
 };
 

@@ -45,12 +45,18 @@ inline starpu_codelet& codelet() {
 }  // namespace pgv_task
 
 // The extract task of a part this rank owns, and the message that brings it to rank 0. Returns the
-// tasks submitted.
+// tasks submitted. The task runs where the block's tasks run (its GPU where the blocks are pinned),
+// as update_pgv and watch_velocity do: no copy of the block's velocity to another GPU, and (chained
+// steps, tasks/chain.hpp) never queued on another block's GPU behind a window that waits for this
+// block's next one, which waits for this task.
 inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) {
   int tasks = 0;
   if (p.owner == rank) {
+    static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
+    const WorkerSet& workers = p.workers ? *p.workers : kAny;
     check_starpu(starpu_task_insert(&plane_task::codelet(), STARPU_R, p.velocity, STARPU_W, p.buffer, STARPU_VALUE,
-                                    &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, 0),
+                                    &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS,
+                                    workers.len(), workers.data(), 0),
                  "submitting extract_plane");
     tasks = 1;
   }
