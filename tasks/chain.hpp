@@ -23,7 +23,9 @@
 // was never launched, both with the samples on the GPUs and in main memory): route_chained_steps
 // refuses them. The likely cause, and the record tokens of ChainMemory against it, came after the
 // last GPU run (a block sampling no station did not wait for the record tasks two windows back);
-// they are to be run before the refusal goes.
+// they are to be run before the refusal goes. The rule: no task a block's next window waits for may
+// be queued on another block's GPU behind a window that waits for that block (snapshot planes are
+// extracted on their block's GPU for it: tasks/snapshot.hpp).
 // Buffers of the window task: velocity (RW), stress (RW), material (R), PML memory (RW) if any, the
 // anelastic buffer (RW) if any, the force points and samples (R), the moment ones (R), then per
 // station slot its points (R) and samples (W), then the block's peak (W) if the watchdog measures.

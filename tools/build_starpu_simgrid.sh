@@ -3,12 +3,13 @@
 # in SimGrid mode against Debian's SimGrid (libsimgrid-dev): codelets are not run, each task takes
 # the time its calibrated performance model says, transfers follow the platform's links, CUDA
 # workers are simulated (CUDA's headers and libraries must be present to configure them, no GPU).
-# Then configure the project with -DONDES_SIMGRID=ON -DONDES_STARPU_PREFIX=<prefix>.
+# Then the project's simulated program against it (-DONDES_SIMGRID=ON): build-sim/project/ondes3d.
 #   tools/build_starpu_simgrid.sh [PREFIX]         default PREFIX: build-sim/starpu-simgrid
 # With --mpi: StarPU-MPI under SimGrid's SMPI (simulated ranks and nodes, tools/sim_nodes.sh), which
-# needs a static StarPU built with smpicc; then the project with -DONDES_SIMGRID=ON
-# -DONDES_SIMGRID_MPI=ON -DONDES_STARPU_PREFIX=<prefix>.
+# needs a static StarPU built with smpicc; then the project with -DONDES_SIMGRID_MPI=ON:
+# build-sim/smpi/ondes3d.so, which smpirun loads once per rank.
 #   tools/build_starpu_simgrid.sh --mpi [PREFIX]   default PREFIX: build-sim/starpu-smpi
+# On the 2-core machine: StarPU about a minute, the project about four (its CUDA kernels compiled too).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mpi=""
@@ -21,8 +22,18 @@ cuda=${CUDA_HOME:-/usr/local/cuda}
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
+# The project's simulated program against the StarPU of PREFIX.
+build_project() {
+  local dir=$here/build-sim/project options=(-DONDES_SIMGRID=ON -DONDES_STARPU_PREFIX="$prefix" -DCMAKE_BUILD_RPATH="$prefix/lib")
+  if [ -n "$mpi" ]; then dir=$here/build-sim/smpi options+=(-DONDES_SIMGRID_MPI=ON); fi
+  cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=Release "${options[@]}" > /dev/null
+  cmake --build "$dir" -j"$(nproc)" --target ondes3d > "$dir/build.log" 2>&1 || { grep -E "error" "$dir/build.log" | head -30; exit 1; }
+  echo "the simulated ondes3d built in $dir"
+}
 if [ -f "$prefix/lib/pkgconfig/starpu-1.3.pc" ]; then
-  echo "StarPU with SimGrid already in $prefix"; exit 0
+  echo "StarPU with SimGrid already in $prefix"
+  build_project
+  exit 0
 fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get install -y -q --no-install-recommends libsimgrid-dev libboost-dev xsltproc >/dev/null
@@ -47,3 +58,4 @@ grep -E "simgrid enabled|CUDA enabled|Maximum number of" "$work/configure.log" |
 make -j"$(nproc)" > "$work/make.log" 2>&1 || { grep -E "error" "$work/make.log" | head -30; exit 1; }
 make install > "$work/install.log" 2>&1
 echo "StarPU with SimGrid installed in $prefix"
+build_project
