@@ -1,8 +1,10 @@
 #include "tasks/chain.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <set>
 
 #include "tasks/compute.hpp"
@@ -146,6 +148,39 @@ HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
   char* c = static_cast<char*>(p);
   return {reinterpret_cast<float*>(c), reinterpret_cast<float*>(c + field), reinterpret_cast<uint32_t*>(c + 2 * field)};
 }
+
+// A counter as its GPU holds it, read on a stream of its own: the blocks' streams may be waiting on it,
+// and StarPU's streams wait for the legacy default stream.
+uint32_t read_counter(int node, const uint32_t* counter) {
+  int current = 0;
+  cudaGetDevice(&current);
+  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  uint32_t value = UINT32_MAX;
+  cudaStream_t s = nullptr;
+  if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess) {
+    cudaMemcpyAsync(&value, counter, sizeof(value), cudaMemcpyDeviceToHost, s);
+    cudaStreamSynchronize(s);
+    cudaStreamDestroy(s);
+  }
+  cudaGetLastError();
+  cudaSetDevice(current);
+  return value;
+}
+
+// StarPU's watchdog (STARPU_WATCHDOG_TIMEOUT) saw no task end while tasks were pending: what each
+// chained block's GPU last heard from its neighbours, so that a stalled window can be told from a
+// window never launched.
+void report_stall(void* arg) {
+  const auto& blocks = *static_cast<const std::vector<BlockData>*>(arg);
+  std::string counters;
+  for (const BlockData& b : blocks)
+    for (int dir = 0; dir < kDirections; ++dir)
+      if (b.chained && b.chain_in[dir].ready)
+        counters += fmt::format(" {} from {}: {};", b.name, blocks[b.info.neighbour[dir]].name,
+                                read_counter(b.node, b.chain_in[dir].ready));
+  spdlog::error("chained steps: no task ended; the half steps each block heard its neighbours announce (2n + 1: "
+                "the velocity halos of step n, 2n + 2: its stress halos):{}", counters);
+}
 #endif  // ONDES_CHAINED_STEPS
 
 uint32_t footprint(starpu_task* task) {
@@ -205,6 +240,7 @@ std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<Sta
 
 void ChainMemory::release() {
 #ifdef ONDES_CHAINED_STEPS
+  if (!allocated.empty()) starpu_task_watchdog_set_hook(nullptr, nullptr);
   for (void* p : allocated) cudaFree(p);
 #endif
   allocated.clear();
@@ -227,6 +263,7 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
         writer.chain_out[opposite(dir)] = b.chain_in[dir];
       }
     for (BlockData& b : blocks) b.chained = true;
+    starpu_task_watchdog_set_hook(report_stall, &blocks);
     if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
       for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
     return static_cast<int>(blocks.size());
