@@ -73,6 +73,7 @@ bool launched_by_mpi() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PM
 int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"}, 0); }
 int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "ONDES_SIM_RANKS"}, 1); }
 int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
+int launch_local_rank() { return env_int({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
 #ifdef ONDES_SMPI
 std::string node_name() { return "node" + std::to_string(Runtime::rank() / std::max(1, env_int({"ONDES_SIM_RANKS_PER_NODE"}, 1))); }
 #else
@@ -82,7 +83,6 @@ std::string node_name() {
   return h;
 }
 #endif
-int launch_local_rank() { return env_int({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
 
 void abort_all_ranks(int code) {
   int initialized = 0, finalized = 0;

@@ -33,11 +33,11 @@ bool launched_by_mpi();
 int launch_rank();
 int launch_size();
 int launch_local_size();  // ranks of this run on this node
+int launch_local_rank();  // this rank among them
 // The node this rank runs on: the host's name; in the SMPI build the simulated node's (under SMPI
 // every rank's StarPU has a host of its own: tools/sim_nodes.sh puts ONDES_SIM_RANKS_PER_NODE
 // consecutive ranks on a node).
 std::string node_name();
-int launch_local_rank();  // this rank among them
 
 // A StarPU environment variable set for a scope (StarPU's STARPU_NCPU / STARPU_NCUDA win over its
 // conf): what `calibrate` uses to start StarPU on one kind of worker at a time. The environment is
