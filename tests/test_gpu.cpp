@@ -154,6 +154,20 @@ TEST(Gpu, ChainedStepsMatchCpu) {
         chained(c, nbx * nby, what, &e);
         EXPECT_EQ(e, reference) << what << ": energy of the fields against the CPU run's";
       }
+    // Windows that end where a snapshot frame is due, each frame's planes extracted on their
+    // blocks' GPUs while the next windows wait for them (tasks/snapshot.hpp).
+    c.tuning.chain_steps = 8;
+    c.run.watchdog_every = 0;
+    c.snapshots.every = 6;
+    c.snapshots.pgv = false;
+    c.snapshots.planes = {{2, 0, "z=0"}, {0, 31, "x=3100"}};
+    c.snapshots.file = (fs::temp_directory_path() / fmt::format("ondes_chain_{}.h5", ::getpid())).string();
+    const std::string what = layout + ", no stations, chain_steps 8, snapshots every 6";
+    double e = 0;
+    chained(c, nbx * nby, what, &e);
+    EXPECT_EQ(e, reference) << what << ": energy of the fields against the CPU run's";
+    fs::remove(c.snapshots.file);
+    fs::remove(fs::path(c.snapshots.file).replace_extension(".xdmf"));
   }
 }
 
