@@ -53,8 +53,9 @@ if [ "$mode" = measure ]; then
     for p in $points; do
       g=${p%%:*} b=${p#*:}
       [ "${g%r}" -le "$gpus" ] || continue
-      launch=(env STARPU_NCUDA="$g")
-      [ "$g" = "${g%r}" ] || launch=($mpirun -np "${g%r}" env STARPU_NCUDA=1)
+      # Every run under a timeout: a stalled run fails its point instead of holding the machine.
+      launch=(timeout 300 env STARPU_NCUDA="$g")
+      [ "$g" = "${g%r}" ] || launch=(timeout 300 $mpirun -np "${g%r}" env STARPU_NCUDA=1)
       for s in $policies; do
         r=$(STARPU_CALIBRATE=0 "${launch[@]}" "$bin" run "$case_file" --blocks "$b" --sched "$s" --steps "$steps" \
           --output /tmp/simv.h5 2>&1 | tee -a "$out/measured.log" | rate)
