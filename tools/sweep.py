@@ -20,7 +20,8 @@ build-sim/project/ondes3d) on machine HOST of a calibrated StarPU home (a copy o
 DIR/starpu-home; e.g. inputs/platforms/h200:h200x8), one stream a GPU and each GPU costing a block
 what the calibrated GPU did; no calibration (steps 1-2), predictions only with --machine, one run a
 point (a simulation gives the same figure every time), `--sim-task-gap` added to every task and
-`--sim-launch-latency` spent by a GPU worker before each launch (docs/lab.md). The rows say where they come from (column `source`: measured, or simulated:HOST).
+`--sim-launch-latency` spent by a GPU worker before each launch (docs/lab.md). The rows say where
+they come from (column `source`: measured, or simulated:HOST).
 
   tools/sweep.py inputs/benchmark.toml --out /tmp/sim8 --simulate inputs/platforms/h200:h200x8 \
       --workers cuda:8 cuda:4 --blocks 1x8 1x16 2x8 --schedulers eager lws dmda dmdas --steps 100
