@@ -24,6 +24,9 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 usage="usage: sim_nodes.sh HOME HOST NODES GPUS CASE [ondes3d run options...]"
 home=${1:?$usage} host=${2:?$usage} nodes=${3:?$usage} gpus=${4:?$usage} case_file=${5:?$usage}
 shift 5
+[[ $nodes =~ ^[1-9][0-9]*$ && $gpus =~ ^[1-9][0-9]*$ ]] ||
+  { echo "sim_nodes.sh: NODES ($nodes) and GPUS ($gpus) must be positive integers (GPU workers only; CPU machines: tools/sweep.py --simulate)" >&2; exit 2; }
+[ -d "$home/.starpu" ] || { echo "sim_nodes.sh: $home holds no .starpu folder (a calibrated StarPU home)" >&2; exit 2; }
 per_node=${RANKS_PER_NODE:-1}
 ranks=$((nodes * per_node))
 work=$(mktemp -d)
