@@ -51,6 +51,12 @@ struct WorkerSet {
   unsigned len() const { return static_cast<unsigned>(bits.size()); }
   uint32_t* data() const { return bits.empty() ? nullptr : const_cast<uint32_t*>(bits.data()); }
 };
+// The empty set, for a task not held to any worker: StarPU keeps the bitmap's address, so never a
+// temporary's.
+inline const WorkerSet& any_workers() {
+  static const WorkerSet none;
+  return none;
+}
 
 // Zero-filled bytes from starpu_malloc; throws std::bad_alloc. Release with starpu_free.
 void* starpu_zeroed(size_t bytes);

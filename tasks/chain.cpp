@@ -134,14 +134,11 @@ void entry(void* buffers[], void* cl_arg) {
 
 // A channel of `floats` floats a field and its counter (set to 0), on the GPU of memory node `node`.
 HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
-  int current = 0;
-  cudaGetDevice(&current);
-  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   const size_t field = ((size_t(floats) * sizeof(float) + 255) / 256) * 256;
   void* p = nullptr;
   const cudaError_t e = cudaMalloc(&p, 2 * field + 256);
   if (e == cudaSuccess) cudaMemset(p, 0, 2 * field + 256);
-  cudaSetDevice(current);
   if (e != cudaSuccess)
     throw std::runtime_error(fmt::format("allocating a halo channel: {}", cudaGetErrorString(e)));
   memory.allocated.push_back(p);
@@ -152,9 +149,7 @@ HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
 // A counter as its GPU holds it, read on a stream of its own: the blocks' streams may be waiting on it,
 // and StarPU's streams wait for the legacy default stream.
 uint32_t read_counter(int node, const uint32_t* counter) {
-  int current = 0;
-  cudaGetDevice(&current);
-  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   uint32_t value = UINT32_MAX;
   cudaStream_t s = nullptr;
   if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess) {
@@ -163,7 +158,6 @@ uint32_t read_counter(int node, const uint32_t* counter) {
     cudaStreamDestroy(s);
   }
   cudaGetLastError();
-  cudaSetDevice(current);
   return value;
 }
 

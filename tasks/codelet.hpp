@@ -50,6 +50,21 @@ struct OnCuda {
   static constexpr bool cuda = true;
   static cudaStream_t stream() { return cuda_stream(); }
 };
+// The calling thread's current CUDA device is `device` for the scope's life, the one before it again
+// at its end (set-up code that allocates or maps memory on a block's GPU from the main thread).
+class ScopedDevice {
+ public:
+  explicit ScopedDevice(int device) {
+    cudaGetDevice(&previous_);
+    cudaSetDevice(device);
+  }
+  ~ScopedDevice() { cudaSetDevice(previous_); }
+  ScopedDevice(const ScopedDevice&) = delete;
+  ScopedDevice& operator=(const ScopedDevice&) = delete;
+
+ private:
+  int previous_ = 0;
+};
 // A task of priority above 0 (a frontier block: its halo leaves for another GPU or rank) launches
 // its kernels on a stream of the GPU's highest priority for the scope's life, tied to StarPU's
 // stream by events at both ends, so that its kernels take the SMs as soon as thread blocks of the

@@ -87,9 +87,7 @@ static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Offer::handle), "an IPC handl
 
 // The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
 void* offer_buffer(int node, size_t bytes, Offer& o) {
-  int current = 0;
-  cudaGetDevice(&current);
-  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   void* p = nullptr;
   cudaIpcMemHandle_t h;
   if (cudaMalloc(&p, bytes) == cudaSuccess && cudaIpcGetMemHandle(&h, p) == cudaSuccess) {
@@ -100,21 +98,17 @@ void* offer_buffer(int node, size_t bytes, Offer& o) {
     p = nullptr;
   }
   cudaGetLastError();
-  cudaSetDevice(current);
   return p;
 }
 
 // The sender: the reader's buffer mapped for its GPU's kernels (null where it cannot be).
 void* open_buffer(int node, const Offer& o) {
-  int current = 0;
-  cudaGetDevice(&current);
-  cudaSetDevice(starpu_memory_node_get_devid(unsigned(node)));
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   cudaIpcMemHandle_t h;
   std::memcpy(&h, o.handle, sizeof(h));
   void* p = nullptr;
   if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) p = nullptr;
   cudaGetLastError();
-  cudaSetDevice(current);
   return p;
 }
 

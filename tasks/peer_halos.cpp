@@ -22,12 +22,9 @@ bool peer_reachable(int a, int b) {
   const int da = starpu_memory_node_get_devid(unsigned(a)), db = starpu_memory_node_get_devid(unsigned(b));
   int can = 0;
   if (cudaDeviceCanAccessPeer(&can, da, db) != cudaSuccess || !can) return false;
-  int current = 0;
-  cudaGetDevice(&current);
-  cudaSetDevice(da);
+  const ScopedDevice on(da);
   const cudaError_t e = cudaDeviceEnablePeerAccess(db, 0);
   cudaGetLastError();  // clears cudaErrorPeerAccessAlreadyEnabled
-  cudaSetDevice(current);
   return e == cudaSuccess || e == cudaErrorPeerAccessAlreadyEnabled;
 #else
   (void)a, (void)b;

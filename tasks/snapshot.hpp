@@ -52,8 +52,7 @@ inline starpu_codelet& codelet() {
 inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) {
   int tasks = 0;
   if (p.owner == rank) {
-    static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
-    const WorkerSet& workers = p.workers ? *p.workers : kAny;
+    const WorkerSet& workers = p.workers ? *p.workers : any_workers();
     check_starpu(starpu_task_insert(&plane_task::codelet(), STARPU_R, p.velocity, STARPU_W, p.buffer, STARPU_VALUE,
                                     &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS,
                                     workers.len(), workers.data(), 0),

@@ -88,8 +88,7 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n,
   }
   // Reading one block's velocity, the task runs on that block's GPU (a group across blocks on
   // several GPUs is sampled: partition/stations).
-  static const WorkerSet kAny;  // StarPU keeps the bitmap's address: never a temporary's
-  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : kAny;
+  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : any_workers();
   int count = 2 + a.nblocks;
   if (token) d[count++] = {token, STARPU_RW};
   std::vector<int> nodes(size_t(count), STARPU_SPECIFIC_NODE_CPU);
