@@ -74,12 +74,13 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   std::string why;
-  if (const int chained = route_chained_steps(blocks_, stations_, plan_.policy, Runtime::distributed(),
-                                              snapshots_ && !snapshots_->pgv_handles().empty(), chain_memory_, &why))
+  if (const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
+                                              c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &why))
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
                  chained, plan_.policy.chain_steps);
-  else if (plan_.policy.chain_steps > 0)
-    spdlog::info("steps not chained: {}", why);
+  else if (plan_.policy.chain_steps > 0)  // quietly where the run has no GPU a block to chain
+    spdlog::log(why == "one block" || why == "a block not on a GPU of its own" ? spdlog::level::debug : spdlog::level::info,
+                "steps not chained: {}", why);
   stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {
     return std::any_of(g.owners.begin(), g.owners.end(), [&](int r) { return r != g.home; });

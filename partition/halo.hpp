@@ -14,6 +14,8 @@
 //   a stop vote to rank 0 and its verdict back (tasks/stop_vote): kStopVoteTag, kStopVoteTag + 1
 //   the IPC offer of a boundary buffer and its answer (tasks/ipc_halos, once, at start-up):
 //                                          kIpcOfferTagBase + its tag, kIpcAnswerTagBase + its tag
+//   chained steps (tasks/chain, once, at start-up): the ranks' agreement kChainTagBase, + 1; the IPC
+//   handle of block b's channel from direction d: kChainTagBase + 2 + 4 b + d
 #pragma once
 #include <starpu.h>
 
@@ -34,6 +36,7 @@ constexpr int64_t kCheckpointTagBase = int64_t(1) << 44;
 constexpr int64_t kStopVoteTag = int64_t(1) << 45;
 constexpr int64_t kIpcOfferTagBase = int64_t(1) << 46;
 constexpr int64_t kIpcAnswerTagBase = int64_t(1) << 47;
+constexpr int64_t kChainTagBase = int64_t(1) << 48;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }

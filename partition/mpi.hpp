@@ -37,6 +37,11 @@ inline int starpu_mpi_init_conf(int*, char***, int, MPI_Comm, starpu_conf*) {
   return ondes::no_mpi::unavailable("starpu_mpi_init_conf");
 }
 inline int starpu_mpi_shutdown() { return ondes::no_mpi::unavailable("starpu_mpi_shutdown"); }
+using starpu_mpi_req = void*;
+inline int starpu_mpi_isend(starpu_data_handle_t, starpu_mpi_req*, int, int64_t, MPI_Comm) {
+  return ondes::no_mpi::unavailable("starpu_mpi_isend");
+}
+inline int starpu_mpi_wait(starpu_mpi_req*, MPI_Status*) { return ondes::no_mpi::unavailable("starpu_mpi_wait"); }
 inline int starpu_mpi_barrier(MPI_Comm) { return ondes::no_mpi::unavailable("starpu_mpi_barrier"); }
 inline int starpu_mpi_world_rank() { return 0; }
 inline int starpu_mpi_world_size() { return 1; }

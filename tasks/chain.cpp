@@ -8,6 +8,8 @@
 #include <set>
 
 #include "tasks/compute.hpp"
+#include "tasks/ipc_halos.hpp"
+#include "tasks/messages.hpp"
 #include "tasks/peer_halos.hpp"
 #include "tasks/step.hpp"
 #include "tasks/watch.hpp"
@@ -132,18 +134,60 @@ void entry(void* buffers[], void* cl_arg) {
     watch_task::measure<OnCuda>(sh, v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
 }
 
+// The channel of `floats` floats a field at p: the two fields and the counter after them.
+size_t channel_field_bytes(int64_t floats) { return ((size_t(floats) * sizeof(float) + 255) / 256) * 256; }
+size_t channel_bytes(int64_t floats) { return 2 * channel_field_bytes(floats) + 256; }
+HaloChannel channel_at(void* p, int64_t floats) {
+  char* c = static_cast<char*>(p);
+  const size_t field = channel_field_bytes(floats);
+  return {reinterpret_cast<float*>(c), reinterpret_cast<float*>(c + field), reinterpret_cast<uint32_t*>(c + 2 * field)};
+}
+
 // A channel of `floats` floats a field and its counter (set to 0), on the GPU of memory node `node`.
 HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
   const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
-  const size_t field = ((size_t(floats) * sizeof(float) + 255) / 256) * 256;
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, 2 * field + 256);
-  if (e == cudaSuccess) cudaMemset(p, 0, 2 * field + 256);
+  const cudaError_t e = cudaMalloc(&p, channel_bytes(floats));
+  if (e == cudaSuccess) cudaMemset(p, 0, channel_bytes(floats));
   if (e != cudaSuccess)
     throw std::runtime_error(fmt::format("allocating a halo channel: {}", cudaGetErrorString(e)));
   memory.allocated.push_back(p);
-  char* c = static_cast<char*>(p);
-  return {reinterpret_cast<float*>(c), reinterpret_cast<float*>(c + field), reinterpret_cast<uint32_t*>(c + 2 * field)};
+  return channel_at(p, floats);
+}
+
+// Ranks of one node: each rank hands the rank of each neighbour block its channel's IPC handle, and
+// maps the channels its blocks write (chain_out) from the handles it receives. Returns "" or why not.
+std::string share_channels(std::vector<BlockData>& blocks, const RankMap& map, const std::string& host,
+                           ChainMemory& memory) {
+  std::vector<IpcHandle> offers;
+  offers.reserve(blocks.size() * kDirections);  // their memory stays until the sends are done
+  Posted posted;
+  for (const BlockData& b : blocks)
+    for (int dir = 0; dir < kDirections; ++dir) {
+      const int nb = b.info.neighbour[dir];
+      if (!b.local || nb < 0 || blocks[nb].local) continue;
+      offers.push_back(ipc_handle(b.chain_in[dir].velocity, b.node, host));
+      posted.send(&offers.back(), sizeof(IpcHandle), map.owner(nb), kChainTagBase + 2 + 4 * int64_t(b.info.id) + dir);
+    }
+  std::string no;
+  for (BlockData& b : blocks)
+    for (int dir = 0; dir < kDirections; ++dir) {
+      const int nb = b.info.neighbour[dir];
+      if (!b.local || nb < 0 || blocks[nb].local) continue;
+      IpcHandle h;
+      receive_now(&h, sizeof(h), map.owner(nb), kChainTagBase + 2 + 4 * int64_t(nb) + opposite(dir),
+                  "receiving a chained channel's IPC handle");
+      void* p = ipc_open(h, b.node, host);
+      if (!p) {
+        if (no.empty()) no = fmt::format("the GPU of block {} (rank {}, node {}) not mappable by CUDA IPC", blocks[nb].name,
+                                         map.owner(nb), h.host);
+        continue;
+      }
+      memory.opened.push_back(p);
+      b.chain_out[dir] = channel_at(p, boundary_floats(b.info.shape, dir));
+    }
+  posted.wait();
+  return no;
 }
 
 // A counter as its GPU holds it, read on a stream of its own: the blocks' streams may be waiting on it,
@@ -203,29 +247,51 @@ starpu_codelet& codelet() {
 }
 
 // Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked.
+// One rank's refusal, as the ranks agree on it (the first rank's that has one).
+struct Refusal {
+  char why[200] = {};
+};
+std::string agreed(const std::string& mine, int rank, int ranks, int64_t tag) {
+  if (ranks <= 1) return mine;
+  Refusal r;
+  if (!mine.empty()) fmt::format_to_n(r.why, sizeof(r.why) - 1, "rank {}: {}", rank, mine);
+  const Refusal all = combine_on_all(rank, ranks, r, tag, [](const Refusal& x, const Refusal& y) { return x.why[0] ? x : y; },
+                                     "agreeing on chained steps");
+  return all.why;
+}
+
+// The GPU memory node block b computes on: its pinned GPU's, or, where nothing pins the blocks (a
+// rank of one GPU), the process's one GPU's if b runs on GPUs only; -1 otherwise.
+int gpu_node(const BlockData& b) {
+  if (b.node >= 0)
+    return b.compute_where == STARPU_CUDA && starpu_node_get_kind(unsigned(b.node)) == STARPU_CUDA_RAM ? b.node : -1;
+  return gpu_only(b) ? only_gpu_node() : -1;
+}
+
+// Over MPI, this rank's view: its own blocks, their neighbours of other ranks reached by CUDA IPC
+// (share_channels, after every rank agreed).
 std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                     const ExecutionPolicy& policy, bool distributed, bool per_step_readers) {
+                     const ExecutionPolicy& policy, bool per_step_readers) {
   if (policy.chain_steps <= 0) return "chain_steps = 0";
-  if (distributed) return "ranks";
   if (per_step_readers) return "peak ground velocity maps read every step";
   if (blocks.size() < 2) return "one block";
+  if (!policy.peer_halos) return "peer_halos = false";
   std::set<int> nodes;
   for (const BlockData& b : blocks) {
-    if (!b.local || b.compute_where != STARPU_CUDA || b.node < 0 ||
-        starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM)
-      return "a block not on a GPU of its own";
-    if (!nodes.insert(b.node).second) return "two blocks on a GPU";
-    for (int dir = 0; dir < kDirections; ++dir)
-      if (b.info.neighbour[dir] >= 0 && b.out_node[dir] < 0) return "a halo not written into the neighbour's GPU";
+    if (!b.local) continue;
+    const int node = gpu_node(b);
+    if (node < 0) return "a block not on a GPU of its own";
+    if (!nodes.insert(node).second) return "two blocks on a GPU";
+    for (int dir = 0; dir < kDirections; ++dir) {
+      const int nb = b.info.neighbour[dir];
+      if (nb >= 0 && blocks[nb].local && b.out_node[dir] < 0) return "a halo not written into the neighbour's GPU";
+    }
   }
   for (const StationGroup& g : groups) {
     if (!g.involved) continue;
-    // Windows of several iterations beside the record tasks stalled on four H200s (a window waited
-    // for a neighbour's whose launch never came; docs/lab.md): not until that is understood.
-    if (policy.chain_steps > 1) return "station groups with windows of 2 or more iterations (chain_steps = 1 takes them)";
     if (!g.sampled) return "a station group read from the velocity";
     for (size_t s = 0; s < g.blocks.size(); ++s)
-      if (!g.in_stress[s]) return "a station group sampled by a task of its own";
+      if (blocks[g.blocks[s]].local && !g.in_stress[s]) return "a station group sampled by a task of its own";
   }
   return "";
 }
@@ -233,6 +299,8 @@ std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<Sta
 }  // namespace
 
 void ChainMemory::release() {
+  for (void* p : opened) ipc_close(p);
+  opened.clear();
 #ifdef ONDES_CHAINED_STEPS
   if (!allocated.empty()) starpu_task_watchdog_set_hook(nullptr, nullptr);
   for (void* p : allocated) cudaFree(p);
@@ -242,28 +310,43 @@ void ChainMemory::release() {
 }
 
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                        const ExecutionPolicy& policy, bool distributed, bool per_step_readers, ChainMemory& memory,
-                        std::string* why) {
-  std::string no = obstacle(blocks, groups, policy, distributed, per_step_readers);
+                        const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
+                        bool per_step_readers, ChainMemory& memory, std::string* why) {
+  std::string no = obstacle(blocks, groups, policy, per_step_readers);
 #ifdef ONDES_CHAINED_STEPS
   if (no.empty() && (!stream_ops().wait || !stream_ops().write)) no = "no stream memory operations in the CUDA driver";
+#else
+  if (no.empty()) no = "no CUDA codelets";
+#endif
+  // Over MPI every rank chains or none does: chained windows send no halo messages.
+  no = agreed(no, rank, map.ranks, kChainTagBase);
+#ifdef ONDES_CHAINED_STEPS
   if (no.empty()) {
+    for (BlockData& b : blocks)
+      if (b.local) b.node = gpu_node(b);
     for (BlockData& b : blocks)
       for (int dir = 0; dir < kDirections; ++dir) {
         const int nb = b.info.neighbour[dir];
-        if (nb < 0) continue;
+        if (!b.local || nb < 0) continue;
         BlockData& writer = blocks[nb];
         b.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
-        writer.chain_out[opposite(dir)] = b.chain_in[dir];
+        if (writer.local) writer.chain_out[opposite(dir)] = b.chain_in[dir];
       }
-    for (BlockData& b : blocks) b.chained = true;
+    if (map.ranks > 1) no = agreed(share_channels(blocks, map, host, memory), rank, map.ranks, kChainTagBase);
+    if (!no.empty()) {
+      memory.release();
+      for (BlockData& b : blocks) b.chain_in = b.chain_out = {};
+    }
+  }
+  if (no.empty()) {
+    int chained = 0;
+    for (BlockData& b : blocks)
+      if (b.local) b.chained = ++chained > 0;
     starpu_task_watchdog_set_hook(report_stall, &blocks);
     if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
       for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
-    return static_cast<int>(blocks.size());
+    return chained;
   }
-#else
-  if (no.empty()) no = "no CUDA codelets";
 #endif
   if (why) *why = no;
   return 0;

@@ -38,6 +38,7 @@
 #include "core/execution_policy.hpp"
 #include "core/layout.hpp"
 #include "partition/block_data.hpp"
+#include "partition/mapping.hpp"
 #include "partition/stations.hpp"
 
 namespace ondes {
@@ -50,20 +51,23 @@ namespace ondes {
 // neighbour whose window waits for that very record task.
 struct ChainMemory {
   std::vector<void*> allocated;
+  std::vector<void*> opened;  // other ranks' channels, mapped by CUDA IPC
   std::array<int32_t, 2> token_values{};
   std::array<starpu_data_handle_t, 2> record_tokens{};
   void release();
 };
 
 // Chains the steps of every local block (BlockData::chained, chain_in, chain_out) if the run
-// allows it: chain_steps > 0, one process, every block on a GPU of its own with CUDA workers only,
-// every neighbour's halo routed to it by peer writes (route_peer_halos before), every station group
-// sampled by the compute tasks, and no reader of the velocity between steps (`per_step_readers`:
-// peak ground velocity maps). Returns the blocks chained (0
-// or all of them); `why`, if not null, says why not.
+// allows it: chain_steps > 0, peer halos, every block on a GPU of its own with CUDA workers only,
+// every neighbour's halo of this process routed to it by peer writes (route_peer_halos before) and
+// every neighbour of another rank on this node (`host`), its GPU reachable by CUDA IPC, every
+// station group sampled by the compute tasks, and no reader of the velocity between steps
+// (`per_step_readers`: peak ground velocity maps). Over MPI collective: every rank calls it, and
+// all ranks chain or none. Returns the local blocks chained (0 or all of them); `why`, if not
+// null, says why not (over MPI: the first rank's reason).
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                        const ExecutionPolicy& policy, bool distributed, bool per_step_readers, ChainMemory& memory,
-                        std::string* why = nullptr);
+                        const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
+                        bool per_step_readers, ChainMemory& memory, std::string* why = nullptr);
 
 // Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
 // n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's

@@ -22,59 +22,18 @@ namespace {
 #ifdef ONDES_IPC_HALOS
 // What the reading rank tells the sending one about a boundary buffer.
 struct Offer {
-  int32_t usable = 0;  // the reader computes the block on its GPU only and allocated the buffer there
+  IpcHandle ipc;  // usable: the reader computes the block on its GPU only and allocated the buffer there
   int64_t bytes = 0;
-  char host[64] = {};  // the reader's node
-  char handle[64] = {};  // cudaIpcMemHandle_t
 };
-
-// The memory node of this rank's one GPU, or -1 (no GPU, or several: one process driving several
-// GPUs uses peer_halos.hpp between them).
-int only_gpu_node() {
-  int node = -1;
-  const int n = static_cast<int>(starpu_worker_get_count());
-  for (int w = 0; w < n; ++w) {
-    if (starpu_worker_get_type(w) != STARPU_CUDA_WORKER) continue;
-    const int m = static_cast<int>(starpu_worker_get_memory_node(w));
-    if (node >= 0 && m != node) return -1;
-    node = m;
-  }
-  return node;
-}
-
-// Whether block b's tasks run on GPU workers only (no CPU worker, or its compute tasks kept off them).
-bool gpu_only(const BlockData& b) {
-  return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.compute_where & STARPU_CPU);
-}
 
 starpu_data_handle_t& out_handle(BlockData& b, const Transfer& t) {
   return t.kind == kVelocityKind ? b.h_velocity_out[t.dir] : b.h_stress_out[t.dir];
 }
 
-// Non-blocking sends of plain memory (the offers and answers), waited for together, so that two
-// ranks offering each other buffers do not wait on each other.
-struct Posted {
-  std::vector<starpu_data_handle_t> handles;
-  std::vector<starpu_mpi_req> requests;
-  void send(const void* data, size_t bytes, int to, int64_t tag) {
-    handles.emplace_back();
-    register_bytes(&handles.back(), const_cast<void*>(data), bytes);
-    requests.emplace_back();
-    check_starpu(starpu_mpi_isend(handles.back(), &requests.back(), to, tag, MPI_COMM_WORLD), "an IPC offer");
-  }
-  void wait() {
-    for (starpu_mpi_req& r : requests) {
-      MPI_Status s;
-      check_starpu(starpu_mpi_wait(&r, &s), "an IPC offer");
-    }
-    for (starpu_data_handle_t& h : handles) unregister(h);
-  }
-};
-
 #ifdef STARPU_SIMGRID
 // Simulated: the reader's buffer and the sender's stand-in for it, each on its own simulated GPU.
 void* offer_buffer(int node, size_t bytes, Offer& o) {
-  o.usable = 1;
+  o.ipc.usable = 1;
   return reinterpret_cast<void*>(starpu_malloc_on_node(unsigned(node), bytes));
 }
 void* open_buffer(int node, const Offer& o) {
@@ -83,34 +42,22 @@ void* open_buffer(int node, const Offer& o) {
 void free_buffer(const IpcMemory::Buffer& b) { starpu_free_on_node(unsigned(b.node), uintptr_t(b.data), b.bytes); }
 void close_buffer(const IpcMemory::Buffer& b) { free_buffer(b); }
 #else
-static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(Offer::handle), "an IPC handle fits the offer");
-
 // The reader: a buffer of `bytes` in its GPU's memory (node), offered by IPC handle.
 void* offer_buffer(int node, size_t bytes, Offer& o) {
   const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   void* p = nullptr;
-  cudaIpcMemHandle_t h;
-  if (cudaMalloc(&p, bytes) == cudaSuccess && cudaIpcGetMemHandle(&h, p) == cudaSuccess) {
-    o.usable = 1;
-    std::memcpy(o.handle, &h, sizeof(h));
-  } else if (p) {
+  if (cudaMalloc(&p, bytes) != cudaSuccess) p = nullptr;
+  cudaGetLastError();
+  if (p) o.ipc = ipc_handle(p, node, o.ipc.host);
+  if (p && !o.ipc.usable) {
     cudaFree(p);
     p = nullptr;
   }
-  cudaGetLastError();
   return p;
 }
 
 // The sender: the reader's buffer mapped for its GPU's kernels (null where it cannot be).
-void* open_buffer(int node, const Offer& o) {
-  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
-  cudaIpcMemHandle_t h;
-  std::memcpy(&h, o.handle, sizeof(h));
-  void* p = nullptr;
-  if (cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) p = nullptr;
-  cudaGetLastError();
-  return p;
-}
+void* open_buffer(int node, const Offer& o) { return ipc_open(o.ipc, node, o.ipc.host); }
 
 void free_buffer(const IpcMemory::Buffer& b) { cudaFree(b.data); }
 void close_buffer(const IpcMemory::Buffer& b) { cudaIpcCloseMemHandle(b.data); }
@@ -130,6 +77,60 @@ void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
 #endif  // ONDES_IPC_HALOS
 
 }  // namespace
+
+int only_gpu_node() {
+  int node = -1;
+  const int n = static_cast<int>(starpu_worker_get_count());
+  for (int w = 0; w < n; ++w) {
+    if (starpu_worker_get_type(w) != STARPU_CUDA_WORKER) continue;
+    const int m = static_cast<int>(starpu_worker_get_memory_node(w));
+    if (node >= 0 && m != node) return -1;
+    node = m;
+  }
+  return node;
+}
+
+bool gpu_only(const BlockData& b) {
+  return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.compute_where & STARPU_CPU);
+}
+
+#if defined(ONDES_IPC_HALOS) && !defined(STARPU_SIMGRID)
+static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(IpcHandle::handle), "an IPC handle fits");
+
+IpcHandle ipc_handle(void* p, int node, const std::string& host) {
+  IpcHandle h;
+  std::strncpy(h.host, host.c_str(), sizeof(h.host) - 1);
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
+  cudaIpcMemHandle_t ipc;
+  if (cudaIpcGetMemHandle(&ipc, p) == cudaSuccess) {
+    h.usable = 1;
+    std::memcpy(h.handle, &ipc, sizeof(ipc));
+  }
+  cudaGetLastError();
+  return h;
+}
+
+void* ipc_open(const IpcHandle& h, int node, const std::string& host) {
+  if (!h.usable || host != h.host) return nullptr;
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
+  cudaIpcMemHandle_t ipc;
+  std::memcpy(&ipc, h.handle, sizeof(ipc));
+  void* p = nullptr;
+  if (cudaIpcOpenMemHandle(&p, ipc, cudaIpcMemLazyEnablePeerAccess) != cudaSuccess) p = nullptr;
+  cudaGetLastError();
+  return p;
+}
+
+void ipc_close(void* p) { cudaIpcCloseMemHandle(p); }
+#else
+IpcHandle ipc_handle(void*, int, const std::string& host) {
+  IpcHandle h;
+  std::strncpy(h.host, host.c_str(), sizeof(h.host) - 1);
+  return h;
+}
+void* ipc_open(const IpcHandle&, int, const std::string&) { return nullptr; }
+void ipc_close(void*) {}
+#endif
 
 #ifndef ONDES_IPC_HALOS
 void IpcMemory::release() {}
@@ -155,7 +156,7 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
     for (size_t i = 0; i < halo.recv[k].size(); ++i) {
       const Transfer& t = halo.recv[k][i];
       Offer& o = offers[k][i];
-      std::strncpy(o.host, host.c_str(), sizeof(o.host) - 1);
+      std::strncpy(o.ipc.host, host.c_str(), sizeof(o.ipc.host) - 1);
       o.bytes = int64_t(t.bytes);
       const BlockData& reader = blocks[blocks[t.block].info.neighbour[t.dir]];
       if (node >= 0 && gpu_only(reader)) mine[k][i] = offer_buffer(node, t.bytes, o);
@@ -173,7 +174,7 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
       const Transfer& t = halo.send[k][i];
       Offer o;
       receive_now(&o, sizeof(o), t.peer, kIpcOfferTagBase + t.tag, "receiving an IPC offer");
-      if (o.usable && node >= 0 && gpu_only(blocks[t.block]) && host == o.host)
+      if (o.ipc.usable && node >= 0 && gpu_only(blocks[t.block]) && host == o.ipc.host)
         mapped[k][i] = open_buffer(node, o);
       answers[k][i] = mapped[k][i] != nullptr;
       posted.send(&answers[k][i], sizeof(int32_t), t.peer, kIpcAnswerTagBase + t.tag);

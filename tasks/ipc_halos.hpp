@@ -15,6 +15,7 @@
 // that cannot reach each other, travels through StarPU-MPI as before. [tuning] peer_halos = false
 // turns both peer paths off.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,27 @@
 #include "partition/halo.hpp"
 
 namespace ondes {
+
+// CUDA IPC of GPU memory between ranks of one node, outside StarPU's handles (the boundary buffers
+// below, the channels of chained steps: tasks/chain.hpp); real GPUs only (elsewhere nothing is
+// usable). A handle of memory a rank allocated, as it hands it to another rank:
+struct IpcHandle {
+  int32_t usable = 0;     // handle holds a CUDA IPC handle
+  char host[64] = {};     // the node of the rank that allocated the memory
+  char handle[64] = {};   // cudaIpcMemHandle_t
+};
+// p: the start of a cudaMalloc allocation on GPU memory node `node`; `host`: this rank's node.
+IpcHandle ipc_handle(void* p, int node, const std::string& host);
+// The memory of h mapped for this rank's GPU (memory node `node`), or null: another node, or CUDA
+// cannot map it. Closed by ipc_close.
+void* ipc_open(const IpcHandle& h, int node, const std::string& host);
+void ipc_close(void* p);
+
+// The memory node of this process's one GPU, or -1 (no GPU, or several: one process driving several
+// GPUs uses peer_halos.hpp between them).
+int only_gpu_node();
+// Whether block b's tasks run on GPU workers only (no CPU worker, or its compute tasks kept off them).
+bool gpu_only(const BlockData& b);
 
 // The GPU memory this rank allocated or opened for IPC halos; freed by release().
 struct IpcMemory {

@@ -61,11 +61,21 @@ Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most
     if (b.local)
       s.tasks += submit_chain(b, plan.base, plan.policy, n, steps, plan.dt, parity, prime, s.watched,
                               g.record_tokens[parity], plan.on_steps_done, plan.callback_arg);
-  for (StationGroup& group : g.stations)
-    if (group.involved && group.home == plan.rank)
+  for (StationGroup& group : g.stations) {
+    if (!group.involved) continue;
+    // A group across ranks: the window's samples of each slot of another rank go home at once.
+    for (size_t slot = 0; slot < group.blocks.size(); ++slot) {
+      const bool mine = group.owners[slot] == plan.rank;
+      if (mine == (group.home == plan.rank)) continue;
+      const Transfer t{group.h_samples[slot][parity], mine ? group.home : group.owners[slot],
+                       sample_tag(group.id, int(slot)), 0};
+      mine ? send(t) : receive(t);
+    }
+    if (group.home == plan.rank)
       for (int k = 0; k < steps; ++k)
         s.tasks += submit_record(g.blocks, group, n + k, plan.nsteps, parity, k, plan.small_where, true,
                                  g.record_tokens[parity]);
+  }
   submit_frame(g, plan, last, s);
   s.tasks += s.periodic;
   return s;
