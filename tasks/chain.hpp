@@ -16,16 +16,17 @@
 // buffers windows take in turn, in pinned main memory that the kernels write in place; the record
 // tasks after the window read them there. Windows end where the watchdog measures (the window task
 // does, at its end) or a snapshot frame is due.
-// State (issue 45): off by default (ExecutionPolicy::chain_steps). Without stations, windows of
-// 2-32 iterations ran on four H200s (benchmark.toml 1x4: 88.4-89.3 G cell-updates/s against 83.2
-// with a task per half step); with stations, windows of one iteration gave the CPU's bits, but
-// windows of three stalled (a block's window waited on its counters for a neighbour's window that
-// was never launched, both with the samples on the GPUs and in main memory): route_chained_steps
-// refuses them. The likely cause, and the record tokens of ChainMemory against it, came after the
-// last GPU run (a block sampling no station did not wait for the record tasks two windows back);
-// they are to be run before the refusal goes. The rule: no task a block's next window waits for may
-// be queued on another block's GPU behind a window that waits for that block (snapshot planes are
-// extracted on their block's GPU for it: tasks/snapshot.hpp).
+// Ranks of one node chain too: each rank allocates the channels its blocks read on its GPU, hands
+// their CUDA IPC handles to the neighbours' ranks, which map them as their blocks' chain_out; the
+// ranks agree at start-up that all chain or none (no halo message goes while windows run). A
+// station group across ranks sends each slot's window of samples home once a window.
+// State (issue 45): on by default (ExecutionPolicy::chain_steps = 8). Four H100s, benchmark.toml 1x4
+// with its stations: one process 3.56x one GPU, four ranks 3.54x (65.4 G unchained -> 71.2 G chained in one pair of runs).
+// Windows of three with stations once stalled (a block sampling no station did not wait for the
+// record tasks two windows back, which could then queue on its stream behind a window waiting for
+// a neighbour): the record tokens of ChainMemory order them. The rule: no task a block's next
+// window waits for may be queued on another block's GPU behind a window that waits for that block
+// (snapshot planes are extracted on their block's GPU for it: tasks/snapshot.hpp).
 // Buffers of the window task: velocity (RW), stress (RW), material (R), PML memory (RW) if any, the
 // anelastic buffer (RW) if any, the force points and samples (R), the moment ones (R), then per
 // station slot its points (R) and samples (W), then the block's peak (W) if the watchdog measures.
