@@ -315,6 +315,8 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
   std::string no = obstacle(blocks, groups, policy, per_step_readers);
 #ifdef ONDES_CHAINED_STEPS
   if (no.empty() && (!stream_ops().wait || !stream_ops().write)) no = "no stream memory operations in the CUDA driver";
+#elif defined(STARPU_SIMGRID)
+  if (no.empty()) no = "not simulated (the GPUs would order the halos outside StarPU's task graph)";
 #else
   if (no.empty()) no = "no CUDA codelets";
 #endif
