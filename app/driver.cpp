@@ -280,7 +280,7 @@ int report(const Case& c, const RunMetadata& m, const Simulation& sim, const War
     spdlog::warn("seismograms up to iteration {} in {} (flagged incomplete)", m.steps_completed, c.output);
     return exit_status_of_signal(sig);
   }
-  spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {} tasks per iteration; seismograms in {}", m.wall_seconds,
+  spdlog::info("done in {:.2f} s: {:.4g} cell-updates/s, {:.4g} tasks per iteration; seismograms in {}", m.wall_seconds,
                m.cell_updates_per_second, m.tasks_per_iteration, c.output);
   if (warm.steps > 0)
     spdlog::info("(throughput after the first {} iterations; {:.4g} cell-updates/s over all)", warm.steps,

@@ -74,14 +74,16 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   std::string why;
-  if (const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
-                                              c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &why))
+  const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
+                                           c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &why);
+  if (chained)
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
                  chained, plan_.policy.chain_steps);
   else if (plan_.policy.chain_steps > 0)  // quietly where the run has no GPU a block to chain
     spdlog::log(why == "one block" || why == "a block not on a GPU of its own" ? spdlog::level::debug : spdlog::level::info,
                 "steps not chained: {}", why);
-  stats_.bytes_sent_per_iteration = halo_.bytes_sent_per_iteration();
+  // Chained windows send no halo message (their GPUs write the halos by CUDA IPC).
+  stats_.bytes_sent_per_iteration = chained ? 0 : halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {
     return std::any_of(g.owners.begin(), g.owners.end(), [&](int r) { return r != g.home; });
   }));
@@ -300,14 +302,14 @@ int Simulation::advance(int n, bool show_progress) {
         const Submitted sub = submit_steps(graph, plan, it, n - done, done == 0);
         done += sub.steps;
         const int last = it + sub.steps - 1;
-        stats_.tasks_per_iteration = (sub.tasks - sub.periodic) / sub.steps;
+        stats_.tasks_per_iteration = double(sub.tasks - sub.periodic) / sub.steps;
         if (sub.watched) read_peaks(last);
         if (sub.frame) snapshots_->deliver(last);
         // Bound the tasks in flight (memory) without synchronising: StarPU only blocks submission
         // while more than a window of iterations (two chained windows at least) is pending (of this
         // thread's context: the parked tasks are not in it).
         starpu_task_wait_for_n_submitted(static_cast<unsigned>(
-            std::max(stats_.tasks_per_iteration * case_.run.window, 2 * (sub.tasks - sub.periodic))));
+            std::max(int(stats_.tasks_per_iteration * case_.run.window), 2 * (sub.tasks - sub.periodic))));
         if (snapshots_) snapshots_->flush();
       }
     }

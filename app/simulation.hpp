@@ -23,7 +23,7 @@ struct RunStats {
   int steps = 0;
   double wall_seconds = 0;
   double cell_updates_per_second = 0;         // over every window so far
-  int tasks_per_iteration = 0;   // on this rank
+  double tasks_per_iteration = 0;  // on this rank (a chained window of K iterations: 1/K a block)
   size_t bytes_sent_per_iteration = 0;  // boundary buffers this rank sends to other ranks
   int station_groups_across_ranks = 0;  // recorded from samples sent between ranks
 };

@@ -147,7 +147,7 @@ void write_summary_csv(const std::string& path, const Case& c, const RunMetadata
   out << "case,nx,ny,nz,cells,nbx,nby,scheduler,ncpu,ncuda,ranks,steps,steps_completed,wall_s,"
          "seconds_per_iteration,cell_updates_per_s,tasks,tasks_per_iteration,idle_cpu,idle_cuda,bytes_transferred,"
          "compute_tasks_cpu,compute_tasks_cuda\n";
-  out << fmt::format("{},{},{},{},{:.0f},{},{},{},{},{},{},{},{},{:.6f},{:.6e},{:.6e},{},{},{:.4f},{:.4f},{:.0f},{},{}\n",
+  out << fmt::format("{},{},{},{},{:.0f},{},{},{},{},{},{},{},{},{:.6f},{:.6e},{:.6e},{},{:.4g},{:.4f},{:.4f},{:.0f},{},{}\n",
                      c.path, c.grid.nx, c.grid.ny, c.grid.nz, cells, m.nbx, m.nby, m.scheduler, m.cpu_workers,
                      m.cuda_workers, m.ranks, m.steps, m.steps_completed, m.wall_seconds,
                      m.cell_updates_per_second > 0 ? cells / m.cell_updates_per_second : 0.0,

@@ -14,7 +14,7 @@ namespace ondes {
 struct RunMetadata {
   std::string program_version, starpu_version, scheduler;
   int nbx = 1, nby = 1, cpu_workers = 0, cuda_workers = 0, steps = 0;  // workers of rank 0
-  int tasks_per_iteration = 0;  // on rank 0
+  double tasks_per_iteration = 0;  // on rank 0
   int ranks = 1;
   std::string mapping = "tiles";
   double wall_seconds = 0, cell_updates_per_second = 0;
