@@ -79,9 +79,11 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   if (chained)
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
                  chained, plan_.policy.chain_steps);
-  else if (plan_.policy.chain_steps > 0)  // quietly where the run has no GPU a block to chain
-    spdlog::log(why == "one block" || why == "a block not on a GPU of its own" ? spdlog::level::debug : spdlog::level::info,
-                "steps not chained: {}", why);
+  else if (plan_.policy.chain_steps > 0) {  // quietly where the run has no GPU a block to chain
+    const bool one_gpu = cuda_devices().size() < 2 && !Runtime::distributed();
+    const bool quiet = why == "one block" || why == "a block not on a GPU of its own" || (one_gpu && why == "two blocks on a GPU");
+    spdlog::log(quiet ? spdlog::level::debug : spdlog::level::info, "steps not chained: {}", why);
+  }
   // Chained windows send no halo message (their GPUs write the halos by CUDA IPC).
   stats_.bytes_sent_per_iteration = chained ? 0 : halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {
