@@ -246,7 +246,6 @@ starpu_codelet& codelet() {
   return cl;
 }
 
-// Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked.
 // One rank's refusal, as the ranks agree on it (the first rank's that has one).
 struct Refusal {
   char why[200] = {};
@@ -268,7 +267,8 @@ int gpu_node(const BlockData& b) {
   return gpu_only(b) ? only_gpu_node() : -1;
 }
 
-// Over MPI, this rank's view: its own blocks, their neighbours of other ranks reached by CUDA IPC
+// Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked. Over MPI,
+// this rank's view: its own blocks, their neighbours of other ranks reached by CUDA IPC
 // (share_channels, after every rank agreed).
 std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
                      const ExecutionPolicy& policy, bool per_step_readers) {
