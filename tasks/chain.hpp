@@ -1,5 +1,5 @@
-// Chained steps: where every block of a run has a GPU of its own (one process, blocks pinned, halos
-// written straight into the neighbour's GPU: tasks/peer_halos.hpp), a block runs a window of up to
+// Chained steps: where every block of a run has a GPU of its own (in one process, blocks pinned, halos
+// written straight into the neighbour's GPU: tasks/peer_halos.hpp; or ranks of one node, below), a block runs a window of up to
 // ExecutionPolicy::chain_steps iterations as ONE task, and the GPUs order the halos themselves:
 // after writing a halo into the neighbour's GPU, a block's stream writes the count of half steps
 // done into a counter beside it (cuStreamWriteValue32, which fences the halo's writes first); before
