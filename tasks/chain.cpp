@@ -343,7 +343,10 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
   if (no.empty()) {
     int chained = 0;
     for (BlockData& b : blocks)
-      if (b.local) b.chained = ++chained > 0;
+      if (b.local) {
+        b.chained = true;
+        ++chained;
+      }
     starpu_task_watchdog_set_hook(report_stall, &blocks);
     if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
       for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
