@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <starpu.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <optional>
 
+#include "app/runtime.hpp"
 #include "app/simulation.hpp"
 
 namespace ondes {
@@ -76,9 +76,7 @@ bool measure(const Case& c, int steps, bool cuda, int ncpu, MachineModel& m) {
 
 MachineModel calibrate_machine(const Case& c, int steps, int ncpu) {
   MachineModel m;
-  char host[256] = "";
-  gethostname(host, sizeof(host) - 1);
-  m.name = host;
+  m.name = host_name();
   measure(c, steps, false, ncpu, m);
   if (!measure(c, steps, true, ncpu, m)) spdlog::info("no CUDA worker: the GPU figures stay 0");
   return m;

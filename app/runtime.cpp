@@ -74,14 +74,15 @@ int launch_rank() { return env_int({"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RA
 int launch_size() { return env_int({"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE", "ONDES_SIM_RANKS"}, 1); }
 int launch_local_size() { return env_int({"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}, 1); }
 int launch_local_rank() { return env_int({"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}, 0); }
-#ifdef ONDES_SMPI
-std::string node_name() { return "node" + std::to_string(Runtime::rank() / std::max(1, env_int({"ONDES_SIM_RANKS_PER_NODE"}, 1))); }
-#else
-std::string node_name() {
-  char h[64] = {};
+std::string host_name() {
+  char h[256] = {};
   gethostname(h, sizeof(h) - 1);
   return h;
 }
+#ifdef ONDES_SMPI
+std::string node_name() { return "node" + std::to_string(Runtime::rank() / std::max(1, env_int({"ONDES_SIM_RANKS_PER_NODE"}, 1))); }
+#else
+std::string node_name() { return host_name(); }
 #endif
 
 void abort_all_ranks(int code) {

@@ -34,6 +34,8 @@ int launch_rank();
 int launch_size();
 int launch_local_size();  // ranks of this run on this node
 int launch_local_rank();  // this rank among them
+// This machine's host name.
+std::string host_name();
 // The node this rank runs on: the host's name; in the SMPI build the simulated node's (under SMPI
 // every rank's StarPU has a host of its own: tools/sim_nodes.sh puts ONDES_SIM_RANKS_PER_NODE
 // consecutive ranks on a node).
