@@ -73,21 +73,14 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
       spdlog::info("{} boundary buffers exchanged with ranks of this node GPU to GPU (CUDA IPC, peer_halos)", routed);
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
-  std::string why;
+  ChainRefusal refusal;
   const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
-                                           c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &why);
+                                           c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &refusal);
   if (chained)
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
                  chained, plan_.policy.chain_steps);
-  else if (plan_.policy.chain_steps > 0) {  // quietly where the run has no GPU a block to chain
-    // (over MPI the reason reads "rank N: ...")
-    auto says = [&](const std::string& reason) {
-      return why.size() >= reason.size() && why.compare(why.size() - reason.size(), reason.size(), reason) == 0;
-    };
-    const bool one_gpu = cuda_devices().size() < 2 && !Runtime::distributed();
-    const bool quiet = says("one block") || says("a block not on a GPU of its own") || (one_gpu && says("two blocks on a GPU"));
-    spdlog::log(quiet ? spdlog::level::debug : spdlog::level::info, "steps not chained: {}", why);
-  }
+  else if (plan_.policy.chain_steps > 0)
+    spdlog::log(refusal.quiet ? spdlog::level::debug : spdlog::level::info, "steps not chained: {}", refusal.why);
   // Chained windows send no halo message (their GPUs write the halos by CUDA IPC).
   stats_.bytes_sent_per_iteration = chained ? 0 : halo_.bytes_sent_per_iteration();
   stats_.station_groups_across_ranks = static_cast<int>(std::count_if(stations_.begin(), stations_.end(), [](const StationGroup& g) {

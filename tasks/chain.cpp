@@ -246,17 +246,20 @@ starpu_codelet& codelet() {
   return cl;
 }
 
-// One rank's refusal, as the ranks agree on it (the first rank's that has one).
-struct Refusal {
+// One rank's refusal as a message, for the ranks to agree on (the first rank's that has one).
+struct RefusalMessage {
   char why[200] = {};
+  int32_t quiet = 0;
 };
-std::string agreed(const std::string& mine, int rank, int ranks, int64_t tag) {
+ChainRefusal agreed(const ChainRefusal& mine, int rank, int ranks, int64_t tag) {
   if (ranks <= 1) return mine;
-  Refusal r;
-  if (!mine.empty()) fmt::format_to_n(r.why, sizeof(r.why) - 1, "rank {}: {}", rank, mine);
-  const Refusal all = combine_on_all(rank, ranks, r, tag, [](const Refusal& x, const Refusal& y) { return x.why[0] ? x : y; },
-                                     "agreeing on chained steps");
-  return all.why;
+  RefusalMessage m;
+  if (!mine.why.empty()) fmt::format_to_n(m.why, sizeof(m.why) - 1, "rank {}: {}", rank, mine.why);
+  m.quiet = mine.quiet;
+  const RefusalMessage all = combine_on_all(
+      rank, ranks, m, tag, [](const RefusalMessage& x, const RefusalMessage& y) { return x.why[0] ? x : y; },
+      "agreeing on chained steps");
+  return {all.why, all.quiet != 0};
 }
 
 // The GPU memory node block b computes on: its pinned GPU's, or, where nothing pins the blocks (a
@@ -270,30 +273,31 @@ int gpu_node(const BlockData& b) {
 // Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked. Over MPI,
 // this rank's view: its own blocks, their neighbours of other ranks reached by CUDA IPC
 // (share_channels, after every rank agreed).
-std::string obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                     const ExecutionPolicy& policy, bool per_step_readers) {
-  if (policy.chain_steps <= 0) return "chain_steps = 0";
-  if (per_step_readers) return "peak ground velocity maps read every step";
-  if (blocks.size() < 2) return "one block";
-  if (!policy.peer_halos) return "peer_halos = false";
+// Quiet where the run has no GPU a block to give (ChainRefusal).
+ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
+                      const ExecutionPolicy& policy, bool per_step_readers, int ranks) {
+  if (policy.chain_steps <= 0) return {"chain_steps = 0"};
+  if (per_step_readers) return {"peak ground velocity maps read every step"};
+  if (blocks.size() < 2) return {"one block", true};
+  if (!policy.peer_halos) return {"peer_halos = false"};
   std::set<int> nodes;
   for (const BlockData& b : blocks) {
     if (!b.local) continue;
     const int node = gpu_node(b);
-    if (node < 0) return "a block not on a GPU of its own";
-    if (!nodes.insert(node).second) return "two blocks on a GPU";
+    if (node < 0) return {"a block not on a GPU of its own", true};
+    if (!nodes.insert(node).second) return {"two blocks on a GPU", ranks == 1 && only_gpu_node() >= 0};
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
-      if (nb >= 0 && blocks[nb].local && b.out_node[dir] < 0) return "a halo not written into the neighbour's GPU";
+      if (nb >= 0 && blocks[nb].local && b.out_node[dir] < 0) return {"a halo not written into the neighbour's GPU"};
     }
   }
   for (const StationGroup& g : groups) {
     if (!g.involved) continue;
-    if (!g.sampled) return "a station group read from the velocity";
+    if (!g.sampled) return {"a station group read from the velocity"};
     for (size_t s = 0; s < g.blocks.size(); ++s)
-      if (blocks[g.blocks[s]].local && !g.in_stress[s]) return "a station group sampled by a task of its own";
+      if (blocks[g.blocks[s]].local && !g.in_stress[s]) return {"a station group sampled by a task of its own"};
   }
-  return "";
+  return {};
 }
 
 }  // namespace
@@ -311,19 +315,20 @@ void ChainMemory::release() {
 
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
                         const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
-                        bool per_step_readers, ChainMemory& memory, std::string* why) {
-  std::string no = obstacle(blocks, groups, policy, per_step_readers);
+                        bool per_step_readers, ChainMemory& memory, ChainRefusal* refusal) {
+  ChainRefusal no = obstacle(blocks, groups, policy, per_step_readers, map.ranks);
 #ifdef ONDES_CHAINED_STEPS
-  if (no.empty() && (!stream_ops().wait || !stream_ops().write)) no = "no stream memory operations in the CUDA driver";
+  if (no.why.empty() && (!stream_ops().wait || !stream_ops().write))
+    no.why = "no stream memory operations in the CUDA driver";
 #elif defined(STARPU_SIMGRID)
-  if (no.empty()) no = "not simulated (the GPUs would order the halos outside StarPU's task graph)";
+  if (no.why.empty()) no.why = "not simulated (the GPUs would order the halos outside StarPU's task graph)";
 #else
-  if (no.empty()) no = "no CUDA codelets";
+  if (no.why.empty()) no.why = "no CUDA codelets";
 #endif
   // Over MPI every rank chains or none does: chained windows send no halo messages.
   no = agreed(no, rank, map.ranks, kChainTagBase);
 #ifdef ONDES_CHAINED_STEPS
-  if (no.empty()) {
+  if (no.why.empty()) {
     for (BlockData& b : blocks)
       if (b.local) b.node = gpu_node(b);
     for (BlockData& b : blocks)
@@ -334,13 +339,13 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
         b.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
         if (writer.local) writer.chain_out[opposite(dir)] = b.chain_in[dir];
       }
-    if (map.ranks > 1) no = agreed(share_channels(blocks, map, host, memory), rank, map.ranks, kChainTagBase);
-    if (!no.empty()) {
+    if (map.ranks > 1) no = agreed({share_channels(blocks, map, host, memory)}, rank, map.ranks, kChainTagBase);
+    if (!no.why.empty()) {
       memory.release();
       for (BlockData& b : blocks) b.chain_in = b.chain_out = {};
     }
   }
-  if (no.empty()) {
+  if (no.why.empty()) {
     int chained = 0;
     for (BlockData& b : blocks)
       if (b.local) {
@@ -353,7 +358,7 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
     return chained;
   }
 #endif
-  if (why) *why = no;
+  if (refusal) *refusal = no;
   return 0;
 }
 

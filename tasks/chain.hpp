@@ -64,11 +64,17 @@ struct ChainMemory {
 // every neighbour of another rank on this node (`host`), its GPU reachable by CUDA IPC, every
 // station group sampled by the compute tasks, and no reader of the velocity between steps
 // (`per_step_readers`: peak ground velocity maps). Over MPI collective: every rank calls it, and
-// all ranks chain or none. Returns the local blocks chained (0 or all of them); `why`, if not
+// all ranks chain or none. Returns the local blocks chained (0 or all of them); `refusal`, if not
 // null, says why not (over MPI: the first rank's reason).
+struct ChainRefusal {
+  std::string why;
+  // The run has no GPU a block to give (CPU workers, one block, several blocks on a process's one
+  // GPU): nothing a user asked for is missed, so the log keeps it to its debug level.
+  bool quiet = false;
+};
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
                         const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
-                        bool per_step_readers, ChainMemory& memory, std::string* why = nullptr);
+                        bool per_step_readers, ChainMemory& memory, ChainRefusal* refusal = nullptr);
 
 // Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
 // n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's
