@@ -199,7 +199,7 @@ void add_run(CLI::App& app, Options& opt) {
       ->check(CLI::IsMember({"auto", "any"}));
   run_cmd->add_option("--tune", o.tune,
                       "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
-                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps (docs/design.md)");
+                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps, chain_side_stream (docs/design.md)");
   run_cmd->add_option("--sim-task-gap", rc.sim_task_gap_us,
                       "simulated runs (SimGrid build) only: microseconds a task costs besides its kernels on the "
                       "machine simulated, added to every task (docs/lab.md)")

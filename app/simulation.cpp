@@ -77,8 +77,9 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
                                            c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &refusal);
   if (chained)
-    spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps)",
-                 chained, plan_.policy.chain_steps);
+    spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps); "
+                 "{} with a second stream (chain_side_stream)",
+                 chained, plan_.policy.chain_steps, side_stream_blocks());
   else if (plan_.policy.chain_steps > 0)
     spdlog::log(refusal.quiet ? spdlog::level::debug : spdlog::level::info, "steps not chained: {}", refusal.why);
   // Chained windows send no halo message (their GPUs write the halos by CUDA IPC).
@@ -243,6 +244,11 @@ void Simulation::on_peak(void* arg) {
 
 int Simulation::chained_blocks() const {
   return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.chained; }));
+}
+
+int Simulation::side_stream_blocks() const {
+  return static_cast<int>(
+      std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.chain_side.stream != nullptr; }));
 }
 
 int Simulation::local_blocks() const {

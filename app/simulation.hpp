@@ -78,6 +78,7 @@ class Simulation {
   double energy();
   const RunStats& stats() const { return stats_; }
   int chained_blocks() const;  // local blocks whose steps run in chained windows (tasks/chain.hpp)
+  int side_stream_blocks() const;  // of those, the blocks with a second stream (chain_side_stream)
   // Ends the snapshot file (remaining frames, PGV map, XDMF); no-op without snapshots. After the
   // last advance, whether the run completed or stopped early.
   void finish_snapshots();

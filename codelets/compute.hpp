@@ -22,14 +22,23 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges);
 }  // namespace ondes::cpu
 
+namespace ondes {
+// The steps of a block's update (CUDA), for chained windows that run the PML cells beside the march
+// on a second stream (tasks/chain.cpp): the other field's ghosts from the neighbours' buffers, the
+// march over the cells inside the PML box, the PML cells, the free-surface images, in that order
+// where all are run at once (kAllSteps). The march and the PML cells touch disjoint cells and may
+// run at the same time, after the ghosts and before the images.
+enum UpdateSteps : int { kGhostsStep = 1, kMarchStep = 2, kPmlStep = 4, kImagesStep = 8, kAllSteps = 15 };
+}  // namespace ondes
+
 namespace ondes::cuda {
 // g: the march kernels' launch geometry (ExecutionPolicy::march).
 void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
-                      cudaStream_t stream);
+                      cudaStream_t stream, int steps = kAllSteps);
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    const MarchGeometry& g, cudaStream_t stream);
+                    const MarchGeometry& g, cudaStream_t stream, int steps = kAllSteps);
 }  // namespace ondes::cuda
 
 namespace ondes {
@@ -327,12 +336,12 @@ __global__ void image_kernel(BlockShape sh, float* s) {
 
 void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
-                      cudaStream_t stream) {
+                      cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const XHalo h = march::x_halo(p.shape, b, ghosts);
-  load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
-  march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
-  if (pml_cells > 0) {
+  if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
+  if (steps & kMarchStep) march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
+  if (pml_cells > 0 && (steps & kPmlStep)) {
     const bool u = p.uniform_planes;
     auto k = any(edges) ? (u ? velocity_pml_cells<true, true> : velocity_pml_cells<true, false>)
                         : (u ? velocity_pml_cells<false, true> : velocity_pml_cells<false, false>);
@@ -343,14 +352,16 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
 
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    const MarchGeometry& g, cudaStream_t stream) {
+                    const MarchGeometry& g, cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
-  load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
+  if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
-    if constexpr (N == 0) {
+    if (!(steps & kMarchStep)) {
+      // not this call's
+    } else if constexpr (N == 0) {
       march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
@@ -362,7 +373,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
       check_launch("stress_cells");
     }
-    if (pml_cells > 0) {
+    if (pml_cells > 0 && (steps & kPmlStep)) {
       const bool u = p.uniform_planes;
       auto k = any(edges) ? (u ? stress_pml_cells<true, N, true> : stress_pml_cells<true, N, false>)
                           : (u ? stress_pml_cells<false, N, true> : stress_pml_cells<false, N, false>);
@@ -371,7 +382,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_pml_cells");
     }
   });
-  if (p.free_surface) {
+  if (p.free_surface && (steps & kImagesStep)) {
     image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
     check_launch("image_kernel");
   }

@@ -54,6 +54,10 @@ struct ExecutionPolicy {
   // them (tasks/chain.hpp); 0: a task per block and half step. 8: four H200s, benchmark.toml 1x4,
   // 88.5 G cell-updates/s against 79.2 without (docs/performance.md); 32 gains under 0.2%.
   int chain_steps = 8;
+  // In a chained window, a block's PML cells run on a second stream of its GPU beside the march
+  // over the rest of its cells, and its station samples beside its stress update (tasks/chain.cpp):
+  // fewer kernel ends a step that the GPU waits through; false: one stream.
+  bool chain_side_stream = true;
 };
 
 }  // namespace ondes

@@ -75,8 +75,9 @@ std::string set_tuning(ExecutionPolicy& p, std::string_view key, std::string_vie
   if (key == "lone_block_step") return set_bool(p.lone_block_step, value);
   if (key == "stress_station_slots") return set_count(p.stress_station_slots, value, kMaxStressSlots);
   if (key == "chain_steps") return set_count(p.chain_steps, value, kMaxChainSteps);
+  if (key == "chain_side_stream") return set_bool(p.chain_side_stream, value);
   return fmt::format("unknown key '{}'; allowed: march, edge_saving, gpu_affinity, peer_halos, park_cpus, "
-                     "lone_block_step, stress_station_slots, chain_steps",
+                     "lone_block_step, stress_station_slots, chain_steps, chain_side_stream",
                      key);
 }
 
@@ -100,6 +101,7 @@ std::string describe_tuning(const ExecutionPolicy& p) {
   if (p.lone_block_step != d.lone_block_step) line("lone_block_step", p.lone_block_step ? "true" : "false");
   if (p.stress_station_slots != d.stress_station_slots) line("stress_station_slots", std::to_string(p.stress_station_slots));
   if (p.chain_steps != d.chain_steps) line("chain_steps", std::to_string(p.chain_steps));
+  if (p.chain_side_stream != d.chain_side_stream) line("chain_side_stream", p.chain_side_stream ? "true" : "false");
   return s;
 }
 

@@ -80,6 +80,12 @@ struct BlockData {
   // neighbour in each direction), its own go through chain_out (the neighbours' chain_in).
   bool chained = false;
   std::array<HaloChannel, kDirections> chain_in{}, chain_out{};
+  // Where its windows run part of each update on a second stream (ExecutionPolicy::chain_side_stream):
+  // that stream on its GPU and the events that order the two (cudaStream_t, cudaEvent_t); null otherwise.
+  struct ChainSide {
+    void* stream = nullptr;
+    std::array<void*, 3> events{};
+  } chain_side;
 };
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.

@@ -33,6 +33,7 @@ struct ChainArgs {
   BoundaryBuffers in_velocity{}, in_stress{}, out_velocity{}, out_stress{};
   uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU
   uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's, on its GPU
+  BlockData::ChainSide side{};         // the second stream, if any (chain_side_stream)
 };
 
 // The window's completion callback: the profile's record and the caller's (with the steps done).
@@ -96,42 +97,102 @@ void announce_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
                "announcing a halo");
 }
 
+void check_cuda(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) throw std::runtime_error(fmt::format("{}: {}", what, cudaGetErrorString(e)));
+}
+
+// One field's update of a window, its half step h = `heard + 1`: the wait for the neighbours' halos
+// of half step `heard`, the update with its sources and edges, the announcement of h. With a side
+// stream (ChainArgs::side), the PML cells run there beside the march (events: 0 the ghosts are
+// in, 1 the PML cells done), the images after both.
+template <bool Velocity>
+void update(const ChainArgs& a, const IterationBuffers& f, int n, cudaStream_t stream) {
+  ComputeArgs c = Velocity ? a.velocity : a.stress;
+  c.time = Velocity ? n * a.dt : n * a.dt + 0.5 * a.dt;
+  const uint32_t heard = uint32_t(Velocity ? 2 * n : 2 * n + 1);
+  wait_halos(stream, a, heard);
+  if (!a.side.stream) {
+    if (Velocity)
+      compute_task::update_field<true, OnCuda>(c, f.v, f.s, f.mat, f.pml, nullptr, a.in_stress, a.out_velocity,
+                                               f.force[0], f.force[1]);
+    else
+      compute_task::update_field<false, OnCuda>(c, f.s, f.v, f.mat, f.pml, f.anelastic, a.in_velocity, a.out_stress,
+                                                f.moment[0], f.moment[1]);
+    announce_halos(stream, a, heard + 1);
+    return;
+  }
+  const StepParams& p = c.params;
+  float* field = Velocity ? f.v : f.s;
+  float* other = Velocity ? f.s : f.v;
+  const BoundaryBuffers& in = Velocity ? a.in_stress : a.in_velocity;
+  const BoundaryBuffers& out = Velocity ? a.out_velocity : a.out_stress;
+  const bool apart = compute_task::edges_apart<OnCuda>(c);
+  const auto side = static_cast<cudaStream_t>(a.side.stream);
+  const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
+  auto run = [&](int steps, cudaStream_t on) {
+    if (Velocity)
+      cuda::compute_velocity(p, field, other, f.mat, f.pml, c.pml_cells, in, apart ? BoundaryBuffers{} : out, c.march,
+                             on, steps);
+    else
+      cuda::compute_stress(p, field, other, f.mat, f.pml, c.pml_cells, f.anelastic, c.anelastic, in,
+                           apart ? BoundaryBuffers{} : out, c.march, on, steps);
+  };
+  run(kGhostsStep, stream);
+  check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
+  run(kMarchStep, stream);  // queued first: its thread blocks go first, the PML cells' fill its last wave
+  check_cuda(cudaStreamWaitEvent(side, ready, 0), "ordering the PML cells after the ghosts");
+  run(kPmlStep, side);
+  check_cuda(cudaEventRecord(pml, side), "marking the PML cells done");
+  check_cuda(cudaStreamWaitEvent(stream, pml, 0), "ordering the images after the PML cells");
+  run(kImagesStep, stream);
+  void* points = Velocity ? f.force[0] : f.moment[0];
+  if (c.has_source)
+    cuda::apply_sources(field, p.shape.cells(), vector_data<SourcePoint>(points), vector_count(points),
+                        vector_data<double>(Velocity ? f.force[1] : f.moment[1]), c.time, stream);
+  if (apart && c.neighbour_mask) cuda::save_edges(p.shape, Velocity ? kVelocityKind : kStressKind, field, out, stream);
+  announce_halos(stream, a, heard + 1);
+}
+
+// Step k of the window: its station samples (the velocity as the stress update leaves it, as
+// compute_stress samples it: tasks/compute.hpp), on the side stream beside the stress update if
+// there is one (event 2: the velocity updated; the side's PML cells of the stress update after
+// them, which the images wait for, keep the next velocity update after them).
+void sample(const ChainArgs& a, void* buffers[], int slots, const float* v, int k, cudaStream_t stream) {
+  const BlockShape& sh = a.velocity.params.shape;
+  for (int i = 0; i < a.stress.station_slots; ++i) {
+    const int64_t count = vector_count(buffers[slots + 2 * i]);
+    cuda::sample_stations(v, sh.cells(), vector_data<StationPoint>(buffers[slots + 2 * i]), count, a.stress.slot[i],
+                          vector_data<float>(buffers[slots + 2 * i + 1]) + k * count * kSampleFloats, stream);
+  }
+}
+
 // The window on the block's GPU. Half step h counts from 2 first: the stress halos of the step
 // before the window are h = 2 first, the velocity halos of step n are 2 n + 1, its stress ones 2 n + 2.
 void entry(void* buffers[], void* cl_arg) {
   const auto a = task_args<ChainArgs>(cl_arg);
   const cudaStream_t stream = OnCuda::stream();
   const IterationBuffers f(buffers, a.velocity, a.stress);
-  float* v = f.v;
-  float* s = f.s;
   const int slots = f.next;
   const BlockShape& sh = a.velocity.params.shape;
   if (a.prime) {
-    cuda::save_edges(sh, kStressKind, s, a.out_stress, stream);
+    cuda::save_edges(sh, kStressKind, f.s, a.out_stress, stream);
     announce_halos(stream, a, uint32_t(2 * a.first));
   }
   for (int k = 0; k < a.steps; ++k) {
     const int n = a.first + k;
-    ComputeArgs velocity = a.velocity, stress = a.stress;
-    velocity.time = n * a.dt;
-    stress.time = n * a.dt + 0.5 * a.dt;
-    wait_halos(stream, a, uint32_t(2 * n));
-    compute_task::update_field<true, OnCuda>(velocity, v, s, f.mat, f.pml, nullptr, a.in_stress, a.out_velocity,
-                                             f.force[0], f.force[1]);
-    announce_halos(stream, a, uint32_t(2 * n + 1));
-    wait_halos(stream, a, uint32_t(2 * n + 1));
-    compute_task::update_field<false, OnCuda>(stress, s, v, f.mat, f.pml, f.anelastic, a.in_velocity, a.out_stress,
-                                              f.moment[0], f.moment[1]);
-    // The velocity as the stress update leaves it, as compute_stress samples it (tasks/compute.hpp).
-    for (int i = 0; i < a.stress.station_slots; ++i) {
-      const int64_t count = vector_count(buffers[slots + 2 * i]);
-      cuda::sample_stations(v, sh.cells(), vector_data<StationPoint>(buffers[slots + 2 * i]), count, a.stress.slot[i],
-                            vector_data<float>(buffers[slots + 2 * i + 1]) + k * count * kSampleFloats, stream);
+    update<true>(a, f, n, stream);
+    if (a.side.stream && a.stress.station_slots) {
+      const auto updated = static_cast<cudaEvent_t>(a.side.events[2]);
+      const auto side = static_cast<cudaStream_t>(a.side.stream);
+      check_cuda(cudaEventRecord(updated, stream), "marking the velocity updated");
+      check_cuda(cudaStreamWaitEvent(side, updated, 0), "ordering the samples after the velocity");
+      sample(a, buffers, slots, f.v, k, side);
     }
-    announce_halos(stream, a, uint32_t(2 * n + 2));
+    update<false>(a, f, n, stream);
+    if (!a.side.stream) sample(a, buffers, slots, f.v, k, stream);
   }
   if (a.watch)
-    watch_task::measure<OnCuda>(sh, v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
+    watch_task::measure<OnCuda>(sh, f.v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
 }
 
 // The channel of `floats` floats a field at p: the two fields and the counter after them.
@@ -147,12 +208,26 @@ HaloChannel channel_at(void* p, int64_t floats) {
 HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
   const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   void* p = nullptr;
-  const cudaError_t e = cudaMalloc(&p, channel_bytes(floats));
-  if (e == cudaSuccess) cudaMemset(p, 0, channel_bytes(floats));
-  if (e != cudaSuccess)
-    throw std::runtime_error(fmt::format("allocating a halo channel: {}", cudaGetErrorString(e)));
+  check_cuda(cudaMalloc(&p, channel_bytes(floats)), "allocating a halo channel");
   memory.allocated.push_back(p);
+  check_cuda(cudaMemset(p, 0, channel_bytes(floats)), "clearing a halo channel");
   return channel_at(p, floats);
+}
+
+// A side stream and its events on the GPU of memory node `node`.
+BlockData::ChainSide create_side(int node, ChainMemory& memory) {
+  const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
+  BlockData::ChainSide side;
+  cudaStream_t stream = nullptr;
+  check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a block's side stream");
+  side.stream = stream;
+  for (void*& e : side.events) {
+    cudaEvent_t event = nullptr;
+    check_cuda(cudaEventCreateWithFlags(&event, cudaEventDisableTiming), "creating a side stream's event");
+    e = event;
+  }
+  memory.sides.push_back(side);
+  return side;
 }
 
 // Ranks of one node: each rank hands the rank of each neighbour block its channel's IPC handle, and
@@ -308,8 +383,13 @@ void ChainMemory::release() {
 #ifdef ONDES_CHAINED_STEPS
   if (!allocated.empty()) starpu_task_watchdog_set_hook(nullptr, nullptr);
   for (void* p : allocated) cudaFree(p);
+  for (const BlockData::ChainSide& side : sides) {
+    cudaStreamDestroy(static_cast<cudaStream_t>(side.stream));
+    for (void* e : side.events) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+  }
 #endif
   allocated.clear();
+  sides.clear();
   for (starpu_data_handle_t& h : record_tokens) unregister(h);
 }
 
@@ -350,6 +430,7 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
     for (BlockData& b : blocks)
       if (b.local) {
         b.chained = true;
+        if (policy.chain_side_stream) b.chain_side = create_side(b.node, memory);
         ++chained;
       }
     starpu_task_watchdog_set_hook(report_stall, &blocks);
@@ -383,6 +464,7 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
     a.wait[dir] = b.chain_in[dir].ready;
     a.signal[dir] = b.chain_out[dir].ready;
   }
+  a.side = b.chain_side;
   starpu_data_descr d[10 + 2 * kMaxStressSlots];
   int n = IterationBuffers::describe(b, a.velocity, a.stress, d);
   // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them

@@ -53,6 +53,7 @@ namespace ondes {
 struct ChainMemory {
   std::vector<void*> allocated;
   std::vector<void*> opened;  // other ranks' channels, mapped by CUDA IPC
+  std::vector<BlockData::ChainSide> sides;  // the blocks' side streams (ExecutionPolicy::chain_side_stream)
   std::array<int32_t, 2> token_values{};
   std::array<starpu_data_handle_t, 2> record_tokens{};
   void release();

@@ -172,6 +172,35 @@ TEST(Gpu, ChainedStepsMatchCpu) {
   }
 }
 
+// Chained windows with and without the second stream a block (chain_side_stream, tasks/chain.cpp:
+// the PML cells beside the march, the station samples beside the stress update), blocks cut along
+// y, with stations: the CPU's seismograms bit for bit. (ChainedStepsMatchCpu runs the default, the
+// second stream, over more windows and layouts.)
+TEST(Gpu, SideStreamWindowsMatchCpu) {
+  int gpus = 0;
+  try {
+    Runtime rt("", 0, -1);
+    gpus = rt.cuda_devices();
+  } catch (const std::exception&) {
+  }
+  if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
+  Case c = gpu_case();
+  c.run.nby = gpus;
+  const auto cpu = test::run(c, "", -1, 0);
+  for (int k : {1, 8})
+    for (bool side : {true, false}) {
+      c.tuning.chain_steps = k;
+      c.tuning.chain_side_stream = side;
+      const std::string what = fmt::format("blocks 1x{}, chain_steps {}, chain_side_stream {}", gpus, k, side);
+      Runtime rt("", 0, -1);
+      Simulation sim(c, c.time.steps);
+      EXPECT_EQ(sim.chained_blocks(), gpus) << what;
+      EXPECT_EQ(sim.side_stream_blocks(), side ? gpus : 0) << what;
+      sim.advance(c.time.steps);
+      expect_bitwise(cpu, sim.seismograms(), what + " vs CPU-only");
+    }
+}
+
 TEST(Gpu, MixedWorkersMatchCpuOnly) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
