@@ -20,8 +20,12 @@
 // their CUDA IPC handles to the neighbours' ranks, which map them as their blocks' chain_out; the
 // ranks agree at start-up that all chain or none (no halo message goes while windows run). A
 // station group across ranks sends each slot's window of samples home once a window.
-// State (issue 45): on by default (ExecutionPolicy::chain_steps = 8). Four H100s, benchmark.toml 1x4
-// with its stations: one process 3.56x one GPU, four ranks 3.54x (65.4 G unchained -> 71.2 G chained in one pair of runs).
+// A block's PML cells run on a second stream of its GPU beside the march over its other cells, its
+// station samples beside its stress update (ExecutionPolicy::chain_side_stream): one stream left
+// the GPU draining at each of a step's kernel ends (docs/lab.md "Four GPUs").
+// State (issue 45): on by default (ExecutionPolicy::chain_steps = 8). Four H200s, benchmark.toml 1x4
+// with its stations: one process and four ranks 3.64x one GPU (four H100s before the second
+// stream: 3.56x and 3.54x; ranks 65.4 G unchained -> 71.2 G chained in one pair of runs).
 // Windows of three with stations once stalled (a block sampling no station did not wait for the
 // record tasks two windows back, which could then queue on its stream behind a window waiting for
 // a neighbour): the record tokens of ChainMemory order them. The rule: no task a block's next

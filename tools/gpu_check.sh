@@ -120,7 +120,7 @@ if [[ $parts == *" scaling "* ]]; then
   # blocks' priority), a --tune setting (e.g. %chain_steps=8). CPUS (default 0): CPU workers beside the GPUs.
   srun() {
     local layout=${4%%%*} tune=()
-    [[ $4 == *%* ]] && tune=(--tune "${4#*%}")
+    [[ $4 == *%* ]] && tune=("--tune=${4#*%}")  # one word: Open MPI reads a lone --tune on any line as its own
     local c=$1 np=$2 g=$3 b=${layout%%@*} sched=() strip=0 launch=() cpus=${5:-0}
     [[ $layout == *@* ]] && sched=(--sched "${layout#*@}")
     [[ $b == *+* ]] && strip=${b#*+} && b=${b%%+*}

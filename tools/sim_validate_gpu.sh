@@ -65,7 +65,7 @@ if [ "$mode" = measure ]; then
       # one task a block and window left to place, so the policies would not be compared either.
       for s in $policies; do
         r=$(STARPU_CALIBRATE=0 "${launch[@]}" "$bin" run "$case_file" --blocks "$b" --sched "$s" --steps "$steps" \
-          --tune chain_steps=0 --output /tmp/simv.h5 2>&1 | tee -a "$out/measured.log" | rate)
+          --tune=chain_steps=0 --output /tmp/simv.h5 2>&1 | tee -a "$out/measured.log" | rate)
         measured[$p $s]+=" ${r:-failed}"
       done
     done
