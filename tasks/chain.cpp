@@ -110,46 +110,37 @@ void update(const ChainArgs& a, const IterationBuffers& f, int n, cudaStream_t s
   ComputeArgs c = Velocity ? a.velocity : a.stress;
   c.time = Velocity ? n * a.dt : n * a.dt + 0.5 * a.dt;
   const uint32_t heard = uint32_t(Velocity ? 2 * n : 2 * n + 1);
-  wait_halos(stream, a, heard);
-  if (!a.side.stream) {
-    if (Velocity)
-      compute_task::update_field<true, OnCuda>(c, f.v, f.s, f.mat, f.pml, nullptr, a.in_stress, a.out_velocity,
-                                               f.force[0], f.force[1]);
-    else
-      compute_task::update_field<false, OnCuda>(c, f.s, f.v, f.mat, f.pml, f.anelastic, a.in_velocity, a.out_stress,
-                                                f.moment[0], f.moment[1]);
-    announce_halos(stream, a, heard + 1);
-    return;
-  }
-  const StepParams& p = c.params;
   float* field = Velocity ? f.v : f.s;
   float* other = Velocity ? f.s : f.v;
+  char* anelastic = Velocity ? nullptr : f.anelastic;
   const BoundaryBuffers& in = Velocity ? a.in_stress : a.in_velocity;
   const BoundaryBuffers& out = Velocity ? a.out_velocity : a.out_stress;
-  const bool apart = compute_task::edges_apart<OnCuda>(c);
-  const auto side = static_cast<cudaStream_t>(a.side.stream);
-  const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
-  auto run = [&](int steps, cudaStream_t on) {
-    if (Velocity)
-      cuda::compute_velocity(p, field, other, f.mat, f.pml, c.pml_cells, in, apart ? BoundaryBuffers{} : out, c.march,
-                             on, steps);
-    else
-      cuda::compute_stress(p, field, other, f.mat, f.pml, c.pml_cells, f.anelastic, c.anelastic, in,
-                           apart ? BoundaryBuffers{} : out, c.march, on, steps);
-  };
-  run(kGhostsStep, stream);
-  check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
-  run(kMarchStep, stream);  // queued first: its thread blocks go first, the PML cells' fill its last wave
-  check_cuda(cudaStreamWaitEvent(side, ready, 0), "ordering the PML cells after the ghosts");
-  run(kPmlStep, side);
-  check_cuda(cudaEventRecord(pml, side), "marking the PML cells done");
-  check_cuda(cudaStreamWaitEvent(stream, pml, 0), "ordering the images after the PML cells");
-  run(kImagesStep, stream);
-  void* points = Velocity ? f.force[0] : f.moment[0];
-  if (c.has_source)
-    cuda::apply_sources(field, p.shape.cells(), vector_data<SourcePoint>(points), vector_count(points),
-                        vector_data<double>(Velocity ? f.force[1] : f.moment[1]), c.time, stream);
-  if (apart && c.neighbour_mask) cuda::save_edges(p.shape, Velocity ? kVelocityKind : kStressKind, field, out, stream);
+  void* const* source = Velocity ? f.force : f.moment;
+  wait_halos(stream, a, heard);
+  if (!a.side.stream) {
+    compute_task::update_field<Velocity, OnCuda>(c, field, other, f.mat, f.pml, anelastic, in, out, source[0],
+                                                 source[1]);
+  } else {
+    const auto side = static_cast<cudaStream_t>(a.side.stream);
+    const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
+    compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source[0], source[1], [&](const BoundaryBuffers& e) {
+      auto run = [&](int steps, cudaStream_t on) {
+        if (Velocity)
+          cuda::compute_velocity(c.params, field, other, f.mat, f.pml, c.pml_cells, in, e, c.march, on, steps);
+        else
+          cuda::compute_stress(c.params, field, other, f.mat, f.pml, c.pml_cells, anelastic, c.anelastic, in, e,
+                               c.march, on, steps);
+      };
+      run(kGhostsStep, stream);
+      check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
+      run(kMarchStep, stream);  // queued first: its thread blocks go first, the PML cells' fill its last wave
+      check_cuda(cudaStreamWaitEvent(side, ready, 0), "ordering the PML cells after the ghosts");
+      run(kPmlStep, side);
+      check_cuda(cudaEventRecord(pml, side), "marking the PML cells done");
+      check_cuda(cudaStreamWaitEvent(stream, pml, 0), "ordering the images after the PML cells");
+      run(kImagesStep, stream);
+    });
+  }
   announce_halos(stream, a, heard + 1);
 }
 

@@ -61,25 +61,34 @@ bool edges_apart(const ComputeArgs& a) {
   }
 }
 
-// One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
-// update, the sources (points and samples: StarPU vector buffers, null without sources), and the
-// field's edges into `out`. The compute task's work, and each half of the step task's
-// (tasks/step.hpp).
-template <bool Velocity, class B>
-void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
-                  const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
+// One field's update of a block, `update(edges)` updating its cells (and saving their edges into
+// `edges` where the update saves them), then the sources (points and samples: StarPU vector
+// buffers, null without sources), then the field's edges into `out` where they are saved apart.
+template <bool Velocity, class B, class Update>
+void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& out, void* points, void* samples,
+                     Update&& update) {
   const BlockShape& s = a.params.shape;
   const bool apart = edges_apart<B>(a);
-  const BoundaryBuffers saved_by_update = apart ? BoundaryBuffers{} : out;
-  if (Velocity)
-    ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, saved_by_update);
-  else
-    ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic, a.anelastic,
-                    in, saved_by_update);
+  update(apart ? BoundaryBuffers{} : out);
   if (a.has_source)
     ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
               vector_data<double>(samples), a.time);
   if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
+}
+
+// One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
+// update, the sources, and the field's edges into `out`. The compute task's work, and each half of
+// the step task's (tasks/step.hpp).
+template <bool Velocity, class B>
+void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
+                  const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
+  update_field_by<Velocity, B>(a, field, out, points, samples, [&](const BoundaryBuffers& edges) {
+    if (Velocity)
+      ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, edges);
+    else
+      ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic,
+                      a.anelastic, in, edges);
+  });
 }
 
 template <bool Velocity, class B>

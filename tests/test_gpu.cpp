@@ -50,6 +50,16 @@ void expect_bitwise(const std::vector<float>& a, const std::vector<float>& b, co
   EXPECT_EQ(differing, 0u) << what;
 }
 
+// The GPUs a runtime of CUDA workers only finds (0 without StarPU's CUDA).
+int gpu_count() {
+  try {
+    Runtime rt("", 0, -1);
+    return rt.cuda_devices();
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 }  // namespace
 
 TEST(Gpu, CudaOnlyMatchesCpuOnly) {
@@ -101,12 +111,7 @@ TEST(Gpu, TuningCudaMatchesCpu) {
 // iterations give the CPU's seismograms bit for bit; without stations, windows of 2, 8 and 64 iterations, cut short or not by the watchdog's
 // measures every 5 iterations, leave the fields the CPU leaves (their energy, to the last bit).
 TEST(Gpu, ChainedStepsMatchCpu) {
-  int gpus = 0;
-  try {
-    Runtime rt("", 0, -1);
-    gpus = rt.cuda_devices();
-  } catch (const std::exception&) {
-  }
+  const int gpus = gpu_count();
   if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
   auto chained = [](const Case& c, int expect, const std::string& what, double* energy) {
     Runtime rt("", 0, -1);
@@ -177,12 +182,7 @@ TEST(Gpu, ChainedStepsMatchCpu) {
 // y, with stations: the CPU's seismograms bit for bit. (ChainedStepsMatchCpu runs the default, the
 // second stream, over more windows and layouts.)
 TEST(Gpu, SideStreamWindowsMatchCpu) {
-  int gpus = 0;
-  try {
-    Runtime rt("", 0, -1);
-    gpus = rt.cuda_devices();
-  } catch (const std::exception&) {
-  }
+  const int gpus = gpu_count();
   if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
   Case c = gpu_case();
   c.run.nby = gpus;
