@@ -352,11 +352,14 @@ ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<St
     const int node = gpu_node(b);
     if (node < 0) return {"a block not on a GPU of its own", true};
     if (!nodes.insert(node).second) return {"two blocks on a GPU", ranks == 1 && only_gpu_node() >= 0};
+  }
+  // Only once every block has a GPU of its own: blocks sharing one write no halo into another GPU.
+  for (const BlockData& b : blocks)
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
-      if (nb >= 0 && blocks[nb].local && b.out_node[dir] < 0) return {"a halo not written into the neighbour's GPU"};
+      if (b.local && nb >= 0 && blocks[nb].local && b.out_node[dir] < 0)
+        return {"a halo not written into the neighbour's GPU"};
     }
-  }
   for (const StationGroup& g : groups) {
     if (!g.involved) continue;
     if (!g.sampled) return {"a station group read from the velocity"};
