@@ -6,9 +6,11 @@ point give its noise, two simulated runs its determinism), as tools/sim_validate
 tools/sim_validate_gpu.sh write them, and prints for every point and policy the measured median and
 range, the first simulation, simulated / median, whether the simulations agree to the last digit;
 then, point by point, the policies best first as measured and as simulated, and which pairs of
-policies the measurements tell apart (two runs or more each, their ranges apart): only those are a
-ranking the simulation must reproduce.
-    tools/sim_compare.py RATES_FILE [--tolerance 0.10]
+policies the measurements tell apart (two runs or more each, their ranges apart, and their medians
+more than --noise apart: with two or three runs a point, ranges part over differences smaller than
+what the same point moves between two sessions, 1-3% on the GPU machines): only those are a ranking
+the simulation must reproduce.
+    tools/sim_compare.py RATES_FILE [--tolerance 0.10] [--noise 0.02]
 """
 import argparse
 import itertools
@@ -42,6 +44,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("rates")
     ap.add_argument("--tolerance", type=float, default=0.10)
+    ap.add_argument("--noise", type=float, default=0.02,
+                    help="medians closer than this fraction are not a ranking, even with ranges apart")
     a = ap.parse_args()
     rows, order = read(a.rates)
     print(f"{'point':<8} {'policy':<7} {'measured (median)':>17} {'range':>21} {'n':>2} {'simulated':>13} "
@@ -60,13 +64,13 @@ def main():
                  f"{ratio:.3f}" if ratio is not None else "-"]
         print(f"{key[0]:<8} {key[1]:<7} {cells[0]:>17} {cells[1]:>21} {cells[2]:>2} {cells[3]:>13} {cells[4]:>8}  {same}")
     print(f"# within {a.tolerance:.0%} of the measured median: {within} of {total}")
-    print("# policies best first, measured (median) | simulated; apart: pairs whose measured ranges do not "
-          "overlap, and whether the simulation orders them alike")
+    print(f"# policies best first, measured (median) | simulated; apart: pairs whose measured ranges do not "
+          f"overlap and whose medians differ by more than {a.noise:.0%}, and whether the simulation orders them alike")
     points = []
     for p, _ in order:
         if p not in points:
             points.append(p)
-    apart_total = apart_kept = 0
+    apart_total = apart_kept = apart_tied = within_noise = 0
     for p in points:
         pol = [k[1] for k in order if k[0] == p and rows[k]["measured"] and rows[k]["simulated"]]
         if len(pol) < 2:
@@ -79,12 +83,18 @@ def main():
         for x, y in itertools.combinations(pol, 2):
             if min(len(m[x]), len(m[y])) >= 2 and (min(m[x]) > max(m[y]) or min(m[y]) > max(m[x])):
                 hi, lo = (x, y) if statistics.median(m[x]) > statistics.median(m[y]) else (y, x)
+                if statistics.median(m[hi]) <= (1 + a.noise) * statistics.median(m[lo]):
+                    within_noise += 1
+                    continue
                 kept = s[hi] > s[lo]
                 apart_total += 1
                 apart_kept += kept
+                apart_tied += s[hi] == s[lo]
                 notes.append(f"{hi}>{lo} {'kept' if kept else 'tied' if s[hi] == s[lo] else 'NOT kept'}")
         print(f"{p:<8} {' '.join(by_m):<24} | {' '.join(by_s):<24} apart: {', '.join(notes) if notes else 'none (noise)'}")
-    print(f"# pairs the measurements tell apart: {apart_total}; ordered alike by the simulation: {apart_kept}")
+    print(f"# pairs the measurements tell apart: {apart_total}; ordered alike by the simulation: {apart_kept}, "
+          f"tied: {apart_tied}, reversed: {apart_total - apart_kept - apart_tied} "
+          f"(ranges apart but medians within {a.noise:.0%}: {within_noise})")
 
 
 if __name__ == "__main__":
