@@ -470,7 +470,7 @@ TEST(Tuning, StationSamplingGivesTheSameBits) {
 TEST(Tuning, OtherKeysAndBadValues) {
   expect_same_seismograms("tune_rest", "2x1",
                           {"", "--tune gpu_affinity=false --tune peer_halos=false --tune park_cpus=false --tune march=16x4x2x0",
-                           "--tune chain_steps=8"},
+                           "--tune chain_steps=8 --tune chain_side_stream=false"},
                           "CPU-only run changed by GPU tuning");
   const fs::path d = temp_dir("tune_bad");
   // Chained steps (on by default) need a GPU a block: a CPU run goes without them and says nothing
@@ -483,6 +483,9 @@ TEST(Tuning, OtherKeysAndBadValues) {
   c = test::shell(fmt::format("{} run {} --tune chain_steps=65", ONDES_BINARY, small_case()), d / "chain65.log");
   EXPECT_EQ(c.code, 2) << c.output;
   EXPECT_NE(c.output.find("--tune chain_steps: '65': must be a whole number in [0, 64]"), std::string::npos) << c.output;
+  c = test::shell(fmt::format("{} run {} --tune chain_side_stream=2", ONDES_BINARY, small_case()), d / "side.log");
+  EXPECT_EQ(c.code, 2) << c.output;
+  EXPECT_NE(c.output.find("--tune chain_side_stream: '2': must be true or false"), std::string::npos) << c.output;
   auto r = test::shell(fmt::format("{} run {} --tune march=8x2x9", ONDES_BINARY, small_case()), d / "a.log");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("--tune march: '8x2x9': allowed values are auto or TYxKZxB"), std::string::npos) << r.output;
