@@ -112,7 +112,9 @@ if [[ $parts == *" scaling "* ]]; then
   mpi_setup
   ngpu=$(gpus)
   stable=$out/scaling_table.txt
-  printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee "$stable"
+  # The cards, so that a table says which machine it comes from (e.g. "# 4 x NVIDIA H100 80GB HBM3").
+  nvidia-smi --query-gpu=name --format=csv,noheader | sort | uniq -c | awk '{ $1 = "# " $1 " x"; print }' | tee "$stable"
+  printf '%-44s %6s %6s %14s %9s\n' configuration gpus ranks cell_updates/s vs_1_gpu | tee -a "$stable"
   # srun CASE RANKS GPUS_PER_RANK LAYOUT [CPUS]: a calibration run, then SCALING_REPEAT measured
   # ones (default 2: every row alike, so that a row and its reference see the same run-to-run
   # spread, about 1% here); prints the best rate. LAYOUT is NXxNY[+STRIP][@SCHED][%KEY=VALUE]: blocks, edge
