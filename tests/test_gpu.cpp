@@ -179,26 +179,35 @@ TEST(Gpu, ChainedStepsMatchCpu) {
 
 // Chained windows with and without the second stream a block (chain_side_stream, tasks/chain.cpp:
 // the PML cells beside the march, the station samples beside the stress update), blocks cut along
-// y, with stations: the CPU's seismograms bit for bit. (ChainedStepsMatchCpu runs the default, the
-// second stream, over more windows and layouts.)
+// y, with stations, elastic and attenuating (the anelastic cells and PML cells, each with their
+// memory variables, on the two streams): the CPU's seismograms bit for bit. (ChainedStepsMatchCpu
+// runs the default, the second stream, over more windows and layouts.)
 TEST(Gpu, SideStreamWindowsMatchCpu) {
   const int gpus = gpu_count();
   if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
-  Case c = gpu_case();
-  c.run.nby = gpus;
-  const auto cpu = test::run(c, "", -1, 0);
-  for (int k : {1, 8})
-    for (bool side : {true, false}) {
-      c.tuning.chain_steps = k;
-      c.tuning.chain_side_stream = side;
-      const std::string what = fmt::format("blocks 1x{}, chain_steps {}, chain_side_stream {}", gpus, k, side);
-      Runtime rt("", 0, -1);
-      Simulation sim(c, c.time.steps);
-      EXPECT_EQ(sim.chained_blocks(), gpus) << what;
-      EXPECT_EQ(sim.side_stream_blocks(), side ? gpus : 0) << what;
-      sim.advance(c.time.steps);
-      expect_bitwise(cpu, sim.seismograms(), what + " vs CPU-only");
+  for (bool attenuating : {false, true}) {
+    Case c = gpu_case();
+    c.run.nby = gpus;
+    if (attenuating) {
+      c.medium.layers = {{0, 4000, 2300, 2500, 40, 20}, {1200, 5000, 2900, 2700, 150, 80}};
+      c.medium.q_band = {0.5, 10};
+      c.medium.q_reference = 2;
     }
+    const auto cpu = test::run(c, "", -1, 0);
+    for (int k : {1, 8})
+      for (bool side : {true, false}) {
+        c.tuning.chain_steps = k;
+        c.tuning.chain_side_stream = side;
+        const std::string what = fmt::format("blocks 1x{}, {}, chain_steps {}, chain_side_stream {}", gpus,
+                                             attenuating ? "attenuating" : "elastic", k, side);
+        Runtime rt("", 0, -1);
+        Simulation sim(c, c.time.steps);
+        EXPECT_EQ(sim.chained_blocks(), gpus) << what;
+        EXPECT_EQ(sim.side_stream_blocks(), side ? gpus : 0) << what;
+        sim.advance(c.time.steps);
+        expect_bitwise(cpu, sim.seismograms(), what + " vs CPU-only");
+      }
+  }
 }
 
 TEST(Gpu, MixedWorkersMatchCpuOnly) {
@@ -232,7 +241,8 @@ TEST(Gpu, AttenuatingCudaMatchesCpu) {
     expect_bitwise(cpu, gpu, "attenuating over [" + std::to_string(band[0]) + ", " + std::to_string(band[1]) +
                                  "] Hz, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
                                  ", CUDA vs CPU");
-  }  c.medium.q_coarse_grained = true;
+  }
+  c.medium.q_coarse_grained = true;
   for (int blocks : {1, 3}) {
     c.run.nbx = c.run.nby = blocks;
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
