@@ -18,6 +18,8 @@ struct Event {
   const char* codelet;
   std::string task;  // the task's StarPU name (a block task's block), or empty
   double start_us, end_us;
+  double ready_us;         // pushed to the scheduler: its dependencies met
+  double push_us, pop_us;  // the policy's time to take it in and to hand it to the worker
 };
 
 struct Totals {
@@ -80,7 +82,10 @@ void record(const starpu_task* task) {
   Totals& t = s.totals[{task->cl->name ? task->cl->name : "?", starpu_worker_get_type(p->workerid)}];
   ++t.tasks;
   t.us += end - start;
-  if (s.trace) s.events.push_back({p->workerid, task->cl->name, task->name ? task->name : "", start, end});
+  if (s.trace)
+    s.events.push_back({p->workerid, task->cl->name, task->name ? task->name : "", start, end,
+                        microseconds(p->push_start_time), microseconds(p->push_end_time) - microseconds(p->push_start_time),
+                        microseconds(p->pop_end_time) - microseconds(p->pop_start_time)});
 }
 
 void task_ended(void*) { record(starpu_task_get_current()); }
@@ -129,15 +134,13 @@ void write_trace(const std::string& path) {
   std::lock_guard<std::mutex> g(s.m);
   std::ofstream out(path);
   if (!out) throw std::runtime_error(fmt::format("{}: cannot write the task trace", path));
-  double t0 = 0;
-  if (!s.events.empty())
-    t0 = std::min_element(s.events.begin(), s.events.end(), [](const Event& a, const Event& b) {
-           return a.start_us < b.start_us;
-         })->start_us;
-  out << "worker,worker_kind,codelet,start_s,end_s,block,device\n";
+  double t0 = s.events.empty() ? 0 : s.events.front().start_us;
+  for (const Event& e : s.events) t0 = std::min({t0, e.start_us, e.ready_us});
+  out << "worker,worker_kind,codelet,start_s,end_s,block,device,ready_s,push_us,pop_us\n";
   for (const Event& e : s.events)
-    out << fmt::format("{},{},{},{:.7f},{:.7f},{},{}\n", e.worker, worker_kind(e.worker), e.codelet,
-                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6, e.task, worker_device(e.worker));
+    out << fmt::format("{},{},{},{:.7f},{:.7f},{},{},{:.7f},{:.2f},{:.2f}\n", e.worker, worker_kind(e.worker), e.codelet,
+                       (e.start_us - t0) * 1e-6, (e.end_us - t0) * 1e-6, e.task, worker_device(e.worker),
+                       (e.ready_us - t0) * 1e-6, e.push_us, e.pop_us);
   if (!out) throw std::runtime_error(fmt::format("{}: writing the task trace failed", path));
 }
 

@@ -26,9 +26,11 @@ void parked(int worker, double seconds);
 // The measured interval so far: codelet totals, worker times, transfers between memory nodes.
 RunProfile collect();
 
-// The tasks kept since start(true), as CSV: worker,worker_kind,codelet,start_s,end_s,block (seconds
-// from the first task's start; block: a block task's block, x<bx>y<by>, else empty). Throws when
-// the file cannot be written.
+// The tasks kept since start(true), as CSV: worker,worker_kind,codelet,start_s,end_s,block,device,
+// ready_s,push_us,pop_us (seconds from the first task's push or start; block: a block task's block,
+// x<bx>y<by>, else empty; ready_s: when its dependencies were met and it went to the scheduler;
+// push_us, pop_us: the policy's own time taking it in and handing it to its worker, StarPU's
+// profiling). Throws when the file cannot be written.
 void write_trace(const std::string& path);
 
 }  // namespace ondes::profile

@@ -115,6 +115,11 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
   for (const auto& e : trace) {
     ++per_codelet[e.at("codelet")];
     EXPECT_LE(std::stod(e.at("start_s")), std::stod(e.at("end_s")));
+    // ready (pushed to the scheduler) before it starts; the policy's push and pop take time >= 0
+    EXPECT_GE(std::stod(e.at("ready_s")), 0.0);
+    EXPECT_LE(std::stod(e.at("ready_s")), std::stod(e.at("start_s")));
+    EXPECT_GE(std::stod(e.at("push_us")), 0.0);
+    EXPECT_GE(std::stod(e.at("pop_us")), 0.0);
     // a CUDA worker's task names its GPU, a CPU worker's none
     if (e.at("worker_kind") == "cuda")
       EXPECT_GE(std::stoi(e.at("device")), 0);

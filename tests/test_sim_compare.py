@@ -31,6 +31,8 @@ def expect(cond, what, output):
 #      apart (52 > 51), b > a measured, tied in the simulation; c one run only: never apart.
 # 1x1: a measured 100, 100.5, b 101, 101.5: ranges apart (101 > 100.5) but medians 1% apart, under
 #      the 2% noise: no ranking (with --noise 0: b > a, kept by 95 > 90). a outside 10% (0.898), b within (0.938).
+# 8x8: a measured 60, 61, b 50, 51: apart by 20%; simulated 55.2 against 55.0 (0.36%, under the 0.5%
+#      tie): tied, not kept (with --sim-tie 0: kept); both within 10% (0.912, 1.089).
 rates = """# header
 2x2 a measured 100 102 98
 2x2 a simulated 105 105
@@ -46,11 +48,15 @@ rates = """# header
 1x1 a simulated 90 90
 1x1 b measured 101 101.5
 1x1 b simulated 95 95
+8x8 a measured 60 61
+8x8 a simulated 55.2 55.2
+8x8 b measured 50 51
+8x8 b simulated 55 55
 """
 r, _ = compare(rates)
 out = r.stdout
 expect(r.returncode == 0, "the tool runs", out + r.stderr)
-expect("within 10% of the measured median: 5 of 7" in out, "5 of 7 points within 10%", out)
+expect("within 10% of the measured median: 7 of 9" in out, "7 of 9 points within 10%", out)
 line = next(l for l in out.splitlines() if l.startswith("2x2      b"))
 expect("1.188" in line and line.rstrip().endswith("differ"), "2x2 b: 1.188, simulations differ", line)
 line = next(l for l in out.splitlines() if l.startswith("2x2      a"))
@@ -58,8 +64,10 @@ expect("100" in line and line.rstrip().endswith("identical"), "2x2 a: median 100
 expect("a>b kept" in out, "2x2: a > b kept", out)
 expect("b>a tied" in out, "4x4: b > a tied in the simulation", out)
 expect("c>" not in out and ">c" not in out, "a single run is never apart", out)
-expect("pairs the measurements tell apart: 2; ordered alike by the simulation: 1, tied: 1, reversed: 0 "
-       "(ranges apart but medians within 2%: 1)" in out, "2 pairs, 1 kept, 1 tied; 1 within the noise", out)
+expect("pairs the measurements tell apart: 3; ordered alike by the simulation: 1, tied: 2, reversed: 0 "
+       "(ranges apart but medians within 2%: 1)" in out, "3 pairs, 1 kept, 2 tied; 1 within the noise", out)
+line = next(l for l in out.splitlines() if l.startswith("8x8 ") and "|" in l)
+expect("a>b tied" in line, "8x8: simulated 0.36% apart is a tie", line)
 line = next(l for l in out.splitlines() if l.startswith("1x1 ") and "|" in l)
 expect("none (noise)" in line, "1x1: within the noise", line)
 
@@ -69,8 +77,15 @@ r = subprocess.run([sys.executable, tool, f.name, "--noise", "0"], capture_outpu
 os.unlink(f.name)
 line = next(l for l in r.stdout.splitlines() if l.startswith("1x1 ") and "|" in l)
 expect("b>a kept" in line, "1x1 with --noise 0: b > a kept", r.stdout)
-expect("pairs the measurements tell apart: 3; ordered alike by the simulation: 2" in r.stdout, "3 pairs, 2 kept",
+expect("pairs the measurements tell apart: 4; ordered alike by the simulation: 2" in r.stdout, "4 pairs, 2 kept",
        r.stdout)
+
+with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+    f.write(rates)
+r = subprocess.run([sys.executable, tool, f.name, "--sim-tie", "0"], capture_output=True, text=True)
+os.unlink(f.name)
+line = next(l for l in r.stdout.splitlines() if l.startswith("8x8 ") and "|" in l)
+expect("a>b kept" in line, "8x8 with --sim-tie 0: a > b kept", r.stdout)
 
 r, name = compare("2x2 a measured 1\n2x2 a guessed 2\n")
 expect(r.returncode != 0 and f"{name}:2:" in r.stderr, "a bad line refused with file and line", r.stdout + r.stderr)

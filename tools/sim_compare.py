@@ -9,8 +9,10 @@ then, point by point, the policies best first as measured and as simulated, and 
 policies the measurements tell apart (two runs or more each, their ranges apart, and their medians
 more than --noise apart: with two or three runs a point, ranges part over differences smaller than
 what the same point moves between two sessions, 1-3% on the GPU machines): only those are a ranking
-the simulation must reproduce.
-    tools/sim_compare.py RATES_FILE [--tolerance 0.10] [--noise 0.02]
+the simulation must reproduce. The simulation orders such a pair only if its two figures differ by
+more than --sim-tie (default 0.5%): closer, it calls them even (a tie in all but the sign of a
+0.02% difference is no ranking).
+    tools/sim_compare.py RATES_FILE [--tolerance 0.10] [--noise 0.02] [--sim-tie 0.005]
 """
 import argparse
 import itertools
@@ -46,6 +48,8 @@ def main():
     ap.add_argument("--tolerance", type=float, default=0.10)
     ap.add_argument("--noise", type=float, default=0.02,
                     help="medians closer than this fraction are not a ranking, even with ranges apart")
+    ap.add_argument("--sim-tie", type=float, default=0.005,
+                    help="simulated figures closer than this fraction are a tie, not an order")
     a = ap.parse_args()
     rows, order = read(a.rates)
     print(f"{'point':<8} {'policy':<7} {'measured (median)':>17} {'range':>21} {'n':>2} {'simulated':>13} "
@@ -65,7 +69,8 @@ def main():
         print(f"{key[0]:<8} {key[1]:<7} {cells[0]:>17} {cells[1]:>21} {cells[2]:>2} {cells[3]:>13} {cells[4]:>8}  {same}")
     print(f"# within {a.tolerance:.0%} of the measured median: {within} of {total}")
     print(f"# policies best first, measured (median) | simulated; apart: pairs whose measured ranges do not "
-          f"overlap and whose medians differ by more than {a.noise:.0%}, and whether the simulation orders them alike")
+          f"overlap and whose medians differ by more than {a.noise:.0%}, and whether the simulation orders them alike "
+          f"(tied: simulated within {a.sim_tie:.1%})")
     points = []
     for p, _ in order:
         if p not in points:
@@ -86,11 +91,12 @@ def main():
                 if statistics.median(m[hi]) <= (1 + a.noise) * statistics.median(m[lo]):
                     within_noise += 1
                     continue
-                kept = s[hi] > s[lo]
+                tied = abs(s[hi] - s[lo]) <= a.sim_tie * max(s[hi], s[lo])
+                kept = not tied and s[hi] > s[lo]
                 apart_total += 1
                 apart_kept += kept
-                apart_tied += s[hi] == s[lo]
-                notes.append(f"{hi}>{lo} {'kept' if kept else 'tied' if s[hi] == s[lo] else 'NOT kept'}")
+                apart_tied += tied
+                notes.append(f"{hi}>{lo} {'kept' if kept else 'tied' if tied else 'NOT kept'}")
         print(f"{p:<8} {' '.join(by_m):<24} | {' '.join(by_s):<24} apart: {', '.join(notes) if notes else 'none (noise)'}")
     print(f"# pairs the measurements tell apart: {apart_total}; ordered alike by the simulation: {apart_kept}, "
           f"tied: {apart_tied}, reversed: {apart_total - apart_kept - apart_tied} "

@@ -6,7 +6,10 @@
 # two 150-step runs each, dmda), then every point measured: 1 GPU at 1x1 / 2x2 / 4x4, 2 GPUs at 1x2,
 # 4 GPUs (where the machine has them) at 1x4, in one process and (points "2r", "4r") as one rank a
 # GPU (mpirun: their halos GPU to GPU by CUDA IPC), each under dmda, dmdas and eager, STEPS steps
-# (default 100); writes OUT/measured.txt and the home (OUT/home.tgz: bus figures, SimGrid
+# (default 300: a run's one-time costs, such as the 7-10 ms one watch_velocity task takes at a run's
+# last watchdog measure under dmdas, weigh 3% in the 0.34 s of a 100-step run at one GPU 4x4 and
+# made dmdas "lose" there by 3-6%; over 300 steps the three policies lie within 2%; traces in
+# docs/lab.md); writes OUT/measured.txt and the home (OUT/home.tgz: bus figures, SimGrid
 # platform, the histories of the one-GPU calibration, saved before any measured run).
 # simulate: the same points on the simulated machine of that home (host "gpuhost", every GPU a
 # copy of GPU 0: STARPU_PERF_MODEL_HOMOGENEOUS_CUDA), each twice, `--sim-task-gap` GAP (default 15
@@ -19,7 +22,7 @@
 set -uo pipefail
 mode=${1:?usage: sim_validate_gpu.sh measure|simulate OUT [STEPS]}
 out=${2:?usage: sim_validate_gpu.sh measure|simulate OUT [STEPS]}
-steps=${3:-100}
+steps=${3:-300}
 here=$(cd "$(dirname "$0")/.." && pwd)
 export STARPU_SILENT=1 STARPU_NCPU=0 STARPU_NWORKER_PER_CUDA=1 STARPU_HOSTNAME=gpuhost
 policies="dmda dmdas eager"
