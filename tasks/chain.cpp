@@ -424,7 +424,9 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
     for (BlockData& b : blocks)
       if (b.local) {
         b.chained = true;
-        if (policy.chain_side_stream) b.chain_side = create_side(b.node, memory);
+        // The second stream takes the PML cells and the station samples: a block with neither keeps one.
+        if (policy.chain_side_stream && (b.pml_cells > 0 || !b.station_slots.empty()))
+          b.chain_side = create_side(b.node, memory);
         ++chained;
       }
     starpu_task_watchdog_set_hook(report_stall, &blocks);
