@@ -11,10 +11,10 @@ import tempfile
 tool = os.path.join(sys.argv[1], "tools", "sim_compare.py")
 
 
-def compare(text):
+def compare(text, *options):
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
         f.write(text)
-    r = subprocess.run([sys.executable, tool, f.name], capture_output=True, text=True)
+    r = subprocess.run([sys.executable, tool, f.name, *options], capture_output=True, text=True)
     os.unlink(f.name)
     return r, f.name
 
@@ -71,19 +71,13 @@ expect("a>b tied" in line, "8x8: simulated 0.36% apart is a tie", line)
 line = next(l for l in out.splitlines() if l.startswith("1x1 ") and "|" in l)
 expect("none (noise)" in line, "1x1: within the noise", line)
 
-with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-    f.write(rates)
-r = subprocess.run([sys.executable, tool, f.name, "--noise", "0"], capture_output=True, text=True)
-os.unlink(f.name)
+r, _ = compare(rates, "--noise", "0")
 line = next(l for l in r.stdout.splitlines() if l.startswith("1x1 ") and "|" in l)
 expect("b>a kept" in line, "1x1 with --noise 0: b > a kept", r.stdout)
 expect("pairs the measurements tell apart: 4; ordered alike by the simulation: 2" in r.stdout, "4 pairs, 2 kept",
        r.stdout)
 
-with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-    f.write(rates)
-r = subprocess.run([sys.executable, tool, f.name, "--sim-tie", "0"], capture_output=True, text=True)
-os.unlink(f.name)
+r, _ = compare(rates, "--sim-tie", "0")
 line = next(l for l in r.stdout.splitlines() if l.startswith("8x8 ") and "|" in l)
 expect("a>b kept" in line, "8x8 with --sim-tie 0: a > b kept", r.stdout)
 
