@@ -82,10 +82,12 @@ void record(const starpu_task* task) {
   Totals& t = s.totals[{task->cl->name ? task->cl->name : "?", starpu_worker_get_type(p->workerid)}];
   ++t.tasks;
   t.us += end - start;
-  if (s.trace)
-    s.events.push_back({p->workerid, task->cl->name, task->name ? task->name : "", start, end,
-                        microseconds(p->push_start_time), microseconds(p->push_end_time) - microseconds(p->push_start_time),
-                        microseconds(p->pop_end_time) - microseconds(p->pop_start_time)});
+  if (s.trace) {
+    // A time StarPU did not set stays zero: the task's own start stands for it (a span of 0).
+    const auto at = [start](timespec t) { return t.tv_sec == 0 && t.tv_nsec == 0 ? start : microseconds(t); };
+    s.events.push_back({p->workerid, task->cl->name, task->name ? task->name : "", start, end, at(p->push_start_time),
+                        at(p->push_end_time) - at(p->push_start_time), at(p->pop_end_time) - at(p->pop_start_time)});
+  }
 }
 
 void task_ended(void*) { record(starpu_task_get_current()); }
