@@ -11,12 +11,17 @@ import tempfile
 tool = os.path.join(sys.argv[1], "tools", "sim_compare.py")
 
 
-def compare(text, *options):
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
-        f.write(text)
-    r = subprocess.run([sys.executable, tool, f.name, *options], capture_output=True, text=True)
-    os.unlink(f.name)
-    return r, f.name
+def compare(text, *options, pooled=()):
+    """The tool on `text` (and on each text of `pooled`, as further files); its result and text's file."""
+    names = []
+    for t in (text, *pooled):
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+            f.write(t)
+        names.append(f.name)
+    r = subprocess.run([sys.executable, tool, *names, *options], capture_output=True, text=True)
+    for name in names:
+        os.unlink(name)
+    return r, names[0]
 
 
 def expect(cond, what, output):
@@ -80,6 +85,17 @@ expect("pairs the measurements tell apart: 4; ordered alike by the simulation: 2
 r, _ = compare(rates, "--sim-tie", "0")
 line = next(l for l in r.stdout.splitlines() if l.startswith("8x8 ") and "|" in l)
 expect("a>b kept" in line, "8x8 with --sim-tie 0: a > b kept", r.stdout)
+
+# Pooled: a second file's run of 4x4 a (53) reaches into b's range (52-53): no longer apart. Files
+# of other steps are refused.
+first = "# x, 100 steps; calibrated\n" + rates
+r, _ = compare(first, pooled=["# y, 100 steps\n4x4 a measured 53\n"])
+line = next(l for l in r.stdout.splitlines() if l.startswith("4x4 ") and "|" in l)
+expect(r.returncode == 0 and "none (noise)" in line, "4x4 pooled with a run of 53: within the noise", r.stdout + r.stderr)
+line = next(l for l in r.stdout.splitlines() if l.startswith("4x4      a"))
+expect("50-53" in line and " 3 " in line, "4x4 a pooled: three runs, 50-53", line)
+r, _ = compare(first, pooled=["# y, 300 steps\n4x4 a measured 53\n"])
+expect(r.returncode != 0 and "different steps" in r.stderr, "files of 100 and 300 steps refused", r.stdout + r.stderr)
 
 r, name = compare("2x2 a measured 1\n2x2 a guessed 2\n")
 expect(r.returncode != 0 and f"{name}:2:" in r.stderr, "a bad line refused with file and line", r.stdout + r.stderr)

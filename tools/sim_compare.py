@@ -12,7 +12,10 @@ what the same point moves between two sessions, 1-3% on the GPU machines): only 
 the simulation must reproduce. The simulation orders such a pair only if its two figures differ by
 more than --sim-tie (default 0.5%): closer, it calls them even (a tie in all but the sign of a
 0.02% difference is no ranking).
-    tools/sim_compare.py RATES_FILE [--tolerance 0.10] [--noise 0.02] [--sim-tie 0.005]
+Several files pool their runs (measured runs of the same points from other sessions or machines of
+the same kind, their header lines naming the same steps): the noise of a point is then what it
+moved over all of them.
+    tools/sim_compare.py RATES_FILE [MORE_RATES...] [--tolerance 0.10] [--noise 0.02] [--sim-tie 0.005]
 """
 import argparse
 import itertools
@@ -20,12 +23,29 @@ import statistics
 import sys
 
 
-def read(path):
+def steps_of(header):
+    """The steps a header line names ("..., 300 steps; ..."), or None."""
+    words = header.replace(",", " ").replace(";", " ").split()
+    return next((words[i - 1] for i, w in enumerate(words) if w == "steps" and i > 0), None)
+
+
+def read(paths):
     rows = {}  # (point, policy) -> {"measured": [...], "simulated": [...]}
     order = []
+    steps = {}
+    for path in paths:
+        read_one(path, rows, order, steps)
+    if len(set(steps.values())) > 1:
+        sys.exit("pooled files of different steps: " + ", ".join(f"{p}: {s}" for p, s in steps.items()))
+    return rows, order
+
+
+def read_one(path, rows, order, steps):
     with open(path) as f:
         for n, line in enumerate(f, 1):
             fields = line.split()
+            if fields and fields[0].startswith("#") and path not in steps and steps_of(line):
+                steps[path] = steps_of(line)
             if not fields or fields[0].startswith("#"):
                 continue
             if len(fields) < 3 or fields[2] not in ("measured", "simulated"):
@@ -39,12 +59,11 @@ def read(path):
                     rows[key][fields[2]].append(float(v))
                 except ValueError:
                     pass  # a failed run ("failed") leaves no figure
-    return rows, order
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("rates")
+    ap.add_argument("rates", nargs="+")
     ap.add_argument("--tolerance", type=float, default=0.10)
     ap.add_argument("--noise", type=float, default=0.02,
                     help="medians closer than this fraction are not a ranking, even with ranges apart")

@@ -15,8 +15,9 @@
 # copy of GPU 0: STARPU_PERF_MODEL_HOMOGENEOUS_CUDA), each twice, `--sim-task-gap` GAP (default 15
 # us) and `--sim-launch-latency` LAUNCH (default 15 us), and prints simulated against measured
 # (tools/sim_compare.py: the measured median and range, the ranking of the policies, whether the two
-# simulations agree to the last digit). Rank points take the SMPI build (tools/sim_nodes.sh, its
-# ranks on one node: RANKS_PER_NODE).
+# simulations agree to the last digit; POOL="A/measured.txt ..." adds other measurements of the
+# same points to the noise). Rank points take the SMPI build (tools/sim_nodes.sh, its ranks on one
+# node: RANKS_PER_NODE).
 # One worker (stream) a GPU on both sides: the simulation runs a worker's tasks one after another,
 # so it cannot play several streams sharing a GPU's SMs.
 set -uo pipefail
@@ -89,7 +90,7 @@ home=$(mktemp -d)
 tar -C "$home" -xzf "$out/home.tgz"
 head -1 "$out/measured.txt"
 rates=$home/rates.txt
-grep -v '^#' "$out/measured.txt" > "$rates"
+cp "$out/measured.txt" "$rates"  # its header names the steps (sim_compare.py pools only alike)
 while read -r p s _; do
   g=${p%%:*} b=${p#*:}
   line="$p $s simulated"
@@ -105,5 +106,8 @@ while read -r p s _; do
   done
   echo "$line"
 done < <(grep -v '^#' "$out/measured.txt") >> "$rates"
-python3 "$here/tools/sim_compare.py" "$rates"
+# POOL: measured.txt files of other runs of the same points (other sessions, machines of the same
+# kind, the same steps), whose runs join this one's: the noise a ranking must clear is then what a
+# point moved over all of them.
+python3 "$here/tools/sim_compare.py" "$rates" ${POOL:-}
 rm -rf "$home"
