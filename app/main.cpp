@@ -208,7 +208,9 @@ void add_run(CLI::App& app, Options& opt) {
                       "simulated runs (SimGrid build) only: microseconds a GPU worker takes from a task to its "
                       "launch, hidden where tasks queue on the GPU, paid where one waits for another GPU's (docs/lab.md)")
       ->check(number_at_least(0));
-  run_cmd->add_option("--trace", rc.trace, "write every task's worker, codelet, ready, start and end times and the policy's push and pop times to this CSV (Gantt charts; docs/lab.md)");
+  run_cmd->add_option("--trace", rc.trace,
+                      "write every task's worker, codelet, ready, start and end times and the policy's push and pop "
+                      "times to this CSV (Gantt charts; docs/lab.md)");
   run_cmd->add_option("--summary", rc.summary, "write the run as one CSV row (tools/sweep.py reads it)");
 }
 
