@@ -344,13 +344,25 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   return status;
 }
 
+// A file the run will write, refused before anything runs where its folder does not exist (a
+// checkpoint's folder found missing at the first checkpoint took the run and its output with it).
+void require_folder(const std::string& label, const std::string& file) {
+  const auto dir = std::filesystem::absolute(file).parent_path();
+  if (!std::filesystem::is_directory(dir))
+    throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
+}
+
 }  // namespace
 
 int run_case(const Case& given, const RunControl& rc) {
   Case c = given;
-  const auto out_dir = std::filesystem::absolute(c.output).parent_path();
-  if (launch_rank() == 0 && !std::filesystem::is_directory(out_dir))
-    throw CaseError(fmt::format("{}: output.file = {}: directory {} does not exist", c.path, c.output, out_dir.string()));
+  if (launch_rank() == 0) {
+    require_folder(fmt::format("{}: output.file = {}", c.path, c.output), c.output);
+    const std::pair<const char*, std::string> named[] = {
+        {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
+    for (const auto& [flag, file] : named)
+      if (!file.empty()) require_folder(fmt::format("{} {}", flag, file), file);
+  }
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
   if ((rc.sim_task_gap_us > 0 || rc.sim_launch_latency_us > 0) && !simulated_runtime())

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <hdf5.h>
 
 #include <cmath>
@@ -98,6 +99,17 @@ TEST_F(Cli, BadFlagsAreRefused) {
   r = run("run " + small_case() + " --output /nonexistent/dir/o.h5");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.output.find("does not exist"), std::string::npos) << r.output;
+  // The other files a run writes, refused before it runs: a checkpoint's missing folder used to
+  // stop the run at its first checkpoint, its output lost.
+  for (const char* flag : {"--checkpoint", "--trace", "--summary"}) {
+    r = run(fmt::format("run {} --steps 20 --checkpoint-every 10 --output {} {} /nonexistent/dir/f", small_case(),
+                        (dir_ / "o.h5").string(), flag));
+    EXPECT_EQ(r.code, 2) << flag;
+    EXPECT_NE(r.output.find(fmt::format("{} /nonexistent/dir/f: directory /nonexistent/dir does not exist", flag)),
+              std::string::npos)
+        << r.output;
+    EXPECT_FALSE(fs::exists(dir_ / "o.h5")) << flag;
+  }
 }
 
 // Command-line values are checked like case values: one readable line naming the flag, exit 2.
