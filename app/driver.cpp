@@ -345,11 +345,14 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 }
 
 // A file the run will write, refused before anything runs where its folder does not exist (a
-// checkpoint's folder found missing at the first checkpoint took the run and its output with it).
+// checkpoint's folder found missing at the first checkpoint took the run and its output with it)
+// or where it names a folder.
 void require_folder(const std::string& label, const std::string& file) {
   const auto dir = std::filesystem::absolute(file).parent_path();
   if (!std::filesystem::is_directory(dir))
     throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
+  if (std::filesystem::is_directory(file))
+    throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
 }
 
 }  // namespace

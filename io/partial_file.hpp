@@ -16,7 +16,9 @@ class PartialFile {
 
   const std::string& path() const { return path_; }
   const std::string& tmp() const { return tmp_; }  // where to write
-  // Replaces <path> with what was written; throws std::runtime_error naming the path.
+  // Replaces <path> with what was written; throws std::runtime_error naming the path. A folder at
+  // <path> gives way only to a folder that writes again every file it holds (nothing lost); else
+  // both stay and the error says where this run's went.
   void commit();
 
  private:

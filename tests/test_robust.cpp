@@ -1,6 +1,8 @@
 // Robust runs: the watchdog stops a blowing-up run and keeps what it recorded; checkpoints survive
 // SIGKILL and restart bitwise (also with another block layout and scheduler); SIGTERM stops
-// cleanly; damaged checkpoints and impossible memory needs are refused with clear messages.
+// cleanly; damaged checkpoints and impossible memory needs are refused with clear messages; a
+// result never replaces a folder it would not write again in full.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <signal.h>
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +24,7 @@
 #include "io/checkpoint.hpp"
 #include "io/compare.hpp"
 #include "io/output_h5.hpp"
+#include "io/partial_file.hpp"
 #include "physics/stability.hpp"
 #include "shell.hpp"
 
@@ -217,4 +221,60 @@ TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {
   EXPECT_NE(r.output.find("of memory"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("is available"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(path("huge.h5")));
+}
+
+namespace {
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p) << text; }
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+// Results go through <path>.partial and replace <path> when complete. A folder of a rerun (the SAC
+// files of the same stations) gives way; a folder holding anything the new one does not write
+// again, or a folder where a file is to go, stays as it was, and what the run wrote stays at
+// <path>.partial, which the error names.
+TEST_F(Robust, AResultNeverReplacesAFolderItWouldNotWriteAgain) {
+  const fs::path sac = dir_ / "run_sac";
+  fs::create_directories(sac);
+  write_text(sac / "A.sac", "old");
+  auto write_folder = [](const std::string& tmp) {
+    fs::create_directory(tmp);
+    write_text(fs::path(tmp) / "A.sac", "new");
+  };
+  write_through(sac.string(), write_folder);  // a rerun: every file written again
+  EXPECT_EQ(read_text(sac / "A.sac"), "new");
+
+  write_text(sac / "notes.txt", "the user's");
+  try {
+    write_through(sac.string(), write_folder);
+    ADD_FAILURE() << "a folder holding notes.txt was replaced";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("holding notes.txt, which this run does not write"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("run_sac.partial"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(read_text(sac / "notes.txt"), "the user's");
+  EXPECT_EQ(read_text(dir_ / "run_sac.partial" / "A.sac"), "new");  // nothing lost either side
+
+  EXPECT_THROW(write_through(sac.string(), [](const std::string& tmp) { write_text(tmp, "a file"); }),
+               std::runtime_error);
+  EXPECT_EQ(read_text(sac / "notes.txt"), "the user's");
+  EXPECT_EQ(read_text(dir_ / "run_sac.partial"), "a file");
+}
+
+// An output, checkpoint, trace or summary named after an existing folder is refused before the run.
+TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
+  fs::create_directories(dir_ / "results");
+  write_text(dir_ / "results" / "mine.txt", "keep");
+  const std::string c = std::string(ONDES_SOURCE_DIR) + "/inputs/small_homogeneous.toml";
+  auto r = cli(fmt::format("run {} --steps 5 --output {}", c, path("results")), dir_ / "log1");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("output.file = " + path("results") + ": is a directory"), std::string::npos) << r.output;
+  r = cli(fmt::format("run {} --steps 5 --output {} --trace {}", c, path("o.h5"), path("results")), dir_ / "log2");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--trace " + path("results") + ": is a directory"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
+  EXPECT_EQ(read_text(dir_ / "results" / "mine.txt"), "keep");
 }
