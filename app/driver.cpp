@@ -361,6 +361,8 @@ int run_case(const Case& given, const RunControl& rc) {
   Case c = given;
   if (launch_rank() == 0) {
     require_folder(fmt::format("{}: output.file = {}", c.path, c.output), c.output);
+    if (c.snapshots.every > 0)
+      require_folder(fmt::format("{}: snapshots.file = {}", c.path, snapshot_path(c)), snapshot_path(c));
     const std::pair<const char*, std::string> named[] = {
         {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
     for (const auto& [flag, file] : named)

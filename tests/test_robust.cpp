@@ -264,7 +264,8 @@ TEST_F(Robust, AResultNeverReplacesAFolderItWouldNotWriteAgain) {
   EXPECT_EQ(read_text(dir_ / "run_sac.partial"), "a file");
 }
 
-// An output, checkpoint, trace or summary named after an existing folder is refused before the run.
+// An output, checkpoint, trace or summary named after an existing folder, and a snapshots file in a
+// folder that does not exist, are refused before the run.
 TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
   fs::create_directories(dir_ / "results");
   write_text(dir_ / "results" / "mine.txt", "keep");
@@ -277,4 +278,15 @@ TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
   EXPECT_NE(r.output.find("--trace " + path("results") + ": is a directory"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
   EXPECT_EQ(read_text(dir_ / "results" / "mine.txt"), "keep");
+  // The snapshots' file, in a folder that does not exist: one line naming the key, before the run
+  // (it was HDF5's error stack and exit 1 at set-up).
+  std::string text = read_text(c);
+  text.replace(text.find("[output]"), 8, "[snapshots]\nevery = 5\nfile = \"/nonexistent/dir/s.h5\"\n\n[output]");
+  write_text(dir_ / "snap.toml", text);
+  r = cli(fmt::format("run {} --steps 10 --output {}", path("snap.toml"), path("o.h5")), dir_ / "log3");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("snapshots.file = /nonexistent/dir/s.h5: directory /nonexistent/dir does not exist"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
 }
