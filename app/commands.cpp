@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -18,6 +17,7 @@
 #include "io/compare.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
+#include "io/partial_file.hpp"
 #include "io/tuning.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/attenuation.hpp"
@@ -202,6 +202,7 @@ int compare_command(const std::string& a, const std::string& b, double tolerance
 
 // The TOML case of an Ondes3D parameter file, validated; written only when complete.
 int convert_command(const std::string& prm, const std::string& toml_path) {
+  check_result_path(fmt::format("convert -o {}", toml_path), toml_path);
   std::ifstream in(prm);
   std::stringstream text;
   text << in.rdbuf();
@@ -209,13 +210,11 @@ int convert_command(const std::string& prm, const std::string& toml_path) {
   const Case c = read_ondes3d_prm(prm, text.str(), &where);
   for (const std::string& w : validate_case(c)) spdlog::warn("{}: {}", prm, w);
   const std::string toml = ondes3d_to_toml(c, where, toml_path);
-  const std::string tmp = toml_path + ".partial";
-  {
+  write_through(toml_path, [&](const std::string& tmp) {
     std::ofstream out(tmp);
     out << toml;
     if (!out.flush()) throw CaseError(fmt::format("{}: cannot write", toml_path));
-  }
-  std::filesystem::rename(tmp, toml_path);
+  });
   spdlog::info("{}: {} x {} x {} cells, {} layer(s), {} source point(s), {} station(s) -> {}", prm, c.grid.nx,
                c.grid.ny, c.grid.nz, c.medium.layers.size(), c.sources.size(), c.stations.size(), toml_path);
   return 0;

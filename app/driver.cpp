@@ -20,6 +20,7 @@
 #include "core/case_error.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"
+#include "io/partial_file.hpp"
 #include "io/seismo_export.hpp"
 #include "io/snapshot_file.hpp"
 #include "io/tuning.hpp"
@@ -344,29 +345,20 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   return status;
 }
 
-// A file the run will write, refused before anything runs where its folder does not exist (a
-// checkpoint's folder found missing at the first checkpoint took the run and its output with it)
-// or where it names a folder.
-void require_folder(const std::string& label, const std::string& file) {
-  const auto dir = std::filesystem::absolute(file).parent_path();
-  if (!std::filesystem::is_directory(dir))
-    throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
-  if (std::filesystem::is_directory(file))
-    throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
-}
-
 }  // namespace
 
 int run_case(const Case& given, const RunControl& rc) {
   Case c = given;
+  // The files the run will write, refused before anything runs where they cannot be (a checkpoint's
+  // folder found missing at the first checkpoint took the run and its output with it).
   if (launch_rank() == 0) {
-    require_folder(fmt::format("{}: output.file = {}", c.path, c.output), c.output);
+    check_result_path(fmt::format("{}: output.file = {}", c.path, c.output), c.output);
     if (c.snapshots.every > 0)
-      require_folder(fmt::format("{}: snapshots.file = {}", c.path, snapshot_path(c)), snapshot_path(c));
+      check_result_path(fmt::format("{}: snapshots.file = {}", c.path, snapshot_path(c)), snapshot_path(c));
     const std::pair<const char*, std::string> named[] = {
         {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
     for (const auto& [flag, file] : named)
-      if (!file.empty()) require_folder(fmt::format("{} {}", flag, file), file);
+      if (!file.empty()) check_result_path(fmt::format("{} {}", flag, file), file);
   }
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());

@@ -32,6 +32,7 @@
 #include "io/case_reader.hpp"
 #include "io/tuning.hpp"
 #include "io/compare.hpp"
+#include "io/partial_file.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
@@ -286,6 +287,7 @@ int dispatch(const CLI::App& app, Options& opt) {
   if (app.got_subcommand("convert")) return convert_command(opt.case_path, opt.convert_output);
   const Case c = load(opt.case_path, opt.o);
   if (app.got_subcommand("calibrate")) {
+    check_result_path(fmt::format("calibrate --output {}", opt.machine), opt.machine);
     write_machine(opt.machine, calibrate_machine(c, opt.calib_steps, opt.workers.ncpu));
     spdlog::info("machine model in {}", opt.machine);
     return 0;

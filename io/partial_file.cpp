@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/case_error.hpp"
+
 namespace ondes {
 
 PartialFile::PartialFile(std::string path) : path_(std::move(path)), tmp_(path_ + ".partial") {
@@ -35,6 +37,13 @@ std::string unreplaceable(const std::filesystem::path& old, const std::filesyste
 }
 
 }  // namespace
+
+void check_result_path(const std::string& label, const std::string& file) {
+  const auto dir = std::filesystem::absolute(file).parent_path();
+  if (!std::filesystem::is_directory(dir))
+    throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
+  if (std::filesystem::is_directory(file)) throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
+}
 
 void PartialFile::commit() {
   std::error_code ec;

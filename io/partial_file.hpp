@@ -26,6 +26,11 @@ class PartialFile {
   bool committed_ = false;
 };
 
+// Throws CaseError (one line: `label`, then why) where `file` cannot be a result the program
+// writes: its folder does not exist, or a folder bears its name. Called before the work that
+// produces it, so that a bad path costs nothing.
+void check_result_path(const std::string& label, const std::string& file);
+
 // Writes through write(tmp) and commits.
 template <class Write>
 void write_through(const std::string& path, Write&& write) {

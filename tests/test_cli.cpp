@@ -110,6 +110,11 @@ TEST_F(Cli, BadFlagsAreRefused) {
         << r.output;
     EXPECT_FALSE(fs::exists(dir_ / "o.h5")) << flag;
   }
+  r = run("calibrate " + small_case() + " --output /nonexistent/dir/m.toml");
+  EXPECT_EQ(r.code, 2);  // before any measurement
+  EXPECT_NE(r.output.find("calibrate --output /nonexistent/dir/m.toml: directory /nonexistent/dir does not exist"),
+            std::string::npos)
+      << r.output;
 }
 
 // Command-line values are checked like case values: one readable line naming the flag, exit 2.

@@ -3,6 +3,7 @@
 // each dialect's geometry, and bad files are refused with the file, line or key named.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -190,6 +191,13 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
   const fs::path not_prm = dir_ / "again.toml";
   EXPECT_NE(std::system((bin + " convert " + toml.string() + " -o " + not_prm.string() + " > /dev/null 2>&1").c_str()), 0);
   EXPECT_FALSE(fs::exists(not_prm));
+  // -o naming a folder: refused before converting (exit 2), the folder and its files untouched.
+  fs::create_directories(dir_ / "cases");
+  std::ofstream(dir_ / "cases" / "mine.toml") << "# mine\n";
+  const std::string to_folder = bin + " convert " + prm.string() + " -o " + (dir_ / "cases").string();
+  const int code = std::system((to_folder + " > /dev/null 2>&1").c_str());
+  EXPECT_EQ(WEXITSTATUS(code), 2);
+  EXPECT_TRUE(fs::exists(dir_ / "cases" / "mine.toml"));
   ASSERT_EQ(std::system(("cd " + dir_.string() + " && " + bin + " run tagged.prm --steps 20 > /dev/null 2>&1").c_str()), 0);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged.h5"));
   EXPECT_TRUE(fs::exists(dir_ / "out" / "obs3.dat")) << "Ondes3D's station files in its <dir>";
