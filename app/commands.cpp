@@ -202,7 +202,7 @@ int compare_command(const std::string& a, const std::string& b, double tolerance
 
 // The TOML case of an Ondes3D parameter file, validated; written only when complete.
 int convert_command(const std::string& prm, const std::string& toml_path) {
-  check_result_path(fmt::format("convert -o {}", toml_path), toml_path);
+  check_result_path(fmt::format("convert -o {}", toml_path), toml_path, prm);
   std::ifstream in(prm);
   std::stringstream text;
   text << in.rdbuf();

@@ -38,11 +38,14 @@ std::string unreplaceable(const std::filesystem::path& old, const std::filesyste
 
 }  // namespace
 
-void check_result_path(const std::string& label, const std::string& file) {
-  const auto dir = std::filesystem::absolute(file).parent_path();
-  if (!std::filesystem::is_directory(dir))
-    throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
-  if (std::filesystem::is_directory(file)) throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
+void check_result_path(const std::string& label, const std::string& file, const std::string& input) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::absolute(file).parent_path();
+  if (!fs::is_directory(dir)) throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
+  if (fs::is_directory(file)) throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
+  std::error_code ec;
+  if (!input.empty() && fs::weakly_canonical(file, ec) == fs::weakly_canonical(input, ec))
+    throw CaseError(fmt::format("{}: is the input file {} itself", label, input));
 }
 
 void PartialFile::commit() {

@@ -27,9 +27,9 @@ class PartialFile {
 };
 
 // Throws CaseError (one line: `label`, then why) where `file` cannot be a result the program
-// writes: its folder does not exist, or a folder bears its name. Called before the work that
-// produces it, so that a bad path costs nothing.
-void check_result_path(const std::string& label, const std::string& file);
+// writes: its folder does not exist, a folder bears its name, or it is the file `input` (the case
+// being run or converted). Called before the work that produces it, so that a bad path costs nothing.
+void check_result_path(const std::string& label, const std::string& file, const std::string& input = {});
 
 // Writes through write(tmp) and commits.
 template <class Write>

@@ -264,8 +264,8 @@ TEST_F(Robust, AResultNeverReplacesAFolderItWouldNotWriteAgain) {
   EXPECT_EQ(read_text(dir_ / "run_sac.partial"), "a file");
 }
 
-// An output, checkpoint, trace or summary named after an existing folder, and a snapshots file in a
-// folder that does not exist, are refused before the run.
+// An output, checkpoint, trace or summary named after an existing folder, a snapshots file in a
+// folder that does not exist, and an output over the case file, are refused before the run.
 TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
   fs::create_directories(dir_ / "results");
   write_text(dir_ / "results" / "mine.txt", "keep");
@@ -289,4 +289,11 @@ TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
             std::string::npos)
       << r.output;
   EXPECT_FALSE(fs::exists(dir_ / "o.h5"));
+  // The output over the case file itself (a slip of the command line), by another spelling of its path.
+  r = cli(fmt::format("run {} --steps 5 --output {}/../{}/snap.toml", path("snap.toml"), dir_.string(),
+                      dir_.filename().string()),
+          dir_ / "log4");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("is the input file " + path("snap.toml") + " itself"), std::string::npos) << r.output;
+  EXPECT_EQ(read_text(dir_ / "snap.toml"), text);
 }
