@@ -121,6 +121,11 @@ int check_command(const Case& c, int ranks, int gpus) {
   if (c.medium.attenuating()) print_attenuation(c.medium);
   if (c.medium.damped()) print_damping(c);
   fmt::print("{} source(s), {} station(s)\n", c.sources.size(), c.stations.size());
+  try {  // a batch job may make the folders before it runs: a warning here, a refusal there
+    check_result_files(c, RunControl{});
+  } catch (const CaseError& e) {
+    fmt::print("warning: {} (`run` refuses it as it stands)\n", e.what());
+  }
   if (const double m0 = seismic_moment(c.sources); m0 > 0)  // Ondes3D prints its Mo and Mw (IO.c, ReadSrc)
     fmt::print("seismic moment M0 = {:.4g} N m (sum of the moment sources'), Mw = {:.2f}\n", m0, moment_magnitude(m0));
   const MemoryNeeds& need = plan.memory;

@@ -347,19 +347,21 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 
 }  // namespace
 
+void check_result_files(const Case& c, const RunControl& rc) {
+  check_result_path(fmt::format("{}: output.file = {}", c.path, c.output), c.output, c.path);
+  if (c.snapshots.every > 0)
+    check_result_path(fmt::format("{}: snapshots.file = {}", c.path, snapshot_path(c)), snapshot_path(c), c.path);
+  const std::pair<const char*, std::string> named[] = {
+      {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
+  for (const auto& [flag, file] : named)
+    if (!file.empty()) check_result_path(fmt::format("{} {}", flag, file), file, c.path);
+}
+
 int run_case(const Case& given, const RunControl& rc) {
   Case c = given;
   // The files the run will write, refused before anything runs where they cannot be (a checkpoint's
   // folder found missing at the first checkpoint took the run and its output with it).
-  if (launch_rank() == 0) {
-    check_result_path(fmt::format("{}: output.file = {}", c.path, c.output), c.output, c.path);
-    if (c.snapshots.every > 0)
-      check_result_path(fmt::format("{}: snapshots.file = {}", c.path, snapshot_path(c)), snapshot_path(c), c.path);
-    const std::pair<const char*, std::string> named[] = {
-        {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
-    for (const auto& [flag, file] : named)
-      if (!file.empty()) check_result_path(fmt::format("{} {}", flag, file), file, c.path);
-  }
+  if (launch_rank() == 0) check_result_files(c, rc);
   if (!rc.restart.empty()) CheckpointReader(rc.restart, c);  // a bad checkpoint stops us before any allocation
   Runtime rt(c.run.scheduler, -1, -1, launched_by_mpi());
   if ((rc.sim_task_gap_us > 0 || rc.sim_launch_latency_us > 0) && !simulated_runtime())

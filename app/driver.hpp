@@ -31,6 +31,10 @@ std::string default_checkpoint_path(const Case& c);
 // 3. Over MPI every rank stops after the same iteration and returns the same status.
 int run_case(const Case& c, const RunControl& rc);
 
+// Throws CaseError (one line) where a file the run would write cannot be written: the output, the
+// snapshots, and rc's checkpoint, trace and summary (io/partial_file check_result_path).
+void check_result_files(const Case& c, const RunControl& rc);
+
 
 // Throws CaseError with the figures when the ranks on this node would not fit in its available
 // memory (MemAvailable).

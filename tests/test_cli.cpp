@@ -110,6 +110,13 @@ TEST_F(Cli, BadFlagsAreRefused) {
         << r.output;
     EXPECT_FALSE(fs::exists(dir_ / "o.h5")) << flag;
   }
+  // `check` says so as a warning (a batch job may make the folder before it runs) and exits 0.
+  r = run("check " + small_case("file = \"small_homogeneous.h5\"", "file = \"/nonexistent/dir/o.h5\""));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: " + (dir_ / "case.toml").string() +
+                          ": output.file = /nonexistent/dir/o.h5: directory /nonexistent/dir does not exist"),
+            std::string::npos)
+      << r.output;
   r = run("calibrate " + small_case() + " --output /nonexistent/dir/m.toml");
   EXPECT_EQ(r.code, 2);  // before any measurement
   EXPECT_NE(r.output.find("calibrate --output /nonexistent/dir/m.toml: directory /nonexistent/dir does not exist"),
