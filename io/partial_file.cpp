@@ -43,8 +43,8 @@ void check_result_path(const std::string& label, const std::string& file, const 
   const auto dir = fs::absolute(file).parent_path();
   if (!fs::is_directory(dir)) throw CaseError(fmt::format("{}: directory {} does not exist", label, dir.string()));
   if (fs::is_directory(file)) throw CaseError(fmt::format("{}: is a directory (a file name is expected)", label));
-  std::error_code ec;
-  if (!input.empty() && fs::weakly_canonical(file, ec) == fs::weakly_canonical(input, ec))
+  std::error_code ec;  // a path that cannot be resolved is not the input
+  if (!input.empty() && fs::exists(file, ec) && fs::equivalent(file, input, ec))
     throw CaseError(fmt::format("{}: is the input file {} itself", label, input));
 }
 

@@ -6,6 +6,7 @@
 #include <starpu.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -135,18 +136,14 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
                                                     {"x1y1", 2 * steps}}));
   // A block's updates alternate, each reading what the one before wrote: none is ready (its
   // dependencies met) before the one before it ended.
-  std::map<std::string, std::vector<std::pair<double, double>>> updates;  // block: (start, ready)
-  std::map<std::string, std::vector<double>> ends;
+  std::map<std::string, std::vector<std::array<double, 3>>> updates;  // block: (start, ready, end)
   for (const auto& e : trace)
     if (e.at("codelet").rfind("compute_", 0) == 0)
-      updates[e.at("block")].push_back({std::stod(e.at("start_s")), std::stod(e.at("ready_s"))}),
-          ends[e.at("block")].push_back(std::stod(e.at("end_s")));
+      updates[e.at("block")].push_back(
+          {std::stod(e.at("start_s")), std::stod(e.at("ready_s")), std::stod(e.at("end_s"))});
   for (auto& [block, u] : updates) {
-    std::vector<size_t> order(u.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&u](size_t a, size_t b) { return u[a].first < u[b].first; });
-    for (size_t i = 1; i < order.size(); ++i)
-      EXPECT_GE(u[order[i]].second, ends[block][order[i - 1]]) << block << ", update " << i;
+    std::sort(u.begin(), u.end());  // by start
+    for (size_t i = 1; i < u.size(); ++i) EXPECT_GE(u[i][1], u[i - 1][2]) << block << ", update " << i;
   }
   // A block adds its sources and saves its edges in its compute task: no task of their own.
   EXPECT_EQ(per_codelet.count("update_source"), 0u);
