@@ -201,7 +201,8 @@ EarlyStop run_windows(Simulation& sim, const Case& c, const RunControl& rc, cons
     } else if (done < want) {
       return EarlyStop{Simulation::stop_signal(), sim.alarm()};  // watchdog or signal
     }
-    if (rc.checkpoint_every > 0 && sim.iteration() % rc.checkpoint_every == 0 && sim.iteration() < c.time.steps) {
+    // The last iteration too, where N divides it: a later run goes on from there (--steps larger).
+    if (rc.checkpoint_every > 0 && sim.iteration() % rc.checkpoint_every == 0) {
       sim.save_checkpoint(checkpoint);
       spdlog::info("checkpoint after iteration {} in {}", sim.iteration(), checkpoint);
     }
@@ -303,6 +304,9 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   if (!rc.restart.empty()) {
     sim.restore_checkpoint(rc.restart);
     spdlog::info("restarted from {} after iteration {}", rc.restart, sim.iteration());
+    if (sim.iteration() == c.time.steps && root)
+      spdlog::warn("{} is at the case's last step ({}): nothing left to compute (--steps N to go further)", rc.restart,
+                   c.time.steps);
   }
   const std::string checkpoint = rc.checkpoint.empty() ? default_checkpoint_path(c) : rc.checkpoint;
   SignalHandlers signals;

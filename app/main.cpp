@@ -179,10 +179,10 @@ void add_run(CLI::App& app, Options& opt) {
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
   run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
-  run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations")
+  run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations (the last too, where N divides it)")
       ->check(integer_in(0, kMaxSteps));
-  run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name + .checkpoint.h5)");
-  run_cmd->add_option("--restart", rc.restart, "continue from this checkpoint (any block layout or scheduler)");
+  run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name with .checkpoint.h5 for its extension)");
+  run_cmd->add_option("--restart", rc.restart, "continue from this checkpoint (any block layout, scheduler or rank count; to any step from the checkpoint's on: --steps beyond the first run's end goes on further)");
   run_cmd->add_option("--watchdog-every", o.watchdog_every,
                       "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
       ->check(integer_in(0, 1000000));

@@ -234,6 +234,7 @@ struct CheckpointReader::Impl {
   hid_t file = -1, velocity = -1, stress = -1, memory = -1;
   int memory_components = 0;
   int iteration = 0, stations = 0, steps = 0;
+  int written_steps = 0;       // the steps of the run that wrote it: the length of its traces
   std::vector<int64_t> cells;  // sorted
   std::vector<float> psi;      // [cell][18], in `cells` order
   bool pml_loaded = false;
@@ -274,11 +275,16 @@ CheckpointReader::CheckpointReader(const std::string& path, const Case& c) : imp
     const int version = read_int_attr(g, "version", -1);
     if (version != kVersion) r.fail(fmt::format("checkpoint format version {}, this program reads {}", version, kVersion));
     r.iteration = read_int_attr(g, "iteration", -1);
-    const int steps = read_int_attr(g, "steps", -1);
-    if (steps != c.time.steps)
-      r.fail(fmt::format("made for a run of {} steps, the case asks for {} (time.steps / --steps must match)", steps,
-                         c.time.steps));
-    if (r.iteration < 0 || r.iteration > steps) r.fail(fmt::format("iteration {} is outside [0, {}]", r.iteration, steps));
+    r.written_steps = read_int_attr(g, "steps", -1);
+    if (r.iteration < 0 || r.iteration > r.written_steps)
+      r.fail(fmt::format("iteration {} is outside [0, {}]", r.iteration, r.written_steps));
+    // The run may end at another step than the one that wrote the checkpoint (a run goes on
+    // further, or stops sooner), as long as it has not passed it: nothing a step computes depends
+    // on how many steps the run has (held source histories are accumulated step by step).
+    if (c.time.steps < r.iteration)
+      r.fail(fmt::format("holds the state after iteration {}, the case asks for {} steps (time.steps / --steps must be "
+                         "at least {})",
+                         r.iteration, c.time.steps, r.iteration));
     if (read_string_attr(g, "physics") != physics_hash(c))
       r.fail("made for a different case: grid, time step, boundaries, medium, sources or stations differ");
   }
@@ -351,11 +357,16 @@ void CheckpointReader::read_pml(const std::vector<int64_t>& global_cells, float*
 
 std::vector<float> CheckpointReader::seismograms() {
   const Impl& r = *impl_;
-  std::vector<float> out(static_cast<size_t>(r.stations) * 3 * r.steps);
-  Id ds{r.open_dataset("/seismograms", {static_cast<hsize_t>(r.stations), 3, static_cast<hsize_t>(r.steps)}),
+  const size_t traces = static_cast<size_t>(r.stations) * 3;
+  std::vector<float> written(traces * r.written_steps);
+  Id ds{r.open_dataset("/seismograms", {static_cast<hsize_t>(r.stations), 3, static_cast<hsize_t>(r.written_steps)}),
         H5Dclose};
-  if (!out.empty() && H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+  if (!written.empty() && H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, written.data()) < 0)
     r.fail("cannot read /seismograms (damaged or truncated)");
+  // Each trace's samples up to the checkpoint's iteration, in traces as long as this run's steps.
+  std::vector<float> out(traces * r.steps, 0.0f);
+  for (size_t t = 0; t < traces; ++t)
+    std::copy_n(written.begin() + t * r.written_steps, r.iteration, out.begin() + t * r.steps);
   return out;
 }
 

@@ -9,6 +9,8 @@
 //   /pml/cells        int64 [n]   global index (k * ny + j) * nx + i of each PML cell
 //   /pml/psi          float32 [n][18]  its C-PML memory variables
 //   /seismograms      float32 [station][3][steps]  recorded so far (zeros after `iteration`)
+// A run restarts from it with any number of steps from `iteration` on (a run goes on past the end
+// of the one that wrote it), any block layout, scheduler or rank count.
 // A checkpoint is written to FILE.partial and renamed over FILE when complete, so FILE is always
 // either the previous checkpoint or the new one, whole.
 #pragma once
@@ -48,13 +50,14 @@ class CheckpointWriter {
 
 class CheckpointReader {
  public:
-  // Opens and checks the file against the case (format, grid, physics, steps); throws CaseError
-  // naming the file and what is wrong.
+  // Opens and checks the file against the case (format, grid, physics; steps from its iteration
+  // on); throws CaseError naming the file and what is wrong.
   CheckpointReader(const std::string& path, const Case& c);
   ~CheckpointReader();
   int iteration() const;
   void read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress, float* memory);
   void read_pml(const std::vector<int64_t>& global_cells, float* psi);
+  // [station][3][the case's steps]: the samples up to iteration(), zeros after.
   std::vector<float> seismograms();
 
  private:

@@ -9,8 +9,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -191,7 +193,7 @@ TEST_F(Robust, BadCheckpointsAreRefused) {
       {path("missing.h5"), "", "cannot open"},
       {path("text.h5"), "", "cannot open"},
       {path("truncated.h5"), "", "damaged or truncated"},
-      {ck, " --steps 61", "made for a run of 60 steps"},
+      {ck, " --steps 59", "holds the state after iteration 60, the case asks for 59 steps"},
       {path("o.h5"), "", "not an ondes3d checkpoint"},  // an output file, not a checkpoint
   };
   for (const Bad& b : cases) {
@@ -204,6 +206,36 @@ TEST_F(Robust, BadCheckpointsAreRefused) {
     EXPECT_NE(r.output.find(b.restart), std::string::npos) << "the message must name the file\n" << r.output;
     EXPECT_FALSE(fs::exists(out));
   }
+}
+
+// A finished run goes on further: its last checkpoint (N divides its steps) restarts with more
+// steps, on another layout and scheduler, to the bits of one run of that length; the first run's
+// seismograms are the beginning of those.
+TEST_F(Robust, AFinishedRunGoesOnFromItsLastCheckpoint) {
+  const std::string ck = path("end.h5");
+  ASSERT_EQ(cli("run " + kLayered + " --steps 60 --blocks 2x2 --checkpoint-every 30 --checkpoint " + ck + " --output " +
+                    path("first.h5"),
+                dir_ / "first.log")
+                .code,
+            0);
+  Case c = read_case(kLayered);
+  c.time.steps = 60;
+  ASSERT_EQ(CheckpointReader(ck, c).iteration(), 60) << "the last iteration's checkpoint";
+  const Result r = cli("run " + kLayered + " --steps 100 --blocks 3x1 --sched eager --restart " + ck + " --output " +
+                           path("further.h5"),
+                       dir_ / "further.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("after iteration 60"), std::string::npos) << r.output;
+  ASSERT_EQ(cli("run " + kLayered + " --steps 100 --blocks 2x2 --output " + path("whole.h5"), dir_ / "whole.log").code, 0);
+  const Comparison cmp = compare_seismograms(path("whole.h5"), path("further.h5"));
+  EXPECT_TRUE(cmp.bitwise()) << cmp.identical << " of " << cmp.samples << " samples identical";
+  EXPECT_EQ(int_attr(path("further.h5"), "complete"), 1);
+  const auto first = test::read_floats(path("first.h5"), "/seismograms/velocity");
+  const auto whole = test::read_floats(path("whole.h5"), "/seismograms/velocity");
+  ASSERT_EQ(first.size() / 60, whole.size() / 100) << "traces";
+  for (size_t t = 0; t < first.size() / 60; ++t)
+    ASSERT_EQ(std::memcmp(&first[t * 60], &whole[t * 100], 60 * sizeof(float)), 0) << "trace " << t;
+  EXPECT_GT(*std::max_element(first.begin(), first.end()), 0.0f) << "nothing recorded";
 }
 
 TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {
