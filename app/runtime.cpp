@@ -10,9 +10,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 
+#include "app/node_share.hpp"
 #include "partition/mpi.hpp"
 #include "tasks/float_mode.hpp"
 
@@ -101,11 +104,20 @@ int Runtime::ranks() { return g_mpi ? starpu_mpi_world_size() : 1; }
 bool Runtime::distributed() { return g_mpi; }
 
 namespace {
-// The cores this process may run on (its affinity mask; all of them if that cannot be read).
-int usable_cores() {
+// The CPUs this process may run on (its affinity mask; empty if that cannot be read).
+std::set<int> usable_cpu_set() {
   cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) return CPU_COUNT(&set);
-  return static_cast<int>(std::thread::hardware_concurrency());
+  std::set<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) cpus.insert(c);
+  return cpus;
+}
+
+// How many: all of the machine's if the mask cannot be read.
+int usable_cores() {
+  const std::set<int> cpus = usable_cpu_set();
+  return cpus.empty() ? static_cast<int>(std::thread::hardware_concurrency()) : static_cast<int>(cpus.size());
 }
 
 // mpirun binds each rank to one core by default when there are 2 ranks or fewer: StarPU's workers,
@@ -156,6 +168,39 @@ void share_node_gpus(starpu_conf& conf) {
   (void)conf;
 #endif
 }
+
+// Independent runs of this program sharing a node (not ranks of one MPI run: share_node_cores):
+// StarPU would bind each one's threads from the first core up, onto the cores an earlier run's
+// threads hold. Four one-GPU runs started together on four H200s, each on its GPU
+// (CUDA_VISIBLE_DEVICES; 512 x 128 x 256 cells, 22.5-22.6 G cell-updates/s alone, bound or not):
+// 6.3-8.4 G each, every GPU driver thread on core 0 (6.8-8.5 G with the default CPU workers);
+// with what follows, 22.1-22.7 G (20.4-22.5 G) (2026-11-27). So a run that finds threads of
+// another run bound to its cores leaves its own unbound, unless the user placed them
+// (STARPU_WORKERS_CPUID / _COREID / _NOBIND). Runs that start together take turns (NodeLock)
+// until each has bound its threads in starpu_init.
+struct NodeNeighbours {
+  std::optional<NodeLock> turn;
+  std::optional<ScopedEnv> unbound;
+};
+
+void avoid_other_runs_cores(NodeNeighbours& n) {
+  for (const char* v : {"STARPU_WORKERS_CPUID", "STARPU_WORKERS_COREID", "STARPU_WORKERS_NOBIND"})
+    if (std::getenv(v)) return;
+  std::string self;
+  std::getline(std::ifstream("/proc/self/comm"), self);
+  if (self.empty()) return;
+  n.turn.emplace((std::filesystem::temp_directory_path() / (self + "-start.lock")).string());
+  const BoundCpus others = cpus_bound_by(self, static_cast<int>(getpid()));
+  std::set<int> shared;
+  for (int c : usable_cpu_set())
+    if (others.cpus.count(c)) shared.insert(c);
+  if (shared.empty()) return;
+  n.unbound.emplace("STARPU_WORKERS_NOBIND", "1");
+  spdlog::info("{} {} held by the threads of another {} on this node (pid {}): this run's StarPU threads are left "
+               "unbound (STARPU_WORKERS_CPUID or taskset to place them)",
+               shared.size() == 1 ? "core" : "cores", format_cpu_list(shared) + (shared.size() == 1 ? " is" : " are"),
+               self, fmt::join(others.holders, ", "));
+}
 }  // namespace
 
 int cores_for_submission(int cores) { return cores >= 8 ? 1 : 0; }
@@ -198,6 +243,8 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
                                            fmt::join(names, ", ")));
     conf.sched_policy_name = scheduler.c_str();
   }
+  NodeNeighbours neighbours;  // until StarPU has bound its threads
+  if (!mpi && !simulated_runtime()) avoid_other_runs_cores(neighbours);
   const int ret = mpi ? starpu_mpi_init_conf(nullptr, nullptr, 1, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
   if (ret != 0) throw std::runtime_error(fmt::format("StarPU{} could not start (error {})", mpi ? "-MPI" : "", ret));
   g_mpi = mpi;

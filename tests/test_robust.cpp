@@ -16,10 +16,12 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "app/driver.hpp"
+#include "app/node_share.hpp"
 #include "h5read.hpp"
 #include "helpers.hpp"
 #include "io/case_reader.hpp"
@@ -236,6 +238,70 @@ TEST_F(Robust, AFinishedRunGoesOnFromItsLastCheckpoint) {
   for (size_t t = 0; t < first.size() / 60; ++t)
     ASSERT_EQ(std::memcmp(&first[t * 60], &whole[t * 100], 60 * sizeof(float)), 0) << "trace " << t;
   EXPECT_GT(*std::max_element(first.begin(), first.end()), 0.0f) << "nothing recorded";
+}
+
+// What a starting run reads of the others on its node: CPU lists as /proc writes them, and the
+// CPUs held by single-CPU threads of processes of its own name, in a /proc tree made here.
+TEST_F(Robust, ARunSeesTheCoresOtherRunsHold) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::set<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("\t5"), (std::set<int>{5}));
+  EXPECT_TRUE(parse_cpu_list("3-1").empty());
+  EXPECT_TRUE(parse_cpu_list("x").empty());
+  EXPECT_TRUE(parse_cpu_list("2-").empty());
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  const fs::path proc = dir_ / "proc";
+  auto thread = [&](int pid, const std::string& comm, int tid, const std::string& cpus) {
+    fs::create_directories(proc / std::to_string(pid) / "task" / std::to_string(tid));
+    std::ofstream(proc / std::to_string(pid) / "comm") << comm << "\n";
+    std::ofstream(proc / std::to_string(pid) / "task" / std::to_string(tid) / "status")
+        << "Name:\t" << comm << "\nCpus_allowed:\tff\nCpus_allowed_list:\t" << cpus << "\nMems_allowed:\t1\n";
+  };
+  thread(100, "ondes3d", 100, "0-7");  // the main thread: not bound
+  thread(100, "ondes3d", 101, "1");    // a worker
+  thread(100, "ondes3d", 102, "2");
+  thread(200, "other", 200, "0");      // another program's bound thread
+  thread(300, "ondes3d", 301, "6");    // this process: left out
+  thread(400, "ondes3d", 401, "4-5");  // bound to two CPUs: not one's
+  fs::create_directories(proc / "self");
+  const BoundCpus b = cpus_bound_by("ondes3d", 300, proc.string());
+  EXPECT_EQ(b.cpus, (std::set<int>{1, 2}));
+  EXPECT_EQ(b.holders, (std::set<int>{100}));
+  EXPECT_TRUE(cpus_bound_by("ondes3d", 300, (dir_ / "none").string()).cpus.empty());
+}
+
+// Two independent runs on one node: StarPU would bind the second one's worker to the core the
+// first one's worker holds (core 0: both at half speed; on four H200s four one-GPU runs each ran
+// 3.6 times slower). The second sees it and leaves its threads unbound; a placement the user chose
+// (STARPU_WORKERS_CPUID) stays.
+TEST_F(Robust, ASecondRunOnTheNodeLeavesTheFirstOnesCoresAlone) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    setenv("STARPU_NCPU", "1", 1);
+    const std::string out = path("first.h5"), log = path("first.log");
+    freopen(log.c_str(), "w", stdout);
+    freopen(log.c_str(), "a", stderr);
+    execl(ONDES_BINARY, ONDES_BINARY, "run", kLayered.c_str(), "--steps", "100000", "--output", out.c_str(),
+          (char*)nullptr);
+    _exit(127);
+  }
+  bool bound = false;
+  for (auto t = std::chrono::steady_clock::now() + std::chrono::seconds(60); !bound && std::chrono::steady_clock::now() < t;) {
+    bound = cpus_bound_by("ondes3d", ::getpid()).holders.count(pid) > 0;
+    if (!bound) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  const Result second = cli("run " + kLayered + " --steps 20 --output " + path("second.h5"), dir_ / "second.log");
+  const Result placed = test::shell("STARPU_WORKERS_CPUID=0 " + std::string(ONDES_BINARY) + " run " + kLayered +
+                                        " --steps 20 --output " + path("placed.h5"),
+                                    dir_ / "placed.log");
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  ASSERT_TRUE(bound) << "the first run's worker never showed bound to a core";
+  ASSERT_EQ(second.code, 0) << second.output;
+  EXPECT_NE(second.output.find("held by the threads of another ondes3d on this node (pid " + std::to_string(pid)),
+            std::string::npos)
+      << second.output;
+  ASSERT_EQ(placed.code, 0) << placed.output;
+  EXPECT_EQ(placed.output.find("held by the threads"), std::string::npos) << placed.output;
 }
 
 TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {

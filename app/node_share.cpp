@@ -1,0 +1,100 @@
+#include "app/node_share.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace ondes {
+
+std::set<int> parse_cpu_list(const std::string& list) {
+  std::set<int> cpus;
+  std::stringstream in(list);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    int lo = 0, hi = 0;
+    char dash = 0;
+    std::stringstream r(item);
+    if (!(r >> lo)) return {};
+    hi = lo;
+    if (r >> dash && (dash != '-' || !(r >> hi))) return {};
+    if (lo < 0 || hi < lo) return {};
+    for (int c = lo; c <= hi; ++c) cpus.insert(c);
+  }
+  return cpus;
+}
+
+std::string format_cpu_list(const std::set<int>& cpus) {
+  std::string out;
+  for (auto it = cpus.begin(); it != cpus.end();) {
+    const int lo = *it;
+    int hi = lo;
+    while (++it != cpus.end() && *it == hi + 1) ++hi;
+    out += (out.empty() ? "" : ",") + std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "");
+  }
+  return out;
+}
+
+namespace {
+std::string first_line(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The CPUs a thread may run on, from its status file.
+std::set<int> allowed_cpus(const std::filesystem::path& status) {
+  std::ifstream in(status);
+  const std::string key = "Cpus_allowed_list:";
+  for (std::string line; std::getline(in, line);)
+    if (line.compare(0, key.size(), key) == 0) return parse_cpu_list(line.substr(key.size()));
+  return {};
+}
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+}  // namespace
+
+BoundCpus cpus_bound_by(const std::string& program, int self, const std::string& proc) {
+  namespace fs = std::filesystem;
+  BoundCpus out;
+  std::error_code ec;
+  for (fs::directory_iterator p(proc, ec), end; !ec && p != end; p.increment(ec)) {
+    const std::string pid = p->path().filename().string();
+    if (!all_digits(pid) || std::stoi(pid) == self) continue;
+    if (first_line(p->path() / "comm") != program) continue;  // processes come and go: read what is there
+    std::error_code tec;
+    for (fs::directory_iterator t(p->path() / "task", tec), tend; !tec && t != tend; t.increment(tec)) {
+      const std::set<int> cpus = allowed_cpus(t->path() / "status");
+      if (cpus.size() != 1) continue;
+      out.cpus.insert(*cpus.begin());
+      out.holders.insert(std::stoi(pid));
+    }
+  }
+  return out;
+}
+
+NodeLock::NodeLock(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0) return;
+  fchmod(fd, 0666);  // whoever made it, every user's runs take it (the umask would narrow it)
+  if (flock(fd, LOCK_EX) != 0) {
+    close(fd);
+    return;
+  }
+  fd_ = fd;
+}
+
+NodeLock::~NodeLock() {
+  if (fd_ >= 0) close(fd_);  // releases the lock
+}
+
+}  // namespace ondes
