@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -82,13 +85,19 @@ BoundCpus cpus_bound_by(const std::string& program, int self, const std::string&
   return out;
 }
 
-NodeLock::NodeLock(const std::string& path) {
+NodeLock::NodeLock(const std::string& path, std::chrono::milliseconds wait) {
   const int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
   if (fd < 0) return;
   fchmod(fd, 0666);  // whoever made it, every user's runs take it (the umask would narrow it)
-  if (flock(fd, LOCK_EX) != 0) {
-    close(fd);
-    return;
+  // A run stuck in its start (a GPU that does not answer) must not hold every later run back:
+  // after the wait, go on without the lock.
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK || std::chrono::steady_clock::now() >= deadline) {
+      close(fd);
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   fd_ = fd;
 }

@@ -4,6 +4,7 @@
 // to see the others: the cores their bound threads hold, read from /proc, and a lock that makes
 // runs starting together take turns until each has bound its threads (app/runtime.cpp decides).
 #pragma once
+#include <chrono>
 #include <set>
 #include <string>
 #include <vector>
@@ -25,10 +26,11 @@ struct BoundCpus {
 BoundCpus cpus_bound_by(const std::string& program, int self, const std::string& proc = "/proc");
 
 // An exclusive lock on a file shared by every user of this node (flock), held for the object's
-// lifetime; without a usable lock file, nothing is held and the run goes on.
+// lifetime; without a usable lock file, or once `wait` has passed, nothing is held and the run
+// goes on.
 class NodeLock {
  public:
-  explicit NodeLock(const std::string& path);
+  explicit NodeLock(const std::string& path, std::chrono::milliseconds wait = std::chrono::seconds(30));
   ~NodeLock();
   NodeLock(const NodeLock&) = delete;
   NodeLock& operator=(const NodeLock&) = delete;

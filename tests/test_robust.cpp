@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -267,6 +268,21 @@ TEST_F(Robust, ARunSeesTheCoresOtherRunsHold) {
   EXPECT_EQ(b.cpus, (std::set<int>{1, 2}));
   EXPECT_EQ(b.holders, (std::set<int>{100}));
   EXPECT_TRUE(cpus_bound_by("ondes3d", 300, (dir_ / "none").string()).cpus.empty());
+}
+
+// Runs starting together take turns through the node's lock file, but one stuck in its start does
+// not hold the others for ever: past the wait they go on without the lock.
+TEST_F(Robust, RunsStartingTogetherTakeTurnsButNeverWaitForEver) {
+  const std::string file = path("start.lock");
+  std::optional<NodeLock> first(std::in_place, file);
+  EXPECT_TRUE(first->held());
+  const auto t0 = std::chrono::steady_clock::now();
+  const NodeLock second(file, std::chrono::milliseconds(200));
+  EXPECT_FALSE(second.held()) << "the lock is the first one's";
+  EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::milliseconds(200)) << "it waited its turn";
+  first.reset();
+  EXPECT_TRUE(NodeLock(file, std::chrono::milliseconds(200)).held()) << "released with the first";
+  EXPECT_FALSE(NodeLock(path("no/such/folder/start.lock")).held()) << "no lock file: the run goes on";
 }
 
 // Two independent runs on one node: StarPU would bind the second one's worker to the core the
