@@ -43,6 +43,8 @@ Result cli(const std::string& args, const fs::path& log) { return test::ondes3d(
 
 int int_attr(const std::string& file, const char* name) { return test::run_attribute(file, name); }
 
+const std::string kLayered = std::string(ONDES_SOURCE_DIR) + "/inputs/layered.toml";
+
 class Robust : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -52,10 +54,15 @@ class Robust : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // layered.toml for 60 steps with a checkpoint every 30 in `ck`; the exit status.
+  int run_with_checkpoints(const std::string& ck, const std::string& output, const std::string& extra) const {
+    return cli("run " + kLayered + " --steps 60 --checkpoint-every 30 --checkpoint " + ck + " --output " + path(output) +
+                   extra,
+               dir_ / (output + ".log"))
+        .code;
+  }
   fs::path dir_;
 };
-
-const std::string kLayered = std::string(ONDES_SOURCE_DIR) + "/inputs/layered.toml";
 
 }  // namespace
 
@@ -181,11 +188,7 @@ TEST_F(Robust, SigtermWritesACheckpointAndTheSeismogramsSoFar) {
 // Checkpoints that cannot be used are refused before anything is allocated, naming the file.
 TEST_F(Robust, BadCheckpointsAreRefused) {
   const std::string ck = path("good.h5");
-  ASSERT_EQ(cli("run " + kLayered + " --steps 60 --checkpoint-every 30 --checkpoint " + ck + " --output " +
-                    path("o.h5"),
-                dir_ / "make.log")
-                .code,
-            0);
+  ASSERT_EQ(run_with_checkpoints(ck, "o.h5", ""), 0);
   const auto size = fs::file_size(ck);
   fs::copy_file(ck, path("truncated.h5"));
   fs::resize_file(path("truncated.h5"), size / 2);
@@ -216,11 +219,7 @@ TEST_F(Robust, BadCheckpointsAreRefused) {
 // seismograms are the beginning of those.
 TEST_F(Robust, AFinishedRunGoesOnFromItsLastCheckpoint) {
   const std::string ck = path("end.h5");
-  ASSERT_EQ(cli("run " + kLayered + " --steps 60 --blocks 2x2 --checkpoint-every 30 --checkpoint " + ck + " --output " +
-                    path("first.h5"),
-                dir_ / "first.log")
-                .code,
-            0);
+  ASSERT_EQ(run_with_checkpoints(ck, "first.h5", " --blocks 2x2"), 0);
   Case c = read_case(kLayered);
   c.time.steps = 60;
   ASSERT_EQ(CheckpointReader(ck, c).iteration(), 60) << "the last iteration's checkpoint";
