@@ -9,10 +9,10 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
-#include <thread>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 namespace ondes {
 

@@ -196,10 +196,11 @@ void avoid_other_runs_cores(NodeNeighbours& n) {
     if (others.cpus.count(c)) shared.insert(c);
   if (shared.empty()) return;
   n.unbound.emplace("STARPU_WORKERS_NOBIND", "1");
-  spdlog::info("{} {} held by the threads of another {} on this node (pid {}): this run's StarPU threads are left "
+  const bool one = shared.size() == 1;
+  spdlog::info("{} {} {} held by the threads of another {} on this node ({} {}): this run's StarPU threads are left "
                "unbound (STARPU_WORKERS_CPUID or taskset to place them)",
-               shared.size() == 1 ? "core" : "cores", format_cpu_list(shared) + (shared.size() == 1 ? " is" : " are"),
-               self, fmt::join(others.holders, ", "));
+               one ? "core" : "cores", format_cpu_list(shared), one ? "is" : "are", self,
+               others.holders.size() == 1 ? "pid" : "pids", fmt::join(others.holders, ", "));
 }
 }  // namespace
 
