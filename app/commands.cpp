@@ -14,6 +14,7 @@
 #include "app/driver.hpp"
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
+#include "io/checkpoint.hpp"
 #include "io/compare.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
@@ -104,7 +105,18 @@ std::pair<int, int> largest_grid_on_gpus(Case c, int ncuda, double gpu_bytes) {
 
 }  // namespace
 
-int check_command(const Case& c, int ranks, int gpus) {
+namespace {
+// What `run --restart` would do with the checkpoint: its checks, then the steps left.
+void print_restart(const Case& c, const std::string& restart) {
+  const int done = CheckpointReader(restart, c).iteration();
+  fmt::print("restart: {} holds the state after iteration {}; {}\n", restart, done,
+             done < c.time.steps ? fmt::format("{} of the case's {} steps left to compute", c.time.steps - done,
+                                               c.time.steps)
+                                 : "nothing left to compute (--steps N to go further)");
+}
+}  // namespace
+
+int check_command(const Case& c, int ranks, int gpus, const std::string& restart) {
   const RunPlan plan = plan_run(c, Launch{ranks, gpus, gpus});
   const Decomposition& d = plan.decomposition;
   const RankMap& m = plan.ranks;
@@ -160,6 +172,7 @@ int check_command(const Case& c, int ranks, int gpus) {
                ranks, c.run.mapping, m.px, m.py, human_bytes(need.per_rank), cut_face_cells(d, m),
                fmt::join(sent, " "));
   }
+  if (!restart.empty()) print_restart(c, restart);  // one that `run` refuses ends the check, exit 2
   return 0;
 }
 

@@ -9,8 +9,9 @@
 
 namespace ondes {
 
-// `check`: the case's size, stability, memory and plan of blocks and ranks.
-int check_command(const Case& c, int ranks, int gpus = 0);
+// `check`: the case's size, stability, memory and plan of blocks and ranks; with `restart`, whether
+// that checkpoint continues this case and from which step (a checkpoint `run` would refuse throws).
+int check_command(const Case& c, int ranks, int gpus = 0, const std::string& restart = "");
 
 // `predict`: the cost model's time per iteration on the machine model at machine_path.
 int predict_command(const Case& c, const WorkerConfig& w, const std::string& machine_path, bool csv);

@@ -227,6 +227,9 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
       ->check(integer_in(1, 1000000));
   check_cmd->add_option("--gpus", opt.o.gpus, "plan a run whose processes drive this many GPUs each: the memory per GPU")
       ->check(integer_in(1, 1024));
+  check_cmd->add_option("--restart", opt.rc.restart,
+                        "a checkpoint to continue from: whether `run --restart` takes it for this case, and the "
+                        "steps left");
 
   CLI::App* compare_cmd =
       app.add_subcommand("compare", "compare the seismograms of two runs; exit 0 when bitwise equal or within --tolerance");
@@ -297,7 +300,9 @@ int dispatch(const CLI::App& app, Options& opt) {
     if (opt.workers.ncpu + opt.workers.ncuda == 0) throw CaseError("predict: --ncpu and --ncuda are both 0");
     return predict_command(c, opt.workers, opt.machine, opt.csv);
   }
-  return app.got_subcommand("check") ? check_command(c, opt.o.ranks ? opt.o.ranks : launch_size(), opt.o.gpus) : run_case(c, opt.rc);
+  if (app.got_subcommand("check"))
+    return check_command(c, opt.o.ranks ? opt.o.ranks : launch_size(), opt.o.gpus, opt.rc.restart);
+  return run_case(c, opt.rc);
 }
 
 }  // namespace

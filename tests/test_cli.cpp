@@ -155,6 +155,29 @@ TEST_F(Cli, CheckPrintsTheEstimates) {
   EXPECT_NE(r.output.find("blocks 2 x 3: largest block"), std::string::npos);
 }
 
+// `check --restart FILE` says before a job is submitted what `run --restart FILE` would do: the
+// steps left, nothing left, or the refusal `run` would give (exit 2).
+TEST_F(Cli, CheckSaysWhatARestartWouldDo) {
+  const std::string c = small_case(), ck = (dir_ / "ck.h5").string();
+  ASSERT_EQ(run("run " + c + " --steps 30 --checkpoint-every 10 --checkpoint " + ck + " --output " +
+                (dir_ / "o.h5").string())
+                .code,
+            0);
+  auto r = run("check " + c + " --steps 45 --restart " + ck);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("holds the state after iteration 30; 15 of the case's 45 steps left"), std::string::npos)
+      << r.output;
+  r = run("check " + c + " --steps 30 --restart " + ck);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("nothing left to compute"), std::string::npos) << r.output;
+  r = run("check " + c + " --steps 20 --restart " + ck);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("must be at least 30"), std::string::npos) << r.output;
+  r = run("check " + small_case("vs = 2310.0", "vs = 2000.0") + " --steps 45 --restart " + ck);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("made for a different case"), std::string::npos) << r.output;
+}
+
 // Issue 45: `check --gpus G` prints the arrays of the fullest GPU: with the blocks tiled over the
 // GPUs, one GPU holds all the blocks' arrays (the total less the rank's seismograms), two GPUs of 2x2
 // blocks about half of it and four about a quarter (the PML-balanced cuts make the blocks differ by
