@@ -1,6 +1,7 @@
 #include "app/node_share.hpp"
 
 #include <fcntl.h>
+#include <hwloc.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -9,38 +10,35 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <thread>
 
 namespace ondes {
 
+// hwloc reads and writes the kernel's list syntax.
 std::set<int> parse_cpu_list(const std::string& list) {
   std::set<int> cpus;
-  std::stringstream in(list);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    int lo = 0, hi = 0;
-    char dash = 0;
-    std::stringstream r(item);
-    if (!(r >> lo)) return {};
-    hi = lo;
-    if (r >> dash && (dash != '-' || !(r >> hi))) return {};
-    if (lo < 0 || hi < lo) return {};
-    for (int c = lo; c <= hi; ++c) cpus.insert(c);
+  hwloc_bitmap_t b = hwloc_bitmap_alloc();
+  // A list that does not parse, or an open range (an infinite set), is nothing read.
+  if (b && hwloc_bitmap_list_sscanf(b, list.c_str()) == 0 && hwloc_bitmap_weight(b) >= 0) {
+    unsigned c = 0;
+    hwloc_bitmap_foreach_begin(c, b) cpus.insert(static_cast<int>(c));
+    hwloc_bitmap_foreach_end();
   }
+  hwloc_bitmap_free(b);
   return cpus;
 }
 
 std::string format_cpu_list(const std::set<int>& cpus) {
+  hwloc_bitmap_t b = hwloc_bitmap_alloc();
+  for (int c : cpus) hwloc_bitmap_set(b, static_cast<unsigned>(c));
+  char* text = nullptr;
   std::string out;
-  for (auto it = cpus.begin(); it != cpus.end();) {
-    const int lo = *it;
-    int hi = lo;
-    while (++it != cpus.end() && *it == hi + 1) ++hi;
-    out += (out.empty() ? "" : ",") + std::to_string(lo) + (hi > lo ? "-" + std::to_string(hi) : "");
-  }
+  if (hwloc_bitmap_list_asprintf(&text, b) >= 0 && text) out = text;
+  free(text);
+  hwloc_bitmap_free(b);
   return out;
 }
 
