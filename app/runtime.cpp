@@ -174,7 +174,7 @@ void share_node_gpus(starpu_conf& conf) {
 // threads hold. Four one-GPU runs started together on four H200s, each on its GPU
 // (CUDA_VISIBLE_DEVICES; 512 x 128 x 256 cells, 22.5-22.6 G cell-updates/s alone, bound or not):
 // 6.3-8.4 G each, every GPU driver thread on core 0 (6.8-8.5 G with the default CPU workers);
-// with what follows, 22.1-22.7 G (20.4-22.5 G) (2026-11-27). So a run that finds threads of
+// with what follows, 22.1-22.7 G (14.8-22.5 G) (2026-11-27). So a run that finds threads of
 // another run bound to its cores leaves its own unbound, unless the user placed them
 // (STARPU_WORKERS_CPUID / _COREID / _NOBIND). Runs that start together take turns (NodeLock)
 // until each has bound its threads in starpu_init.
