@@ -174,7 +174,7 @@ void share_node_gpus(starpu_conf& conf) {
 // threads hold. Four one-GPU runs started together on four H200s, each on its GPU
 // (CUDA_VISIBLE_DEVICES; 512 x 128 x 256 cells, 22.5-22.6 G cell-updates/s alone, bound or not):
 // 6.3-8.4 G each, every GPU driver thread on core 0 (6.8-8.5 G with the default CPU workers);
-// with what follows, 22.1-22.7 G (14.8-22.5 G) (2026-11-27). So a run that finds threads of
+// with what follows, 22.1-22.7 G (21.5-22.4 G) (2026-11-27). So a run that finds threads of
 // another run bound to its cores leaves its own unbound, unless the user placed them
 // (STARPU_WORKERS_CPUID / _COREID / _NOBIND). Runs that start together take turns (NodeLock)
 // until each has bound its threads in starpu_init.
@@ -183,7 +183,20 @@ struct NodeNeighbours {
   std::optional<ScopedEnv> unbound;
 };
 
-void avoid_other_runs_cores(NodeNeighbours& n) {
+// Whether this run will have CUDA workers (before StarPU starts: the devices and STARPU_NCUDA).
+bool drives_gpus(const starpu_conf& conf) {
+#ifdef STARPU_USE_CUDA
+  const char* n = std::getenv("STARPU_NCUDA");
+  if ((n ? std::atoi(n) : conf.ncuda) == 0) return false;
+  int gpus = 0;
+  return cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 0;
+#else
+  (void)conf;
+  return false;
+#endif
+}
+
+void avoid_other_runs_cores(NodeNeighbours& n, starpu_conf& conf) {
   for (const char* v : {"STARPU_WORKERS_CPUID", "STARPU_WORKERS_COREID", "STARPU_WORKERS_NOBIND"})
     if (std::getenv(v)) return;
   std::string self;
@@ -196,11 +209,18 @@ void avoid_other_runs_cores(NodeNeighbours& n) {
     if (others.cpus.count(c)) shared.insert(c);
   if (shared.empty()) return;
   n.unbound.emplace("STARPU_WORKERS_NOBIND", "1");
+  // Beside GPUs the CPU workers compute only what fits in the GPUs' shadow (run.cpu_compute) and
+  // are parked otherwise; a run's worth of them beside another run's only adds threads to the
+  // cores (four one-GPU runs, default workers unbound: 14.8-22.5 G each; one CPU worker: 21.5-22.4 G).
+  // One stays, so that every codelet keeps a worker.
+  const bool one_cpu = conf.ncpus < 0 && !std::getenv("STARPU_NCPU") && drives_gpus(conf);
+  if (one_cpu) conf.ncpus = 1, conf.reserve_ncpus = 0;
   const bool one = shared.size() == 1;
   spdlog::info("{} {} {} held by the threads of another {} on this node ({} {}): this run's StarPU threads are left "
-               "unbound (STARPU_WORKERS_CPUID or taskset to place them)",
+               "unbound{} (STARPU_WORKERS_CPUID or taskset to place them)",
                one ? "core" : "cores", format_cpu_list(shared), one ? "is" : "are", self,
-               others.holders.size() == 1 ? "pid" : "pids", fmt::join(others.holders, ", "));
+               others.holders.size() == 1 ? "pid" : "pids", fmt::join(others.holders, ", "),
+               one_cpu ? ", with one CPU worker beside its GPUs (STARPU_NCPU to choose)" : "");
 }
 }  // namespace
 
@@ -245,7 +265,7 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
     conf.sched_policy_name = scheduler.c_str();
   }
   NodeNeighbours neighbours;  // until StarPU has bound its threads
-  if (!mpi && !simulated_runtime()) avoid_other_runs_cores(neighbours);
+  if (!mpi && !simulated_runtime()) avoid_other_runs_cores(neighbours, conf);
   const int ret = mpi ? starpu_mpi_init_conf(nullptr, nullptr, 1, MPI_COMM_WORLD, &conf) : starpu_init(&conf);
   if (ret != 0) throw std::runtime_error(fmt::format("StarPU{} could not start (error {})", mpi ? "-MPI" : "", ret));
   g_mpi = mpi;
