@@ -19,6 +19,8 @@
 
 namespace ondes {
 
+class CheckpointReader;
+
 struct RunStats {
   int steps = 0;
   double wall_seconds = 0;
@@ -102,6 +104,7 @@ class Simulation {
   std::optional<WatchdogAlarm> alarm_;
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
   void apply_plan();  // the plan's placement and priority onto the local blocks
+  void restore_snapshots(CheckpointReader& r, const std::string& path);  // a restart's PGV map and frames
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use
   void attach_station_slots(int rank);  // each local block's slots of the station groups, to its compute_stress
   std::vector<int> cpus_to_park();  // the CPU workers no task may use (tasks/park.hpp); logs it once

@@ -9,13 +9,16 @@
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <stdexcept>
 
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
 #include "io/checkpoint.hpp"
+#include "io/snapshot_file.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
@@ -91,10 +94,43 @@ void Simulation::save_checkpoint(const std::string& path) {
                    reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
   }
   const std::vector<float> seis = seismograms();  // every rank takes part
+  std::vector<float> pgv;
+  if (snapshots_ && case_.snapshots.pgv) pgv = snapshots_->pgv_map();  // every rank takes part
   if (w) {
     w->write_seismograms(seis);
+    if (snapshots_) w->write_snapshots(std::filesystem::absolute(snapshot_path(case_)).string(), pgv);
     w->commit();
   }
+}
+
+// A restart's snapshots: the peak ground velocity map goes on from the checkpoint's, and the new
+// snapshot file first takes the frames up to the restart from the file of the run the checkpoint
+// came from (named in the checkpoint; else this run's own, an earlier run's of the same output),
+// so that the series and the peaks are the uninterrupted run's.
+void Simulation::restore_snapshots(CheckpointReader& r, const std::string& path) {
+  const bool root = Runtime::rank() == 0;
+  if (case_.snapshots.pgv) {
+    const std::vector<float> map = r.pgv();
+    if (!map.empty())
+      snapshots_->restore_pgv(map);
+    else if (root)
+      spdlog::warn("{} holds no peak ground velocity map: this run's covers the steps from iteration {} on", path,
+                   r.iteration());
+  }
+  if (!root) return;
+  std::vector<std::string> looked;
+  for (const std::string& earlier : {r.snapshot_file(), snapshot_path(case_)}) {
+    if (earlier.empty() || std::find(looked.begin(), looked.end(), earlier) != looked.end()) continue;
+    looked.push_back(earlier);
+    if (const int carried = snapshots_->carry_frames(earlier, r.iteration()); carried > 0) {
+      spdlog::info("{} snapshot frames of the {} iterations before the restart carried over from {}", carried,
+                   r.iteration(), earlier);
+      return;
+    }
+  }
+  if (r.iteration() >= case_.snapshots.every)  // a frame was due by then
+    spdlog::warn("no snapshot frames before iteration {} found (looked in {}): {} holds those from the restart on",
+                 r.iteration(), fmt::join(looked, " and "), snapshot_path(case_));
 }
 
 // Every rank reads its own blocks and the traces of the station groups it records from the one
@@ -114,6 +150,7 @@ void Simulation::restore_checkpoint(const std::string& path) {
                  reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));
   }
   submit_all_saves(blocks_, halo_, small_where());
+  if (snapshots_) restore_snapshots(r, path);
   const std::vector<float> seis = r.seismograms();
   for (StationGroup& g : stations_) {
     if (g.home != rank) continue;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "partition/halo.hpp"
+#include "partition/handles.hpp"
 #include "tasks/gather.hpp"
 
 namespace ondes {
@@ -122,6 +123,30 @@ std::vector<float> SnapshotRecorder::gather_pgv() {
                     map.begin() + k * area + size_t(b.y0 + j) * g.nx + b.x0);
   });
   return map;
+}
+
+std::vector<float> SnapshotRecorder::pgv_map() {
+  starpu_task_wait_for_all();
+  return gather_pgv();
+}
+
+void SnapshotRecorder::restore_pgv(const std::vector<float>& map) {
+  const Grid& g = case_.grid;
+  const size_t area = size_t(g.nx) * g.ny;
+  for (const BlockData& b : blocks_) {
+    if (!h_pgv_[b.info.id]) continue;
+    const BlockInfo& in = b.info;
+    Acquired a(h_pgv_[in.id], STARPU_W);
+    float* dst = pgv_[in.id].data();
+    for (int k = 0; k < 2; ++k)
+      for (int j = 0; j < in.shape.ny; ++j)
+        std::copy_n(map.begin() + k * area + size_t(in.y0 + j) * g.nx + in.x0, in.shape.nx,
+                    dst + (size_t(k) * in.shape.ny + j) * in.shape.nx);
+  }
+}
+
+int SnapshotRecorder::carry_frames(const std::string& earlier, int done) {
+  return writer_ ? writer_->carry_frames_from(earlier, done) : 0;
 }
 
 void SnapshotRecorder::finish() {

@@ -125,7 +125,7 @@ struct CheckpointWriter::Impl {
   PartialFile out;
   hid_t file = -1, velocity = -1, stress = -1, memory = -1, cells = -1, psi = -1, seis = -1;
   int memory_components = 0;
-  hsize_t pml_written = 0, pml_total = 0;
+  hsize_t pml_written = 0, pml_total = 0, ny = 0, nx = 0;
   explicit Impl(const std::string& path) : out(path) {}
 
   void close() {
@@ -160,6 +160,7 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int i
   Id fields{H5Gcreate2(w.file, "fields", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   Id pml{H5Gcreate2(w.file, "pml", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   const hsize_t ny = c.grid.ny, nx = c.grid.nx;
+  w.ny = ny, w.nx = nx;
   w.velocity = dataset("/fields/velocity", H5T_IEEE_F32LE, {kVelocityComponents, planes(c.grid), ny, nx});
   w.stress = dataset("/fields/stress", H5T_IEEE_F32LE, {kStressComponents, planes(c.grid), ny, nx});
   w.memory_components = memory_components(c);
@@ -219,6 +220,21 @@ void CheckpointWriter::write_seismograms(const std::vector<float>& seismograms) 
     check(H5Dwrite(impl_->seis, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, seismograms.data()), "seismograms");
 }
 
+void CheckpointWriter::write_snapshots(const std::string& snapshot_file, const std::vector<float>& pgv) {
+  Impl& w = *impl_;
+  {
+    Id g{H5Gopen2(w.file, "checkpoint", H5P_DEFAULT), H5Gclose};
+    attr_string(g, "snapshots", snapshot_file);
+  }
+  if (pgv.empty()) return;
+  const hsize_t dims[3] = {2, w.ny, w.nx};
+  if (pgv.size() != 2 * w.ny * w.nx) throw std::logic_error("checkpoint: PGV map of the wrong size");
+  Id space{H5Screate_simple(3, dims, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(w.file, "/pgv", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (ds < 0) throw std::runtime_error(fmt::format("{}: cannot create /pgv", w.out.tmp()));
+  check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, pgv.data()), "pgv");
+}
+
 void CheckpointWriter::commit() {
   Impl& w = *impl_;
   if (w.pml_written != w.pml_total) throw std::logic_error("checkpoint: PML cells missing");
@@ -235,6 +251,7 @@ struct CheckpointReader::Impl {
   int memory_components = 0;
   int iteration = 0, stations = 0, steps = 0;
   int written_steps = 0;       // the steps of the run that wrote it: the length of its traces
+  hsize_t ny = 0, nx = 0;
   std::vector<int64_t> cells;  // sorted
   std::vector<float> psi;      // [cell][18], in `cells` order
   bool pml_loaded = false;
@@ -296,6 +313,7 @@ CheckpointReader::CheckpointReader(const std::string& path, const Case& c) : imp
     r.memory = r.open_dataset("/fields/memory", {static_cast<hsize_t>(r.memory_components), planes(c.grid), ny, nx});
   r.stations = static_cast<int>(c.stations.size());
   r.steps = c.time.steps;
+  r.ny = ny, r.nx = nx;
   if (H5Lexists(r.file, "pml", H5P_DEFAULT) <= 0) r.fail("not an ondes3d checkpoint or damaged: /pml is missing");
 }
 
@@ -353,6 +371,21 @@ void CheckpointReader::read_pml(const std::vector<int64_t>& global_cells, float*
     const size_t q = static_cast<size_t>(it - r.cells.begin());
     for (int m = 0; m < kPsi; ++m) psi[m * n + p] = r.psi[q * kPsi + m];
   }
+}
+
+std::string CheckpointReader::snapshot_file() const {
+  Id g{H5Gopen2(impl_->file, "checkpoint", H5P_DEFAULT), H5Gclose};
+  return read_string_attr(g, "snapshots");
+}
+
+std::vector<float> CheckpointReader::pgv() {
+  const Impl& r = *impl_;
+  if (H5Lexists(r.file, "pgv", H5P_DEFAULT) <= 0) return {};
+  std::vector<float> out(2 * size_t(r.ny) * r.nx);
+  Id ds{r.open_dataset("/pgv", {2, r.ny, r.nx}), H5Dclose};
+  if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+    r.fail("cannot read /pgv (damaged or truncated)");
+  return out;
 }
 
 std::vector<float> CheckpointReader::seismograms() {

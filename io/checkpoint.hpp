@@ -9,6 +9,9 @@
 //   /pml/cells        int64 [n]   global index (k * ny + j) * nx + i of each PML cell
 //   /pml/psi          float32 [n][18]  its C-PML memory variables
 //   /seismograms      float32 [station][3][steps]  recorded so far (zeros after `iteration`)
+//   /pgv              float32 [2][ny][nx]  the peak ground velocity so far (horizontal, norm), with
+//                                          [snapshots] pgv; /checkpoint's attribute `snapshots`
+//                                          names the run's snapshot file (its frames so far)
 // A run restarts from it with any number of steps from `iteration` on (a run goes on past the end
 // of the one that wrote it), any block layout, scheduler or rank count.
 // A checkpoint is written to FILE.partial and renamed over FILE when complete, so FILE is always
@@ -41,6 +44,8 @@ class CheckpointWriter {
   // A block's PML cells (global indices) and memory variables (block layout: [18][count]).
   void write_pml(const std::vector<int64_t>& global_cells, const float* psi);
   void write_seismograms(const std::vector<float>& seismograms);
+  // The run's snapshot file and its peak ground velocity map so far ([2][ny][nx]; empty: none).
+  void write_snapshots(const std::string& snapshot_file, const std::vector<float>& pgv);
   void commit();
 
  private:
@@ -59,6 +64,10 @@ class CheckpointReader {
   void read_pml(const std::vector<int64_t>& global_cells, float* psi);
   // [station][3][the case's steps]: the samples up to iteration(), zeros after.
   std::vector<float> seismograms();
+  // The snapshot file of the run that wrote it ("" if none was named) and its PGV map so far
+  // ([2][ny][nx]; empty where the checkpoint holds none, as those written before 2026-11-27 #7).
+  std::string snapshot_file() const;
+  std::vector<float> pgv();
 
  private:
   void load_pml();

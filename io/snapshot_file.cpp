@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -115,6 +117,71 @@ void SnapshotWriter::write_pgv(const std::vector<float>& pgv) {
   write_array(grp, "horizontal", dims, pgv.data());
   write_array(grp, "norm", dims, pgv.data() + size_t(g.nx) * g.ny);
   pgv_ = true;
+}
+
+namespace {
+double double_attr(hid_t obj, const char* name) {
+  double v = std::nan("");
+  if (H5Aexists(obj, name) > 0) {
+    Id a{H5Aopen(obj, name, H5P_DEFAULT), H5Aclose};
+    if (H5Aread(a, H5T_NATIVE_DOUBLE, &v) < 0) v = std::nan("");
+  }
+  return v;
+}
+
+// The frames (iterations, ascending) of a plane's group: its members are named by iteration.
+std::vector<int> frames_in(hid_t g) {
+  std::vector<int> its;
+  H5G_info_t info{};
+  if (H5Gget_info(g, &info) < 0) return its;
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    char name[64] = {};
+    if (H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, i, name, sizeof(name), H5P_DEFAULT) < 0) continue;
+    char* end = nullptr;
+    const long it = std::strtol(name, &end, 10);
+    if (end != name && *end == '\0' && frame_name(static_cast<int>(it)) == name) its.push_back(static_cast<int>(it));
+  }
+  std::sort(its.begin(), its.end());
+  return its;
+}
+
+// Whether a frame group holds the plane this case writes (its arrays' shape).
+bool frame_fits(hid_t frame, const PlaneExtent& e) {
+  if (H5Lexists(frame, "vx", H5P_DEFAULT) <= 0) return false;
+  Id ds{H5Dopen2(frame, "vx", H5P_DEFAULT), H5Dclose};
+  Id space{H5Dget_space(ds), H5Sclose};
+  hsize_t d[3] = {0, 0, 0};
+  return H5Sget_simple_extent_ndims(space) == 3 && H5Sget_simple_extent_dims(space, d, nullptr) == 3 &&
+         d[0] == hsize_t(e.dims[0]) && d[1] == hsize_t(e.dims[1]) && d[2] == hsize_t(e.dims[2]);
+}
+}  // namespace
+
+int SnapshotWriter::carry_frames_from(const std::string& earlier, int done) {
+  std::error_code ec;
+  if (earlier.empty() || !std::filesystem::is_regular_file(earlier, ec) || H5Fis_hdf5(earlier.c_str()) <= 0) return 0;
+  Id src{H5Fopen(earlier.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  if (src < 0 || double_attr(src, "h") != case_.grid.h || double_attr(src, "dt") != case_.time.dt) return 0;
+  int copied = 0;
+  for (size_t p = 0; p < case_.snapshots.planes.size(); ++p) {
+    const PlaneSpec& spec = case_.snapshots.planes[p];
+    const std::string name = plane_group(spec);
+    if (H5Lexists(src, name.c_str(), H5P_DEFAULT) <= 0) continue;
+    Id from{H5Gopen2(src, name.c_str(), H5P_DEFAULT), H5Gclose};
+    Id to{group(file_, name), H5Gclose};
+    const PlaneExtent e = plane_extent(case_.grid, spec);
+    for (int it : frames_in(from)) {
+      if (it >= done) break;  // the restarted run makes those itself
+      const std::string f = frame_name(it);
+      {
+        Id frame{H5Gopen2(from, f.c_str(), H5P_DEFAULT), H5Gclose};
+        if (!frame_fits(frame, e)) continue;
+      }
+      check(H5Ocopy(from, f.c_str(), to, f.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copying an earlier frame");
+      frames_[p].push_back(it);
+      ++copied;
+    }
+  }
+  return copied;
 }
 
 std::string SnapshotWriter::xdmf_text() const {

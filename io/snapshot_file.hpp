@@ -41,6 +41,11 @@ class SnapshotWriter {
   void write_frame(size_t plane, int iteration, const std::vector<float>& data);
   // pgv: [2][ny][nx] (horizontal, norm).
   void write_pgv(const std::vector<float>& pgv);
+  // A restarted run after `done` iterations: the frames of the iterations before (indices below
+  // `done`) from the snapshot file `earlier` (the run the checkpoint came from), copied in first,
+  // so that this file holds the whole series. Returns how many; 0 when `earlier` is missing or its
+  // planes are not this case's (h, dt, plane shapes).
+  int carry_frames_from(const std::string& earlier, int done);
   // Writes the XDMF file and moves both into place.
   void close();
 

@@ -326,6 +326,51 @@ TEST_F(Robust, ASecondRunOnTheNodeLeavesTheFirstOnesCoresAlone) {
   EXPECT_EQ(placed.output.find("held by the threads"), std::string::npos) << placed.output;
 }
 
+// Snapshots across a restart (a batch job resubmitted with the same output): the restarted run's
+// snapshot file holds every frame and the peak ground velocity of the whole run, bitwise those of
+// one uninterrupted run, though the restart has another layout; before, it held the frames from
+// the restart on and the peaks of those steps only.
+TEST_F(Robust, ARestartedRunsSnapshotsAreThoseOfTheWholeRun) {
+  std::ifstream in(kLayered);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  text.replace(text.find("[output]"), 8, "[snapshots]\nevery = 10\nplanes = [\"z=0\", \"y=2000\"]\npgv = true\n\n[output]");
+  const std::string c = path("snap.toml");
+  std::ofstream(c) << text;
+  ASSERT_EQ(cli("run " + c + " --steps 100 --blocks 2x2 --output " + path("whole.h5"), dir_ / "whole.log").code, 0);
+  ASSERT_EQ(cli("run " + c + " --steps 60 --blocks 2x2 --checkpoint-every 30 --output " + path("job.h5"),
+                dir_ / "first.log")
+                .code,
+            0);
+  const Result r = cli("run " + c + " --steps 100 --blocks 3x1 --restart " + path("job.checkpoint.h5") +
+                           " --output " + path("job.h5"),
+                       dir_ / "second.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("12 snapshot frames of the 60 iterations before the restart carried over"), std::string::npos)
+      << r.output;
+  std::vector<std::string> sets = {"/pgv/horizontal", "/pgv/norm"};
+  for (const char* plane : {"z0", "y20"})
+    for (int it = 9; it < 100; it += 10)  // a frame after every 10th step
+      for (const char* v : {"vx", "vy", "vz", "norm"}) sets.push_back(fmt::format("/{}/{:08d}/{}", plane, it, v));
+  for (const std::string& d : sets) {
+    const auto whole = test::read_floats(path("whole_snapshots.h5"), d);
+    const auto job = test::read_floats(path("job_snapshots.h5"), d);
+    ASSERT_FALSE(whole.empty()) << d;
+    ASSERT_EQ(job.size(), whole.size()) << d;
+    EXPECT_EQ(std::memcmp(job.data(), whole.data(), whole.size() * sizeof(float)), 0) << d << " differs";
+  }
+  const auto pgv = test::read_floats(path("whole_snapshots.h5"), "/pgv/norm");
+  EXPECT_GT(*std::max_element(pgv.begin(), pgv.end()), 0.0f) << "no motion at the surface";
+  std::ifstream wx(path("whole_snapshots.xdmf")), jx(path("job_snapshots.xdmf"));
+  std::stringstream w, j;
+  w << wx.rdbuf(), j << jx.rdbuf();
+  std::string ws = w.str();
+  for (auto at = ws.find("whole_snapshots.h5"); at != std::string::npos; at = ws.find("whole_snapshots.h5", at))
+    ws.replace(at, 18, "job_snapshots.h5");
+  EXPECT_EQ(j.str(), ws) << "the XDMF lists every frame";
+}
+
 TEST_F(Robust, ACaseThatCannotFitInMemoryIsRefusedWithTheFigures) {
   std::ifstream in(std::string(ONDES_SOURCE_DIR) + "/inputs/small_homogeneous.toml");
   std::stringstream ss;
