@@ -19,6 +19,7 @@
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
 #include "io/partial_file.hpp"
+#include "io/snapshot_file.hpp"
 #include "io/tuning.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/attenuation.hpp"
@@ -108,11 +109,22 @@ std::pair<int, int> largest_grid_on_gpus(Case c, int ncuda, double gpu_bytes) {
 namespace {
 // What `run --restart` would do with the checkpoint: its checks, then the steps left.
 void print_restart(const Case& c, const std::string& restart) {
-  const int done = CheckpointReader(restart, c).iteration();
+  CheckpointReader r(restart, c);
+  const int done = r.iteration();
   fmt::print("restart: {} holds the state after iteration {}; {}\n", restart, done,
              done < c.time.steps ? fmt::format("{} of the case's {} steps left to compute", c.time.steps - done,
                                                c.time.steps)
                                  : "nothing left to compute (--steps N to go further)");
+  if (c.snapshots.every <= 0) return;
+  if (c.snapshots.pgv)
+    fmt::print("  peak ground velocity: {}\n", r.pgv().empty() ? "not in the checkpoint, the map will cover the steps from "
+                                                                 "the restart on"
+                                                               : "goes on from the checkpoint's map");
+  if (const std::string earlier = earlier_snapshot_file(r.snapshot_file(), c, done); !earlier.empty())
+    fmt::print("  snapshots: {} frames before the restart come from {}\n", earlier_frames(earlier, c, done).size(),
+               earlier);
+  else if (done >= c.snapshots.every)
+    fmt::print("  warning: {}\n", no_earlier_frames(r.snapshot_file(), c, done));
 }
 }  // namespace
 

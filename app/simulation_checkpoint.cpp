@@ -13,7 +13,6 @@
 #include <string>
 #include <stdexcept>
 
-#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
@@ -118,19 +117,11 @@ void Simulation::restore_snapshots(CheckpointReader& r, const std::string& path)
                    r.iteration());
   }
   if (!root) return;
-  std::vector<std::string> looked;
-  for (const std::string& earlier : {r.snapshot_file(), snapshot_path(case_)}) {
-    if (earlier.empty() || std::find(looked.begin(), looked.end(), earlier) != looked.end()) continue;
-    looked.push_back(earlier);
-    if (const int carried = snapshots_->carry_frames(earlier, r.iteration()); carried > 0) {
-      spdlog::info("{} snapshot frames of the {} iterations before the restart carried over from {}", carried,
-                   r.iteration(), earlier);
-      return;
-    }
-  }
-  if (r.iteration() >= case_.snapshots.every)  // a frame was due by then
-    spdlog::warn("no snapshot frames before iteration {} found (looked in {}): {} holds those from the restart on",
-                 r.iteration(), fmt::join(looked, " and "), snapshot_path(case_));
+  if (const std::string earlier = earlier_snapshot_file(r.snapshot_file(), case_, r.iteration()); !earlier.empty())
+    spdlog::info("{} snapshot frames of the {} iterations before the restart carried over from {}",
+                 snapshots_->carry_frames(earlier, r.iteration()), r.iteration(), earlier);
+  else if (r.iteration() >= case_.snapshots.every)  // a frame was due by then
+    spdlog::warn("{}", no_earlier_frames(r.snapshot_file(), case_, r.iteration()));
 }
 
 // Every rank reads its own blocks and the traces of the station groups it records from the one

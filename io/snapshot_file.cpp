@@ -156,32 +156,50 @@ bool frame_fits(hid_t frame, const PlaneExtent& e) {
 }
 }  // namespace
 
-int SnapshotWriter::carry_frames_from(const std::string& earlier, int done) {
+std::vector<EarlierFrame> earlier_frames(const std::string& earlier, const Case& c, int done) {
+  std::vector<EarlierFrame> out;
   std::error_code ec;
-  if (earlier.empty() || !std::filesystem::is_regular_file(earlier, ec) || H5Fis_hdf5(earlier.c_str()) <= 0) return 0;
+  if (earlier.empty() || !std::filesystem::is_regular_file(earlier, ec) || H5Fis_hdf5(earlier.c_str()) <= 0) return out;
   Id src{H5Fopen(earlier.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
-  if (src < 0 || double_attr(src, "h") != case_.grid.h || double_attr(src, "dt") != case_.time.dt) return 0;
-  int copied = 0;
-  for (size_t p = 0; p < case_.snapshots.planes.size(); ++p) {
-    const PlaneSpec& spec = case_.snapshots.planes[p];
-    const std::string name = plane_group(spec);
+  if (src < 0 || double_attr(src, "h") != c.grid.h || double_attr(src, "dt") != c.time.dt) return out;
+  for (size_t p = 0; p < c.snapshots.planes.size(); ++p) {
+    const std::string name = plane_group(c.snapshots.planes[p]);
     if (H5Lexists(src, name.c_str(), H5P_DEFAULT) <= 0) continue;
     Id from{H5Gopen2(src, name.c_str(), H5P_DEFAULT), H5Gclose};
-    Id to{group(file_, name), H5Gclose};
-    const PlaneExtent e = plane_extent(case_.grid, spec);
+    const PlaneExtent e = plane_extent(c.grid, c.snapshots.planes[p]);
     for (int it : frames_in(from)) {
       if (it >= done) break;  // the restarted run makes those itself
-      const std::string f = frame_name(it);
-      {
-        Id frame{H5Gopen2(from, f.c_str(), H5P_DEFAULT), H5Gclose};
-        if (!frame_fits(frame, e)) continue;
-      }
-      check(H5Ocopy(from, f.c_str(), to, f.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copying an earlier frame");
-      frames_[p].push_back(it);
-      ++copied;
+      Id frame{H5Gopen2(from, frame_name(it).c_str(), H5P_DEFAULT), H5Gclose};
+      if (frame_fits(frame, e)) out.push_back({p, it});
     }
   }
-  return copied;
+  return out;
+}
+
+std::string earlier_snapshot_file(const std::string& named, const Case& c, int done) {
+  for (const std::string& f : {named, snapshot_path(c)})
+    if (!earlier_frames(f, c, done).empty()) return f;
+  return "";
+}
+
+std::string no_earlier_frames(const std::string& named, const Case& c, int done) {
+  const std::string own = snapshot_path(c);
+  return fmt::format("no snapshot frames before iteration {} found (looked in {}): {} will hold those from the restart on",
+                     done, named.empty() || named == own ? own : named + " and " + own, own);
+}
+
+int SnapshotWriter::carry_frames_from(const std::string& earlier, int done) {
+  const std::vector<EarlierFrame> frames = earlier_frames(earlier, case_, done);
+  if (frames.empty()) return 0;
+  Id src{H5Fopen(earlier.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  for (const EarlierFrame& f : frames) {
+    const std::string plane = plane_group(case_.snapshots.planes[f.plane]), name = frame_name(f.iteration);
+    Id from{H5Gopen2(src, plane.c_str(), H5P_DEFAULT), H5Gclose};
+    Id to{group(file_, plane), H5Gclose};
+    check(H5Ocopy(from, name.c_str(), to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copying an earlier frame");
+    frames_[f.plane].push_back(f.iteration);
+  }
+  return static_cast<int>(frames.size());
 }
 
 std::string SnapshotWriter::xdmf_text() const {

@@ -30,6 +30,20 @@ std::string plane_group(const PlaneSpec& p);  // "z0", "x120"
 // snapshots.file, or <output stem>_snapshots.h5 beside the run's output.
 std::string snapshot_path(const Case& c);
 
+// A restart after `done` iterations: the frames of the iterations before it (indices below `done`)
+// that an earlier snapshot file holds for this case's planes (same h, dt and plane shapes); none
+// where the file is missing or another case's.
+struct EarlierFrame {
+  size_t plane;  // index into the case's planes
+  int iteration;
+};
+std::vector<EarlierFrame> earlier_frames(const std::string& earlier, const Case& c, int done);
+// Where those frames are: `named` (the snapshot file a checkpoint names), else snapshot_path(c) (an
+// earlier run of the same output); "" where neither holds any.
+std::string earlier_snapshot_file(const std::string& named, const Case& c, int done);
+// What a restart says where neither holds a frame that was due before it.
+std::string no_earlier_frames(const std::string& named, const Case& c, int done);
+
 class SnapshotWriter {
  public:
   SnapshotWriter(const std::string& path, const Case& c);
@@ -41,10 +55,8 @@ class SnapshotWriter {
   void write_frame(size_t plane, int iteration, const std::vector<float>& data);
   // pgv: [2][ny][nx] (horizontal, norm).
   void write_pgv(const std::vector<float>& pgv);
-  // A restarted run after `done` iterations: the frames of the iterations before (indices below
-  // `done`) from the snapshot file `earlier` (the run the checkpoint came from), copied in first,
-  // so that this file holds the whole series. Returns how many; 0 when `earlier` is missing or its
-  // planes are not this case's (h, dt, plane shapes).
+  // A restarted run after `done` iterations: earlier_frames(earlier, ...) copied in first, so that
+  // this file holds the whole series. Returns how many.
   int carry_frames_from(const std::string& earlier, int done);
   // Writes the XDMF file and moves both into place.
   void close();

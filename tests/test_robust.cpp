@@ -343,6 +343,12 @@ TEST_F(Robust, ARestartedRunsSnapshotsAreThoseOfTheWholeRun) {
                 dir_ / "first.log")
                 .code,
             0);
+  const Result plan = cli("check " + c + " --steps 100 --restart " + path("job.checkpoint.h5"), dir_ / "check.log");
+  EXPECT_NE(plan.output.find("peak ground velocity: goes on from the checkpoint's map"), std::string::npos)
+      << plan.output;
+  EXPECT_NE(plan.output.find("snapshots: 12 frames before the restart come from " + path("job_snapshots.h5")),
+            std::string::npos)
+      << plan.output;
   const Result r = cli("run " + c + " --steps 100 --blocks 3x1 --restart " + path("job.checkpoint.h5") +
                            " --output " + path("job.h5"),
                        dir_ / "second.log");
