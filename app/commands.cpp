@@ -117,12 +117,11 @@ void print_restart(const Case& c, const std::string& restart) {
                                  : "nothing left to compute (--steps N to go further)");
   if (c.snapshots.every <= 0) return;
   if (c.snapshots.pgv)
-    fmt::print("  peak ground velocity: {}\n", r.pgv().empty() ? "not in the checkpoint, the map will cover the steps from "
-                                                                 "the restart on"
-                                                               : "goes on from the checkpoint's map");
-  if (const std::string earlier = earlier_snapshot_file(r.snapshot_file(), c, done); !earlier.empty())
-    fmt::print("  snapshots: {} frames before the restart come from {}\n", earlier_frames(earlier, c, done).size(),
-               earlier);
+    fmt::print("  peak ground velocity: {}\n", r.has_pgv() ? "goes on from the checkpoint's map"
+                                                          : "not in the checkpoint, the map will cover the steps from "
+                                                            "the restart on");
+  if (const EarlierFrames earlier = earlier_frames(r.snapshot_file(), c, done); !earlier.frames.empty())
+    fmt::print("  snapshots: {} frames before the restart come from {}\n", earlier.frames.size(), earlier.file);
   else if (done >= c.snapshots.every)
     fmt::print("  warning: {}\n", no_earlier_frames(r.snapshot_file(), c, done));
 }

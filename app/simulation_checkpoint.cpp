@@ -109,18 +109,18 @@ void Simulation::save_checkpoint(const std::string& path) {
 void Simulation::restore_snapshots(CheckpointReader& r, const std::string& path) {
   const bool root = Runtime::rank() == 0;
   if (case_.snapshots.pgv) {
-    const std::vector<float> map = r.pgv();
-    if (!map.empty())
-      snapshots_->restore_pgv(map);
+    if (r.has_pgv())
+      snapshots_->restore_pgv(r.pgv());
     else if (root)
       spdlog::warn("{} holds no peak ground velocity map: this run's covers the steps from iteration {} on", path,
                    r.iteration());
   }
   if (!root) return;
-  if (const std::string earlier = earlier_snapshot_file(r.snapshot_file(), case_, r.iteration()); !earlier.empty())
+  if (const EarlierFrames earlier = earlier_frames(r.snapshot_file(), case_, r.iteration()); !earlier.frames.empty()) {
+    snapshots_->carry_frames(earlier);
     spdlog::info("{} snapshot frames of the {} iterations before the restart carried over from {}",
-                 snapshots_->carry_frames(earlier, r.iteration()), r.iteration(), earlier);
-  else if (r.iteration() >= case_.snapshots.every)  // a frame was due by then
+                 earlier.frames.size(), r.iteration(), earlier.file);
+  } else if (r.iteration() >= case_.snapshots.every)  // a frame was due by then
     spdlog::warn("{}", no_earlier_frames(r.snapshot_file(), case_, r.iteration()));
 }
 

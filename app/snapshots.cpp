@@ -14,6 +14,16 @@ struct Delivery {
   size_t part;
   int iteration;
 };
+
+// A block's PGV ([2][ny][nx] of the block) against the grid's map ([2][ny][nx] of the grid), row
+// by row: f(offset in the map, offset in the block, row length).
+template <class F>
+void for_each_pgv_row(const Grid& g, const BlockInfo& b, F&& f) {
+  const size_t area = size_t(g.nx) * g.ny;
+  for (int k = 0; k < 2; ++k)
+    for (int j = 0; j < b.shape.ny; ++j)
+      f(k * area + size_t(b.y0 + j) * g.nx + b.x0, (size_t(k) * b.shape.ny + j) * b.shape.nx, b.shape.nx);
+}
 }  // namespace
 
 SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks, const RankMap& map, int rank,
@@ -116,11 +126,9 @@ std::vector<float> SnapshotRecorder::gather_pgv() {
     items.push_back({owner_[b.info.id], h_pgv_[b.info.id], 2 * size_t(b.info.shape.nx) * b.info.shape.ny,
                      kPgvTagBase + b.info.id});
   gather_to_root(rank_, items, [&](size_t i, const float* src) {
-    const BlockInfo& b = blocks_[i].info;
-    for (int k = 0; k < 2; ++k)
-      for (int j = 0; j < b.shape.ny; ++j)
-        std::copy_n(src + (size_t(k) * b.shape.ny + j) * b.shape.nx, b.shape.nx,
-                    map.begin() + k * area + size_t(b.y0 + j) * g.nx + b.x0);
+    for_each_pgv_row(g, blocks_[i].info, [&](size_t in_map, size_t in_block, int n) {
+      std::copy_n(src + in_block, n, map.begin() + in_map);
+    });
   });
   return map;
 }
@@ -131,22 +139,18 @@ std::vector<float> SnapshotRecorder::pgv_map() {
 }
 
 void SnapshotRecorder::restore_pgv(const std::vector<float>& map) {
-  const Grid& g = case_.grid;
-  const size_t area = size_t(g.nx) * g.ny;
   for (const BlockData& b : blocks_) {
     if (!h_pgv_[b.info.id]) continue;
-    const BlockInfo& in = b.info;
-    Acquired a(h_pgv_[in.id], STARPU_W);
-    float* dst = pgv_[in.id].data();
-    for (int k = 0; k < 2; ++k)
-      for (int j = 0; j < in.shape.ny; ++j)
-        std::copy_n(map.begin() + k * area + size_t(in.y0 + j) * g.nx + in.x0, in.shape.nx,
-                    dst + (size_t(k) * in.shape.ny + j) * in.shape.nx);
+    Acquired a(h_pgv_[b.info.id], STARPU_W);
+    float* dst = pgv_[b.info.id].data();
+    for_each_pgv_row(case_.grid, b.info, [&](size_t in_map, size_t in_block, int n) {
+      std::copy_n(map.begin() + in_map, n, dst + in_block);
+    });
   }
 }
 
-int SnapshotRecorder::carry_frames(const std::string& earlier, int done) {
-  return writer_ ? writer_->carry_frames_from(earlier, done) : 0;
+void SnapshotRecorder::carry_frames(const EarlierFrames& earlier) {
+  if (writer_) writer_->carry_frames(earlier);
 }
 
 void SnapshotRecorder::finish() {

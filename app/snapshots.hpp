@@ -40,11 +40,11 @@ class SnapshotRecorder {
   // After the last task, on every rank: the remaining frames, the PGV map, the XDMF file.
   void finish();
   // Checkpoints: the PGV map so far ([2][ny][nx] on rank 0, empty elsewhere; every rank takes
-  // part), and a restart's after `done` iterations: each rank's blocks' peaks from the map, and on
-  // rank 0 the frames before from the snapshot file `earlier` (how many; 0 elsewhere).
+  // part), and a restart's: each rank's blocks' peaks from the map, and on rank 0 the frames of an
+  // earlier snapshot file (io/snapshot_file earlier_frames).
   std::vector<float> pgv_map();
   void restore_pgv(const std::vector<float>& map);
-  int carry_frames(const std::string& earlier, int done);
+  void carry_frames(const EarlierFrames& earlier);
 
  private:
   struct Place {  // where a part goes in its plane

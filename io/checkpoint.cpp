@@ -378,9 +378,11 @@ std::string CheckpointReader::snapshot_file() const {
   return read_string_attr(g, "snapshots");
 }
 
+bool CheckpointReader::has_pgv() const { return H5Lexists(impl_->file, "pgv", H5P_DEFAULT) > 0; }
+
 std::vector<float> CheckpointReader::pgv() {
   const Impl& r = *impl_;
-  if (H5Lexists(r.file, "pgv", H5P_DEFAULT) <= 0) return {};
+  if (!has_pgv()) return {};
   std::vector<float> out(2 * size_t(r.ny) * r.nx);
   Id ds{r.open_dataset("/pgv", {2, r.ny, r.nx}), H5Dclose};
   if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)

@@ -67,6 +67,7 @@ class CheckpointReader {
   // The snapshot file of the run that wrote it ("" if none was named) and its PGV map so far
   // ([2][ny][nx]; empty where the checkpoint holds none, as those written before 2026-11-27 #7).
   std::string snapshot_file() const;
+  bool has_pgv() const;
   std::vector<float> pgv();
 
  private:

@@ -156,11 +156,13 @@ bool frame_fits(hid_t frame, const PlaneExtent& e) {
 }
 }  // namespace
 
-std::vector<EarlierFrame> earlier_frames(const std::string& earlier, const Case& c, int done) {
+namespace {
+// The frames of one file (see earlier_frames).
+std::vector<EarlierFrame> frames_of(const std::string& file, const Case& c, int done) {
   std::vector<EarlierFrame> out;
   std::error_code ec;
-  if (earlier.empty() || !std::filesystem::is_regular_file(earlier, ec) || H5Fis_hdf5(earlier.c_str()) <= 0) return out;
-  Id src{H5Fopen(earlier.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  if (file.empty() || !std::filesystem::is_regular_file(file, ec) || H5Fis_hdf5(file.c_str()) <= 0) return out;
+  Id src{H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   if (src < 0 || double_attr(src, "h") != c.grid.h || double_attr(src, "dt") != c.time.dt) return out;
   for (size_t p = 0; p < c.snapshots.planes.size(); ++p) {
     const std::string name = plane_group(c.snapshots.planes[p]);
@@ -175,11 +177,12 @@ std::vector<EarlierFrame> earlier_frames(const std::string& earlier, const Case&
   }
   return out;
 }
+}  // namespace
 
-std::string earlier_snapshot_file(const std::string& named, const Case& c, int done) {
+EarlierFrames earlier_frames(const std::string& named, const Case& c, int done) {
   for (const std::string& f : {named, snapshot_path(c)})
-    if (!earlier_frames(f, c, done).empty()) return f;
-  return "";
+    if (std::vector<EarlierFrame> frames = frames_of(f, c, done); !frames.empty()) return {f, std::move(frames)};
+  return {};
 }
 
 std::string no_earlier_frames(const std::string& named, const Case& c, int done) {
@@ -188,18 +191,17 @@ std::string no_earlier_frames(const std::string& named, const Case& c, int done)
                      done, named.empty() || named == own ? own : named + " and " + own, own);
 }
 
-int SnapshotWriter::carry_frames_from(const std::string& earlier, int done) {
-  const std::vector<EarlierFrame> frames = earlier_frames(earlier, case_, done);
-  if (frames.empty()) return 0;
-  Id src{H5Fopen(earlier.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
-  for (const EarlierFrame& f : frames) {
+void SnapshotWriter::carry_frames(const EarlierFrames& earlier) {
+  if (earlier.frames.empty()) return;
+  Id src{H5Fopen(earlier.file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  if (src < 0) throw std::runtime_error(fmt::format("{}: cannot open to copy its frames", earlier.file));
+  for (const EarlierFrame& f : earlier.frames) {
     const std::string plane = plane_group(case_.snapshots.planes[f.plane]), name = frame_name(f.iteration);
     Id from{H5Gopen2(src, plane.c_str(), H5P_DEFAULT), H5Gclose};
     Id to{group(file_, plane), H5Gclose};
     check(H5Ocopy(from, name.c_str(), to, name.c_str(), H5P_DEFAULT, H5P_DEFAULT), "copying an earlier frame");
     frames_[f.plane].push_back(f.iteration);
   }
-  return static_cast<int>(frames.size());
 }
 
 std::string SnapshotWriter::xdmf_text() const {

@@ -31,16 +31,18 @@ std::string plane_group(const PlaneSpec& p);  // "z0", "x120"
 std::string snapshot_path(const Case& c);
 
 // A restart after `done` iterations: the frames of the iterations before it (indices below `done`)
-// that an earlier snapshot file holds for this case's planes (same h, dt and plane shapes); none
-// where the file is missing or another case's.
+// that an earlier snapshot file holds for this case's planes (same h, dt and plane shapes), from
+// `named` (the snapshot file a checkpoint names), else snapshot_path(c) (an earlier run of the same
+// output); no file and no frames where neither holds any.
 struct EarlierFrame {
   size_t plane;  // index into the case's planes
   int iteration;
 };
-std::vector<EarlierFrame> earlier_frames(const std::string& earlier, const Case& c, int done);
-// Where those frames are: `named` (the snapshot file a checkpoint names), else snapshot_path(c) (an
-// earlier run of the same output); "" where neither holds any.
-std::string earlier_snapshot_file(const std::string& named, const Case& c, int done);
+struct EarlierFrames {
+  std::string file;
+  std::vector<EarlierFrame> frames;
+};
+EarlierFrames earlier_frames(const std::string& named, const Case& c, int done);
 // What a restart says where neither holds a frame that was due before it.
 std::string no_earlier_frames(const std::string& named, const Case& c, int done);
 
@@ -55,9 +57,9 @@ class SnapshotWriter {
   void write_frame(size_t plane, int iteration, const std::vector<float>& data);
   // pgv: [2][ny][nx] (horizontal, norm).
   void write_pgv(const std::vector<float>& pgv);
-  // A restarted run after `done` iterations: earlier_frames(earlier, ...) copied in first, so that
-  // this file holds the whole series. Returns how many.
-  int carry_frames_from(const std::string& earlier, int done);
+  // A restarted run: the earlier frames (earlier_frames) copied in first, so that this file holds
+  // the whole series.
+  void carry_frames(const EarlierFrames& earlier);
   // Writes the XDMF file and moves both into place.
   void close();
 
