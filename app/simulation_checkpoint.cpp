@@ -136,6 +136,8 @@ void Simulation::restore_checkpoint(const std::string& path) {
     Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW),
         an(b.h_anelastic, STARPU_RW);
     r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, reinterpret_cast<float*>(b.anelastic));
+    if (case_.boundaries.surface == SurfaceScheme::Ondes3d)
+      r.read_surface_ghosts(b.info.x0, b.info.y0, b.info.shape, b.velocity);
     if (b.pml)
       r.read_pml(global_pml_cells(b.info, b.pml, b.pml_cells, case_.grid),
                  reinterpret_cast<float*>(b.pml + PmlLayout::of(b.info.shape, b.pml_cells).psi_offset));

@@ -14,6 +14,7 @@
 #include "codelets/material.hpp"
 #include "codelets/pml_cells.hpp"
 #include "codelets/stencil.hpp"
+#include "codelets/surface.hpp"
 
 namespace ondes::cpu {
 void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
@@ -167,6 +168,8 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
                                     float scale) {
   if (plane == kSurface)
     stress_row<kSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+  else if (plane == kSurfaceFourth)
+    stress_row<kSurfaceFourth, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else if (plane == kBelowSurface)
     stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
   else
@@ -259,6 +262,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t count,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
+  if (p.free_surface == 2) ondes3d_surface(p, v, mat, ghosts);
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
 }
@@ -356,7 +360,10 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
-  if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
+  if (steps & kGhostsStep) {
+    load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
+    if (p.free_surface == 2) ondes3d_surface(p, v, mat, ghosts, stream);
+  }
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (!(steps & kMarchStep)) {

@@ -86,11 +86,16 @@ ONDES_CELL float dm2(const F& f) {
 }
 
 // How a z plane is treated: the free surface (k = 0) is the plane of the normal stresses, with
-// szz = 0 there and sxz, syz imaged antisymmetrically above it.
-enum ZPlane : int { kInterior = 0, kSurface = 1, kBelowSurface = 2 };
+// szz = 0 there and sxz, syz imaged antisymmetrically above it. free_surface (StepParams): 1 the
+// imaging scheme, 2 Ondes3D's, whose velocities above the surface (codelets/surface.hpp) keep the
+// 4th-order z differences of sxz, syz at the surface (kSurfaceFourth) and of the plane below it.
+enum ZPlane : int { kInterior = 0, kSurface = 1, kBelowSurface = 2, kSurfaceFourth = 3 };
 ONDES_CELL int z_plane(int k, int free_surface) {
+  if (free_surface == 2) return k == 0 ? kSurfaceFourth : kInterior;
   return !free_surface ? kInterior : k == 0 ? kSurface : k == 1 ? kBelowSurface : kInterior;
 }
+// The plane where szz = 0 and dz vz follows from it (Hooke's law folded).
+ONDES_CELL bool at_surface(int plane) { return plane == kSurface || plane == kSurfaceFourth; }
 
 // Nine spatial differences feeding one cell's update (times h, or memory variables in PML units).
 struct Diffs {
@@ -130,7 +135,8 @@ template <class F>
 ONDES_CELL Diffs stress_diffs(const F& v, int plane) {
   // At the surface dz vz is not needed (szz = 0 gives it); dz vx, dz vy at k+1/2 = 1/2 would reach
   // above the surface, and dz vz at k = 1 would reach vz at -1/2: 2nd order there.
-  const float dzvz = plane == kSurface ? 0.0f : plane == kBelowSurface ? dm2<VZ, 2>(v) : dm<VZ, 2>(v);
+  // With Ondes3D's surface (kSurfaceFourth) the velocities above it are there: 4th order throughout.
+  const float dzvz = at_surface(plane) ? 0.0f : plane == kBelowSurface ? dm2<VZ, 2>(v) : dm<VZ, 2>(v);
   const float dzvx = plane == kSurface ? dp2<VX, 2>(v) : dp<VX, 2>(v);
   const float dzvy = plane == kSurface ? dp2<VY, 2>(v) : dp<VY, 2>(v);
   return {{dm<VX, 0>(v), dm<VY, 1>(v), dzvz,
@@ -195,7 +201,7 @@ ONDES_CELL Moduli elastic_moduli(const M& m) {
 // the moduli (Graves 1996).
 template <class Put>
 ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, Put&& put) {
-  if (plane == kSurface) {
+  if (at_surface(plane)) {
     // Vacuum at the surface (lambda + 2 mu = 0) has no stress to fold.
     const float r = m.fold_l2m > 0.0f ? m.lam * m.fold_lam / m.fold_l2m : 0.0f;
     put(SXX, scale * ((m.l2m - r) * d.d[0] + (m.lam - r) * d.d[1]));
@@ -269,7 +275,7 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
     const float gp = r.p[2 * l], gs = r.s[2 * l], decay = r.decay[l];
     ONDES_UNROLL
     for (int c = 0; c < kStressComponents; ++c) {
-      if (plane == kSurface && c == SZZ) continue;
+      if (at_surface(plane) && c == SZZ) continue;
       const float z1 = decay * z0[l][c] + (gp * p_rate[c] + gs * s_rate[c]);
       rate[c] -= 0.5f * (z0[l][c] + z1);
       memory[(int64_t(l) * kStressComponents + c) * n + i] = z1;
@@ -277,7 +283,7 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
   }
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c)
-    if (plane != kSurface || c != SZZ) s[c * n + i] += rate[c];
+    if (!at_surface(plane) || c != SZZ) s[c * n + i] += rate[c];
 }
 
 // Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd

@@ -24,8 +24,26 @@ struct TimeStepping {
   int steps = 0;
 };
 
+// How the free surface is computed. Imaging: stress imaging (szz = 0 on the normal-stress plane,
+// sxz and syz odd above it) with 2nd-order z differences where the 4-point stencil would reach
+// above the surface. Ondes3d: Ondes3D's (original/src/computeVeloAndSource.c, computeVelocity's
+// FREESURFACE branch; computeStress.c): the same imaging, but velocities extrapolated above the
+// surface (vz half a cell up from dt szz = 0, vx and vy a cell up after Graves 1996, in Ondes3D's
+// loop order) so that the cells below keep 4th-order z differences; what its .prm files get.
+enum class SurfaceScheme { Imaging, Ondes3d };
+
+// Where the C-PML profile starts and how it is cut. Standard: the layer's inner edge at the width-th
+// cell from each face (physics/pml.hpp). Ondes3d: the CPU Ondes3D's on the grid of its tagged .prm
+// files (original/src/alloAndInit.c, CompABCCoef: d0 (x / (DELTA ds))^2 from XMIN ds and XMAX ds, which
+// on that grid lie 1 cell (x here, its north), 1.5 cells (y, its east) from the low faces and at the
+// bottom 1/2 cell deeper than the standard edges), and no damping where vp d < 1 / s (inlineFunctions.h
+// CPML4 tests abs(vp * dump), C's integer abs).
+enum class PmlProfile { Standard, Ondes3d };
+
 struct Boundaries {
   bool free_surface = true;  // false: absorbing (PML) on all six faces
+  SurfaceScheme surface = SurfaceScheme::Imaging;
+  PmlProfile pml_profile = PmlProfile::Standard;
   int pml_width = 10;        // cells
   double pml_reflection = 1e-3;  // target reflection coefficient R of the C-PML profile
   double pml_frequency = 0;      // Hz, for alpha_max = pi f; 0: the sources' dominant frequency

@@ -245,7 +245,7 @@ struct StepParams {
   float dt = 0;      // s
   float dt_h = 0;    // dt / h
   float inv_h = 0;   // 1 / h
-  int free_surface = 0;
+  int free_surface = 0;  // 0: absorbing top; 1: SurfaceScheme::Imaging; 2: SurfaceScheme::Ondes3d
   PmlBox pml;  // the block's cells outside the C-PML
   VelocityDamping damping;
   // Every plane of the block's material is uniform, ghosts included (uniform_planes in

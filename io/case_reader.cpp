@@ -291,6 +291,16 @@ Case parse_case(const std::string& text, const std::string& path) {
   if (top.has("boundaries")) {
     Section b = top.table("boundaries");
     c.boundaries.free_surface = b.boolean_or("free_surface", true);
+    const std::string surface = b.string_or("surface", "imaging");
+    if (surface == "ondes3d")
+      c.boundaries.surface = SurfaceScheme::Ondes3d;
+    else if (surface != "imaging")
+      b.fail(b.node("surface"), "surface", "'" + surface + "' is not one of imaging, ondes3d");
+    const std::string profile = b.string_or("pml_profile", "standard");
+    if (profile == "ondes3d")
+      c.boundaries.pml_profile = PmlProfile::Ondes3d;
+    else if (profile != "standard")
+      b.fail(b.node("pml_profile"), "pml_profile", "'" + profile + "' is not one of standard, ondes3d");
     c.boundaries.pml_width = b.integer_or("pml_width", 10, 2, 1000);
     c.boundaries.pml_reflection = b.number_or("pml_reflection", 1e-3, 0, 1, true);
     c.boundaries.pml_frequency = b.number_or("pml_frequency", 0, 0, 1e6);

@@ -97,6 +97,13 @@ void check_blocks(const Case& c) {
   // too, and balanced cuts make the blocks at the faces narrower: every block and strip must keep
   // kMinBlock cells.
   const std::vector<int> xs = block_cuts(c, 0), ys = block_cuts(c, 1);
+  // codelets/surface.hpp: Ondes3D's surface reads the diagonal neighbour's column at a block's
+  // corner, which no halo carries.
+  if (c.boundaries.surface == SurfaceScheme::Ondes3d && xs.size() > 2 && ys.size() > 2)
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: with Ondes3D's free surface (boundaries.surface = "
+                                "\"ondes3d\", every layered .prm) the blocks are cut along one axis only: "
+                                "[1, N] or [N, 1]",
+                                c.path, c.run.nbx, c.run.nby));
   auto widths = [](const std::vector<int>& b) {
     int least = b.back(), most = 0;
     for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);

@@ -80,6 +80,8 @@ std::string physics_fingerprint(const Case& c) {
   std::string f = fmt::format("grid {} {} {} {}; dt {}; free_surface {} pml {} {} {};", c.grid.nx, c.grid.ny,
                               c.grid.nz, c.grid.h, c.time.dt, c.boundaries.free_surface, c.boundaries.pml_width,
                               c.boundaries.pml_reflection, c.boundaries.pml_frequency);
+  if (c.boundaries.surface == SurfaceScheme::Ondes3d) f += " Ondes3D's surface;";
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d) f += " Ondes3D's C-PML profile;";
   for (const Layer& l : c.medium.layers) f += fmt::format(" layer {} {} {} {};", l.top, l.vp, l.vs, l.rho);
   if (c.medium.layer_sampling == LayerSampling::Ondes3d) f += " layers sampled as Ondes3D;";
   if (c.medium.attenuating()) {
@@ -358,6 +360,21 @@ void CheckpointReader::read_fields(int x0, int y0, const BlockShape& s, float* v
     if (H5Dread(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data) < 0)
       impl_->fail("cannot read the fields (damaged or truncated)");
   }
+}
+
+void CheckpointReader::read_surface_ghosts(int x0, int y0, const BlockShape& s, float* velocity) {
+  const hsize_t ex = std::min<hsize_t>(hsize_t(s.nx) + 1, impl_->nx - hsize_t(x0));
+  const hsize_t ey = std::min<hsize_t>(hsize_t(s.ny) + 1, impl_->ny - hsize_t(y0));
+  Id file_space{H5Dget_space(impl_->velocity), H5Sclose};
+  hsize_t start[4] = {0, 0, hsize_t(y0), hsize_t(x0)}, count[4] = {kVelocityComponents, kGhost, ey, ex};
+  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "file selection");
+  hsize_t mem_dims[4] = {kVelocityComponents, hsize_t(s.nz) + 2 * kGhost, hsize_t(s.ny) + 2 * kGhost,
+                         hsize_t(s.nx) + 2 * kGhost};
+  Id mem_space{H5Screate_simple(4, mem_dims, nullptr), H5Sclose};
+  hsize_t mem_start[4] = {0, 0, kGhost, kGhost};
+  check(H5Sselect_hyperslab(mem_space, H5S_SELECT_SET, mem_start, nullptr, count, nullptr), "memory selection");
+  if (H5Dread(impl_->velocity, H5T_NATIVE_FLOAT, mem_space, file_space, H5P_DEFAULT, velocity) < 0)
+    impl_->fail("cannot read the fields (damaged or truncated)");
 }
 
 void CheckpointReader::read_pml(const std::vector<int64_t>& global_cells, float* psi) {

@@ -62,6 +62,10 @@ class CheckpointReader {
   int iteration() const;
   void read_fields(int x0, int y0, const BlockShape& s, float* velocity, float* stress, float* memory);
   void read_pml(const std::vector<int64_t>& global_cells, float* psi);
+  // Ondes3D's surface (codelets/surface.hpp): the velocity's two planes above the surface of the
+  // row and column past the block's (i = nx, j = ny, where inside the grid), which hold the previous
+  // step's surface values of the neighbours' columns.
+  void read_surface_ghosts(int x0, int y0, const BlockShape& s, float* velocity);
   // [station][3][the case's steps]: the samples up to iteration(), zeros after.
   std::vector<float> seismograms();
   // The snapshot file of the run that wrote it ("" if none was named) and its PGV map so far

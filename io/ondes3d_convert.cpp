@@ -45,8 +45,13 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                    from(where, "grid.ny"), c.grid.nz, from(where, "grid.nz"), g17(c.grid.h), from(where, "grid.h"));
   t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\n\n", g17(c.time.dt), from(where, "time.dt"), c.time.steps,
                    from(where, "time.steps"));
-  t += fmt::format("[boundaries]\nfree_surface = {}{}\npml_width = {}{}\npml_frequency = {}{}\n\n",
-                   c.boundaries.free_surface, from(where, "boundaries.free_surface"), c.boundaries.pml_width,
+  t += fmt::format("[boundaries]\nfree_surface = {}{}\n", c.boundaries.free_surface,
+                   from(where, "boundaries.free_surface"));
+  if (c.boundaries.surface == SurfaceScheme::Ondes3d)
+    t += fmt::format("surface = \"ondes3d\"{}\n", from(where, "boundaries.surface"));
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d)
+    t += fmt::format("pml_profile = \"ondes3d\"{}\n", from(where, "boundaries.pml_profile"));
+  t += fmt::format("pml_width = {}{}\npml_frequency = {}{}\n\n", c.boundaries.pml_width,
                    from(where, "boundaries.pml_width"), g17(c.boundaries.pml_frequency),
                    from(where, "boundaries.pml_frequency"));
   const Medium& m = c.medium;

@@ -278,6 +278,14 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
       key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
     c.medium.layer_sampling = LayerSampling::Ondes3d;
     where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
+    // The CPU Ondes3D's free surface (its layered model's FREESURFACE cells); its geological models
+    // have none (vacuum over the ground), and the KEY = value ports are not the source of this rule.
+    if (tagged && c.boundaries.free_surface) {
+      c.boundaries.surface = SurfaceScheme::Ondes3d;
+      where.push_back({"boundaries.surface", v.path() + ": Ondes3D's free surface (velocities extrapolated above it)"});
+      c.boundaries.pml_profile = PmlProfile::Ondes3d;
+      where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
+    }
   }
 
   Fault f;

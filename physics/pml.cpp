@@ -66,13 +66,19 @@ std::array<PmlAxis, 3> pml_axes(const Case& c) {
     p.reflection = c.boundaries.pml_reflection;
     p.frequency = f;
   }
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d) {  // core/case.hpp's PmlProfile
+    axes[0].low_edge = axes[0].width - 1.0, axes[0].high_edge = axes[0].n - axes[0].width;
+    axes[1].low_edge = axes[1].width - 1.5;
+    axes[2].high_edge = axes[2].n - axes[2].width;
+    for (PmlAxis& p : axes) p.cut_below_one = true;
+  }
   return axes;
 }
 
 double PmlAxis::depth(double x) const {
   double d = 0;
-  if (low) d = std::max(d, width - x);
-  if (high) d = std::max(d, x - (n - width - 0.5));
+  if (low) d = std::max(d, (std::isnan(low_edge) ? width : low_edge) - x);
+  if (high) d = std::max(d, x - (std::isnan(high_edge) ? n - width - 0.5 : high_edge));
   return std::min(d, static_cast<double>(width));
 }
 
@@ -84,7 +90,7 @@ void PmlAxis::coefficients(double x, float* a, float* b) const {
   const double alpha = M_PI * frequency * (1.0 - r);
   const double bb = std::exp(-(d + alpha) * dt);
   *b = static_cast<float>(bb);
-  *a = (d + alpha) > 0 ? static_cast<float>(d / (d + alpha) * (bb - 1.0)) : 0.0f;
+  *a = (d + alpha) > 0 && !(cut_below_one && d < 1.0) ? static_cast<float>(d / (d + alpha) * (bb - 1.0)) : 0.0f;
 }
 
 }  // namespace ondes

@@ -4,6 +4,7 @@
 // d(x) = d0 (x/L)^2, d0 = -3 vp ln(R) / (2 L); alpha(x) = pi f (1 - x/L).
 #pragma once
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -52,6 +53,11 @@ struct PmlAxis {
   bool low = true;        // absorbing at index 0
   bool high = true;       // absorbing at index n-1
   double h = 0, dt = 0, vp = 0, reflection = 1e-3, frequency = 1;
+  // The inner edges of the layer (index positions; the profile's abscissa is the distance beyond
+  // them; NaN: the standard width and n - width - 1/2), and whether a point with d < 1 / s is left
+  // undamped (PmlProfile::Ondes3d).
+  double low_edge = NAN, high_edge = NAN;
+  bool cut_below_one = false;
 
   // Distance into the layer, in cells, of a point at index position x (integer or half);
   // zero for every point of a non-PML cell (the profile starts at the layer's inner edge).

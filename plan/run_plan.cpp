@@ -66,8 +66,10 @@ void place_compute(const Case& c, RunPlan& p) {
 // (docs/performance.md). Fewer when the grid is too small for them (blocks of at least 4 cells).
 std::pair<int, int> default_blocks(const Case& c, const Launch& l) {
   const int gpus = l.gpus, cpus = l.cpu_workers;
-  const int nbx = gpus > 0 || cpus <= 1 ? 1 : 2;
-  int nby = gpus > 0 ? gpus : std::max(1, cpus);
+  // Ondes3D's surface takes blocks cut along one axis (io/case_validation.cpp): 1 x 2W for CPUs.
+  const bool one_axis = c.boundaries.surface == SurfaceScheme::Ondes3d;
+  const int nbx = gpus > 0 || cpus <= 1 || one_axis ? 1 : 2;
+  int nby = gpus > 0 ? gpus : std::max(1, one_axis && cpus > 1 ? 2 * cpus : cpus);
   for (Case t = c;; --nby) {
     t.run.nbx = nbx, t.run.nby = nby;
     try {

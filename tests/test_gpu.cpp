@@ -347,6 +347,27 @@ TEST(Gpu, Ondes3dSourcesAndLayersCudaMatchCpu) {
   }
 }
 
+// Ondes3D's free surface (codelets/surface.hpp: the velocities above it, from the neighbours' halos
+// and the previous step's values the blocks keep) and its C-PML profile, as .prm files get them:
+// CUDA = CPU bitwise on one block and on layouts cut along x and along y (the march kernels read
+// the x ghosts from the neighbours' buffers, the surface kernels too).
+TEST(Gpu, Ondes3dSurfaceCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.boundaries.surface = SurfaceScheme::Ondes3d;
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  c.medium.layers = {{0, 3500, 2000, 2300}, {1050, 4000, 2300, 2500}};
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  c.run.nbx = 1, c.run.nby = 1;
+  const auto one = test::run(c, "", 0, -1);
+  for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{1, 3}, std::pair{3, 1}}) {
+    c.run.nbx = nbx, c.run.nby = nby;
+    const auto cuda = test::run(c, "", 0, -1);
+    expect_bitwise(test::run(c, "", -1, 0), cuda, fmt::format("Ondes3D's surface, {}x{} blocks, CUDA vs CPU", nbx, nby));
+    expect_bitwise(one, cuda, fmt::format("Ondes3D's surface, {}x{} blocks against 1x1, CUDA", nbx, nby));
+  }
+}
+
 namespace {
 
 // A fault of 40 x 30 points across the four blocks' corner, rupture spreading from one end.

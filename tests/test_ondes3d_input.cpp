@@ -76,7 +76,7 @@ class Ondes3dInput : public ::testing::Test {
   Case expect_conversion_bitwise(const fs::path& prm) {
     Case c = read_case(prm.string());
     EXPECT_NO_THROW(validate_case(c));
-    c.run.nbx = 2, c.run.nby = 2;
+    c.run.nbx = 1, c.run.nby = 2;  // cut along one axis: Ondes3D's surface (io/case_validation.cpp)
     const auto direct = test::run(c);
     std::vector<Provenance> where;
     std::ifstream in(prm);
@@ -132,6 +132,51 @@ TEST_F(Ondes3dInput, TaggedFileRunsAndItsConversionGivesTheSameBits) {
   EXPECT_DOUBLE_EQ(c.stations[2].position[2], 300) << "z up: -300 m is 300 m deep";
   EXPECT_EQ(c.sources.size(), 2u);
   EXPECT_TRUE(c.exports.ondes3d_text);
+}
+
+// A tagged file's flat free surface is Ondes3D's (velocities extrapolated above it in its loop
+// order, codelets/surface.hpp) and so is its C-PML profile: the seismograms are the same bits on
+// every layout cut along one axis and across a checkpoint restart on another one (the surface keeps
+// the previous step's values of the neighbours' columns); a layout cut along both is refused.
+TEST_F(Ondes3dInput, TaggedFreeSurfaceIsOndes3dsOnEveryOneAxisLayout) {
+  Case c = read_case(tagged().string());
+  EXPECT_EQ(c.boundaries.surface, SurfaceScheme::Ondes3d);
+  EXPECT_EQ(c.boundaries.pml_profile, PmlProfile::Ondes3d);
+  c.run.nbx = 1, c.run.nby = 1;
+  const auto one = test::run(c);
+  ASSERT_FALSE(one.empty());
+  for (auto [nbx, nby] : {std::pair{1, 3}, std::pair{4, 1}}) {
+    c.run.nbx = nbx, c.run.nby = nby;
+    const auto other = test::run(c);
+    ASSERT_EQ(other.size(), one.size());
+    EXPECT_EQ(std::memcmp(other.data(), one.data(), one.size() * sizeof(float)), 0) << nbx << "x" << nby;
+  }
+  c.run.nbx = 2, c.run.nby = 2;
+  try {
+    validate_case(c);
+    ADD_FAILURE() << "2 x 2 blocks accepted with Ondes3D's surface";
+  } catch (const CaseError& e) {
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(cut along one axis only: \[1, N\] or \[N, 1\])"))) << e.what();
+  }
+  // The imaging surface the TOML cases have by default is another scheme: other numbers.
+  Case imaging = read_case(tagged().string());
+  imaging.boundaries.surface = SurfaceScheme::Imaging;
+  const auto other = test::run(imaging);
+  ASSERT_EQ(other.size(), one.size());
+  EXPECT_NE(std::memcmp(other.data(), one.data(), one.size() * sizeof(float)), 0);
+  auto run = [&](const std::string& args) {
+    return test::shell("cd " + dir_.string() + " && " + ONDES_BINARY + " run tagged.prm " + args, dir_ / "log.txt");
+  };
+  auto r = run("--blocks 3x1 --steps 40 --output full.h5");
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = run("--blocks 3x1 --steps 20 --checkpoint-every 20 --checkpoint ck.h5 --output part.h5");
+  ASSERT_EQ(r.code, 0) << r.output;
+  r = run("--blocks 1x2 --steps 40 --restart ck.h5 --output restarted.h5");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto full = test::read_floats((dir_ / "full.h5").string(), "/seismograms/velocity");
+  const auto restarted = test::read_floats((dir_ / "restarted.h5").string(), "/seismograms/velocity");
+  ASSERT_EQ(restarted.size(), full.size());
+  EXPECT_EQ(std::memcmp(full.data(), restarted.data(), full.size() * sizeof(float)), 0) << "restart changed the bits";
 }
 
 TEST_F(Ondes3dInput, KeyValueFileRunsAndItsConversionGivesTheSameBits) {

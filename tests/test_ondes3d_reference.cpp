@@ -90,13 +90,17 @@ class Ondes3dReference : public ::testing::Test {
 
 }  // namespace
 
-// One layer, the source 4 km deep: every trace within 5% (L2) and 3% (peak) of the original's,
-// with no time shift: Ondes3D's step n is our step n.
-TEST_F(Ondes3dReference, ChuetsuHomogeneousLikeTheOriginal) { expect_like_the_original("chuetsu-homog", 0.05, 0.03); }
+// One layer, the source 4 km deep: every trace within 1.2% (L2) and 0.1% (peak) of the original's,
+// with no time shift: Ondes3D's step n is our step n. Its free surface (codelets/surface.hpp) and
+// C-PML profile (PmlProfile::Ondes3d) took the surface traces from 1-2.5% to 0.02-0.1%; what is left
+// (0.9% at worst, the deep station's late coda) comes from the grid's edges, where Ondes3D computes
+// one velocity plane more (east) or fewer (west, bottom) than this grid.
+TEST_F(Ondes3dReference, ChuetsuHomogeneousLikeTheOriginal) { expect_like_the_original("chuetsu-homog", 0.012, 0.001); }
 
 // Three layers whose interfaces lie half-way between grid levels (Ondes3D gives a point on an
-// interface the upper layer): within 8% (L2) and 3% (peak).
-TEST_F(Ondes3dReference, ChuetsuLayeredLikeTheOriginal) { expect_like_the_original("chuetsu-layered", 0.08, 0.03); }
+// interface the upper layer): within 1.2% (L2) and 0.3% (peak) (before Ondes3D's surface: 6.7%, 2.8%).
+// Ondes3D's C-PML takes each cell's own vp, this one the largest.
+TEST_F(Ondes3dReference, ChuetsuLayeredLikeTheOriginal) { expect_like_the_original("chuetsu-layered", 0.012, 0.003); }
 
 // The set as shipped: its source lies outside the 10 x 10 x 6-cell domain, where the original
 // computes nothing; the run stops with one line naming the point in the file's coordinates.

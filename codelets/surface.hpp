@@ -1,0 +1,149 @@
+// Ondes3D's free surface (SurfaceScheme::Ondes3d, StepParams::free_surface == 2): the velocities
+// above the surface that keep the 4th-order z differences of the stresses just below it.
+//
+// Read from original/src/computeVeloAndSource.c, computeVelocity, FREESURFACE branch (its axes:
+// x east = our y, y north = our x, z up; its k = 1 is our surface plane 0, its k = 0 our plane 1):
+//   vz(k=1)  = vz(k=0) - r (vx(i+1) - vx(i)) - r (vy(j) - vy(j-1))     half a cell above, from
+//              dt szz = 0 with r = lambda / (lambda + 2 mu) (its kap, mu of the top layer),
+//   vx(k=2)  = vx(1) - (vz(i, 1) - vz(i-1, 1)) - (vx(1) - vx(0) + vz(i, 0) - vz(i-1, 0)),
+//   vy(k=2)  = vy(1) - (vz(j+1, 1) - vz(j, 1)) - (vy(1) - vy(0) + vz(j+1, 0) - vz(j, 0))
+// (Graves 1996), each in the cell's turn of its loop, east outer, north inner: what a neighbour
+// east (i+1) or north (j+1) holds then is the previous step's. So here, our (i, j) its (j, i) and
+// our vz its -vz (z down):
+//   vza(i, j) = vz'(i, j, 0) + r (Svy(i, j) - vy'(i, j-1, 0)) + r (vx'(i, j, 0) - vx'(i-1, j, 0)),
+//   vy(i, j, -1) = vy'(0) + (vza(i, j+1) - vza(i, j)) - (vy'(0) - vy'(1) - vz'(i, j+1, 0) + vz'(0)),
+//   vx(i, j, -1) = vx'(0) + (Sz(i+1, j) - vza(i, j) - vz'(0)) - (vx'(0) - vx'(1)),
+// ' the step's values, Svy the previous step's vy at the surface, Sz the previous step's
+// vza + vz(0). They are computed at the start of the stress update, once the neighbours' velocities
+// are in (their boundary buffers), over the block's columns and one more row and column (i = nx,
+// j = ny), which are the neighbours' and so need their previous values: the block keeps Svy and Sz
+// in its velocity array's plane -2 (vy and vx), which no stencil reads, for [0, nx] x [0, ny]. The
+// corner column (nx, ny) is never needed; column (-1, ny) and (nx, -1) are, which no halo carries:
+// blocks must be cut along one axis only (plan/run_plan.cpp), so that those lie outside the grid.
+// Where Ondes3D's loop order differs (the strips it computes first for its MPI exchanges, in its
+// C-PML) and where it adds its C-PML terms to vz(k=1) (FREEABS), this follows the interior rule.
+#pragma once
+#include "codelets/edges.hpp"
+#include "codelets/kernel_support.hpp"
+
+namespace ondes {
+
+// The velocity at the surface planes (k = 0, 1) of a block and of its neighbours: inside the block
+// from its array, in a ghost row or column from the neighbour's boundary buffer (the CUDA march
+// leaves the x ghosts in the buffers), elsewhere (outside the grid) from the array's ghosts.
+struct SurfaceVelocity {
+  float* v;
+  BlockShape sh;
+  BoundaryBuffers g;
+  ONDES_HD float at(int c, int i, int j, int k) const {
+    const bool xo = i < 0 || i >= sh.nx, yo = j < 0 || j >= sh.ny;
+    const int dir = xo && !yo ? (i < 0 ? XM : XP) : yo && !xo ? (j < 0 ? YM : YP) : -1;
+    if (dir >= 0 && g.at[dir]) {
+      const Box b = ghost_box(sh, dir);
+      return g.at[dir][buffer_index(b, sh.nz, c, k, j - b.j0, i - b.i0)];
+    }
+    return v[c * sh.cells() + sh.idx(i, j, k)];
+  }
+  ONDES_HD float& plane(int c, int i, int j, int k) const { return v[c * sh.cells() + sh.idx(i, j, k)]; }
+};
+
+// r = lambda / (lambda + 2 mu) of the surface cell (i, j) (ghosts included).
+ONDES_HD inline float surface_ratio(const float* mat, const BlockShape& sh, int i, int j) {
+  const int64_t q = sh.idx(i, j, 0), n = sh.cells();
+  const float lam = mat[LAM * n + q], imu = mat[IMU * n + q];
+  const float mu = imu > 0.0f && imu < INFINITY ? 1.0f / imu : 0.0f;
+  const float l2m = lam + 2.0f * mu;
+  return l2m > 0.0f ? lam / l2m : 0.0f;
+}
+
+// The three passes over the columns [0, nx] x [0, ny] (the corner (nx, ny) left out); each pass
+// reads what the one before wrote in the neighbouring columns.
+ONDES_HD inline bool surface_column(const BlockShape& sh, int i, int j) {
+  return i >= 0 && j >= 0 && i <= sh.nx && j <= sh.ny && !(i == sh.nx && j == sh.ny);
+}
+// 1: vza into vz's plane -2.
+ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j) {
+  const float r = surface_ratio(mat, u.sh, i, j);
+  u.plane(VZ, i, j, -2) = u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0)) +
+                          r * (u.at(VX, i, j, 0) - u.at(VX, i - 1, j, 0));
+}
+// 2 (the block's own columns): the velocities above the surface, read by the stress update.
+ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j) {
+  const float za = u.plane(VZ, i, j, -2), z0 = u.at(VZ, i, j, 0), x0 = u.at(VX, i, j, 0), y0 = u.at(VY, i, j, 0);
+  u.plane(VZ, i, j, -1) = za;
+  u.plane(VY, i, j, -1) = y0 + (u.plane(VZ, i, j + 1, -2) - za) - (y0 - u.at(VY, i, j, 1) - u.at(VZ, i, j + 1, 0) + z0);
+  u.plane(VX, i, j, -1) = x0 + (u.plane(VX, i + 1, j, -2) - (za + z0)) - (x0 - u.at(VX, i, j, 1));
+}
+// 3: what the next step reads as the previous one's (Sz, Svy).
+ONDES_HD inline void surface_keep(const SurfaceVelocity& u, int i, int j) {
+  u.plane(VX, i, j, -2) = u.plane(VZ, i, j, -2) + u.at(VZ, i, j, 0);
+  u.plane(VY, i, j, -2) = u.at(VY, i, j, 0);
+}
+
+}  // namespace ondes
+
+namespace ondes::cpu {
+// The velocities above the surface of block v (StepParams::free_surface == 2), its neighbours'
+// from their buffers `ghosts`.
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts);
+}  // namespace ondes::cpu
+
+namespace ondes::cuda {
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts,
+                     cudaStream_t stream);
+}  // namespace ondes::cuda
+
+#ifdef ONDES_DEFINE_CPU_KERNELS
+namespace ondes::cpu {
+
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts) {
+  const BlockShape& sh = p.shape;
+  const SurfaceVelocity u{v, sh, ghosts};
+  for (int j = 0; j <= sh.ny; ++j)
+    for (int i = 0; i <= sh.nx; ++i)
+      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j);
+  for (int j = 0; j < sh.ny; ++j)
+    for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j);
+  for (int j = 0; j <= sh.ny; ++j)
+    for (int i = 0; i <= sh.nx; ++i)
+      if (surface_column(sh, i, j)) surface_keep(u, i, j);
+}
+
+}  // namespace ondes::cpu
+#endif
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda {
+namespace {
+
+constexpr int kSurfaceTx = 32, kSurfaceTy = 8;
+
+template <int Pass>
+__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g) {
+  const int i = blockIdx.x * kSurfaceTx + threadIdx.x, j = blockIdx.y * kSurfaceTy + threadIdx.y;
+  const SurfaceVelocity u{v, sh, g};
+  if (Pass == 2) {
+    if (i < sh.nx && j < sh.ny) surface_above(u, i, j);
+  } else if (surface_column(sh, i, j)) {
+    if (Pass == 1) surface_vz_above(u, mat, i, j);
+    else surface_keep(u, i, j);
+  }
+}
+
+}  // namespace
+
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts,
+                     cudaStream_t stream) {
+  const BlockShape& sh = p.shape;
+  const dim3 grid(unsigned(blocks_for(sh.nx + 1, kSurfaceTx)), unsigned(blocks_for(sh.ny + 1, kSurfaceTy)));
+  const dim3 block(kSurfaceTx, kSurfaceTy);
+  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  check_launch("surface_kernel<1>");
+  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  check_launch("surface_kernel<2>");
+  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  check_launch("surface_kernel<3>");
+}
+
+}  // namespace ondes::cuda
+#endif
