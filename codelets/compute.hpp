@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <type_traits>
 #include "codelets/edges.hpp"
+#include "codelets/faces.hpp"
 #include "core/execution_policy.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march.hpp"
@@ -236,6 +237,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       }
     });
   }
+  if (p.ondes3d_faces) freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
       for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
@@ -256,6 +258,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kStressKind, ghosts, s);
   velocity_sweep(p, v, s, mat, pml, count);
+  if (p.ondes3d_faces) freeze_faces(p, kVelocityKind, v);
   save_edges(p.shape, kVelocityKind, v, edges);
 }
 
@@ -352,6 +355,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges, PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
+  if (p.ondes3d_faces && (steps & kImagesStep)) freeze_faces(p, kVelocityKind, v, stream);
 }
 
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
@@ -389,6 +393,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_pml_cells");
     }
   });
+  if (p.ondes3d_faces && (steps & kImagesStep)) freeze_faces(p, kStressKind, s, stream);
   if (p.free_surface && (steps & kImagesStep)) {
     image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
     check_launch("image_kernel");

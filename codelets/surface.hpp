@@ -61,11 +61,13 @@ ONDES_HD inline float surface_ratio(const float* mat, const BlockShape& sh, int 
 ONDES_HD inline bool surface_column(const BlockShape& sh, int i, int j) {
   return i >= 0 && j >= 0 && i <= sh.nx && j <= sh.ny && !(i == sh.nx && j == sh.ny);
 }
-// 1: vza into vz's plane -2.
-ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j) {
+// 1: vza into vz's plane -2; zero on the grid's y-low face where Ondes3D's computed region begins
+// (`west`: StepParams::ondes3d_faces bit 0, codelets/faces.hpp), as its LIMIT cells hold it.
+ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j, bool west) {
   const float r = surface_ratio(mat, u.sh, i, j);
-  u.plane(VZ, i, j, -2) = u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0)) +
-                          r * (u.at(VX, i, j, 0) - u.at(VX, i - 1, j, 0));
+  u.plane(VZ, i, j, -2) = west && j == 0 ? 0.0f
+                                         : u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0)) +
+                                               r * (u.at(VX, i, j, 0) - u.at(VX, i - 1, j, 0));
 }
 // 2 (the block's own columns): the velocities above the surface, read by the stress update.
 ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j) {
@@ -101,7 +103,7 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
   const SurfaceVelocity u{v, sh, ghosts};
   for (int j = 0; j <= sh.ny; ++j)
     for (int i = 0; i <= sh.nx; ++i)
-      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j);
+      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j, p.ondes3d_faces & 1);
   for (int j = 0; j < sh.ny; ++j)
     for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j);
   for (int j = 0; j <= sh.ny; ++j)
@@ -119,13 +121,13 @@ namespace {
 constexpr int kSurfaceTx = 32, kSurfaceTy = 8;
 
 template <int Pass>
-__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g) {
+__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, bool west) {
   const int i = blockIdx.x * kSurfaceTx + threadIdx.x, j = blockIdx.y * kSurfaceTy + threadIdx.y;
   const SurfaceVelocity u{v, sh, g};
   if (Pass == 2) {
     if (i < sh.nx && j < sh.ny) surface_above(u, i, j);
   } else if (surface_column(sh, i, j)) {
-    if (Pass == 1) surface_vz_above(u, mat, i, j);
+    if (Pass == 1) surface_vz_above(u, mat, i, j, west);
     else surface_keep(u, i, j);
   }
 }
@@ -137,11 +139,12 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
   const BlockShape& sh = p.shape;
   const dim3 grid(unsigned(blocks_for(sh.nx + 1, kSurfaceTx)), unsigned(blocks_for(sh.ny + 1, kSurfaceTy)));
   const dim3 block(kSurfaceTx, kSurfaceTy);
-  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  const bool west = p.ondes3d_faces & 1;
+  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
   check_launch("surface_kernel<1>");
-  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
   check_launch("surface_kernel<2>");
-  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts);
+  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
   check_launch("surface_kernel<3>");
 }
 

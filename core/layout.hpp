@@ -246,6 +246,9 @@ struct StepParams {
   float dt_h = 0;    // dt / h
   float inv_h = 0;   // 1 / h
   int free_surface = 0;  // 0: absorbing top; 1: SurfaceScheme::Imaging; 2: SurfaceScheme::Ondes3d
+  // The block's faces where Ondes3D's computed region ends differently (PmlProfile::Ondes3d,
+  // codelets/faces.hpp): bit 0 its y-low face, 1 its y-high face, 2 the bottom.
+  int ondes3d_faces = 0;
   PmlBox pml;  // the block's cells outside the C-PML
   VelocityDamping damping;
   // Every plane of the block's material is uniform, ghosts included (uniform_planes in

@@ -62,12 +62,16 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
     where.push_back({"boundaries.free_surface", v.origin("surface") + ", <zMax>: an absorbing top"});
   } else if (surface == "free") {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
     g.nz = kDelta - zmin;
+    // One more cell west (core/case.hpp PmlProfile::Ondes3d): its vx there, held at zero beside.
+    g.ny += 1;
+    g.offset[1] += ds;
     where.push_back({"boundaries.free_surface", v.path() + ": Ondes3D's free surface (surface = FREE)"});
   } else {
     v.fail("surface", "= '" + surface + "' is neither free nor absorbing", "the top of the grid");
   }
   where.push_back({"grid.nx", v.origin("yMin") + ", <yMax> + a 10-cell C-PML each side: y (north) is x here"});
-  where.push_back({"grid.ny", v.origin("xMin") + ", <xMax> + a 10-cell C-PML each side: x (east) is y here"});
+  where.push_back({"grid.ny", v.origin("xMin") + ", <xMax> + a 10-cell C-PML each side (+ 1 west under a free surface: "
+                               "Ondes3D's west vx plane): x (east) is y here"});
   where.push_back({"grid.nz", v.origin("zMin") + " + a 10-cell C-PML below"});
   return g;
 }

@@ -68,7 +68,7 @@ std::array<PmlAxis, 3> pml_axes(const Case& c) {
   }
   if (c.boundaries.pml_profile == PmlProfile::Ondes3d) {  // core/case.hpp's PmlProfile
     axes[0].low_edge = axes[0].width - 1.0, axes[0].high_edge = axes[0].n - axes[0].width;
-    axes[1].low_edge = axes[1].width - 1.5;
+    axes[1].low_edge = axes[1].width - 0.5;
     axes[2].high_edge = axes[2].n - axes[2].width;
     for (PmlAxis& p : axes) p.cut_below_one = true;
   }
