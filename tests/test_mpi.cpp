@@ -201,6 +201,24 @@ TEST_F(Mpi, FourRanksMatchOneProcess) {
   expect_same_as_one_process(4, "4x2", "cyclic");
 }
 
+// Ondes3D's surface and grid faces (what .prm files get): over ranks, cut along x or y, bitwise one
+// process (the surface reads the neighbours' columns from their halos, as they come from other ranks).
+TEST_F(Mpi, Ondes3dSurfaceOverRanksMatchesOneProcess) {
+  std::string text = kCase;
+  const std::string key = "free_surface = true\n";
+  text.replace(text.find(key), key.size(), key + "surface = \"ondes3d\"\npml_profile = \"ondes3d\"\n");
+  std::ofstream(dir_ / "o3d.toml") << text;
+  const std::string run = std::string(ONDES_BINARY) + " run " + (dir_ / "o3d.toml").string();
+  Result r = shell(run + " --blocks 1x1 --output " + (dir_ / "o3d_reference.h5").string(), dir_ / "o3d.log");
+  ASSERT_EQ(r.code, 0) << r.output;
+  for (auto [ranks, blocks] : {std::pair{2, "1x2"}, std::pair{3, "3x1"}}) {
+    const fs::path out = dir_ / ("o3d_" + std::to_string(ranks) + ".h5");
+    r = shell(mpirun(ranks) + run + " --blocks " + blocks + " --output " + out.string(), dir_ / "o3d.log");
+    ASSERT_EQ(r.code, 0) << r.output;
+    expect_bitwise_reference(out, "Ondes3D's surface on " + std::string(blocks), r.seconds, "o3d_reference.h5");
+  }
+}
+
 // A checkpoint written by 4 ranks (rank 0 gathers the blocks into one file) restarts on 2 ranks,
 // on 3 ranks with another layout and on one process: the seismograms are the uninterrupted
 // one-process run's, bit for bit.
