@@ -19,19 +19,16 @@ namespace ondes {
 
 // The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the per-axis
 // profiles; the memory variables, [18][count].
-// classes: the vp class map per plane (PmlLayout), null where one class serves every plane.
 struct PmlView {
   const int64_t* cells;
   const float* prof;
   float* psi;
   int64_t count;
-  const int* classes = nullptr;
 };
 ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
   const PmlLayout l = PmlLayout::of(s, count);
-  const int* map = reinterpret_cast<const int*>(pml + l.classes_offset);
   return {reinterpret_cast<const int64_t*>(pml), reinterpret_cast<const float*>(pml + l.profiles_offset),
-          reinterpret_cast<float*>(pml + l.psi_offset), count, map[0] ? map + 1 : nullptr};
+          reinterpret_cast<float*>(pml + l.psi_offset), count};
 }
 
 // psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
@@ -57,9 +54,7 @@ struct DampedMask {
   ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
 };
 
-// ZHalves: the differences whose field lies half a cell down (vz; sxz, syz): with vp classes their
-// x and y profiles are those of the half level's class.
-template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, class Damped>
+template <uint32_t Axes, uint32_t Halves, class Damped>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
                                 const Damped& damped, Diffs& d, float inv_h) {
   constexpr DiffPlaces where{Axes, Halves};
@@ -79,8 +74,7 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
       d.d[q] = 0.0f;
       continue;
     }
-    const int vp_class = a == 2 || !v.classes ? 0 : v.classes[2 * k + ((ZHalves >> q) & 1)];
-    const float* t = v.prof + PmlLayout::axis_offset(s, a, vp_class) + 2 * where.half(q) * n_axis[a];
+    const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);
     v.psi[(psi_base + q) * v.count + p] = m;
@@ -96,13 +90,13 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
                                         int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
   velocity_increments(m, d, sp.dt, dv);
 }
 template <class Damped, class Put>
 ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
                                  int k, int plane, const Damped& damped, Diffs d, Put&& put) {
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
   hooke(u, d, sp.dt, plane, put);
 }
 
@@ -145,7 +139,7 @@ ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, float*
                                           const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
                                           int plane, const Damped& damped, Diffs d) {
   Diffs psi = d;
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
   add_stress_anelastic<N>(s, memory, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane);

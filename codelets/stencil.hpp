@@ -121,8 +121,6 @@ constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
 constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
 // Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
 constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
-// The differences of the fields half a cell down (bit q): vz's (velocity), sxz's and syz's (stress).
-constexpr uint32_t kVelocityZHalves = 0x1c0, kStressZHalves = 0x1e0;
 
 // Velocity: the stress differences (accessor over the stress components).
 template <class F>

@@ -36,7 +36,7 @@ enum class SurfaceScheme { Imaging, Ondes3d };
 // cell from each face (physics/pml.hpp). Ondes3d: the CPU Ondes3D's on the grid of its tagged .prm
 // files (original/src/alloAndInit.c, CompABCCoef: d0 (x / (DELTA ds))^2 from XMIN ds and XMAX ds, which
 // on that grid lie 1 cell (x here, its north) and 1/2 cell (y, its east) from the low faces and at
-// the bottom 1/2 cell deeper than the standard edges), each layer's own vp, no damping where
+// the bottom 1/2 cell deeper than the standard edges), no damping where
 // vp d < 1 / s (inlineFunctions.h CPML4 tests abs(vp * dump), C's integer abs), and the fields
 // Ondes3D computes at the grid's faces (codelets/faces.hpp): its vx lies west of its normal
 // stresses and its vz above them, so along y and z it computes one half-cell plane of fields more

@@ -296,26 +296,18 @@ struct StationBlocks {
 // integer and half positions), then 18 memory variables per PML cell. The count travels with the
 // task arguments (a GPU codelet could not read it from device memory).
 struct PmlLayout {
-  // the cells' indices start at 0; then the profiles, the vp class map, the memory variables
-  int64_t profiles_offset = 0, classes_offset = 0, psi_offset = 0, bytes = 0;
-  // The x and y profiles are kept for up to kVpClasses P velocities: Ondes3D's C-PML takes each
-  // cell's own (physics/grid_setup.cpp fill_pml, PmlProfile::Ondes3d on layers), so a layered
-  // medium's cells read the tables of their plane's layer. The class map: a flag (several classes
-  // in use), then per plane k the class of its integer level and of its half level (k + 1/2).
-  static constexpr int kVpClasses = 8;
+  int64_t profiles_offset = 0, psi_offset = 0, bytes = 0;  // the cells' indices start at 0
   ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count) {
     PmlLayout l;
     l.profiles_offset = 8 * count;
-    const int64_t profiles = 4 * (int64_t(s.nx) + s.ny) * kVpClasses + 4 * int64_t(s.nz);
-    l.classes_offset = l.profiles_offset + 4 * profiles;
-    l.psi_offset = l.classes_offset + 4 * (1 + 2 * int64_t(s.nz));
+    const int64_t profiles = 4 * (int64_t(s.nx) + s.ny + s.nz);
+    l.psi_offset = l.profiles_offset + 4 * profiles;
     l.bytes = l.psi_offset + 4 * kPsi * count;
     return l;
   }
-  // Profile table of an axis: [a_int, b_int, a_half, b_half], each n_axis long; x and y per vp class.
-  ONDES_HD static int64_t axis_offset(const BlockShape& s, int axis, int vp_class = 0) {
-    const int64_t xy = 4 * (int64_t(s.nx) + s.ny);
-    return axis == 2 ? xy * kVpClasses : vp_class * xy + (axis == 0 ? 0 : 4 * int64_t(s.nx));
+  // Profile table of an axis: [a_int, b_int, a_half, b_half], each n_axis long.
+  ONDES_HD static int64_t axis_offset(const BlockShape& s, int axis) {
+    return axis == 0 ? 0 : axis == 1 ? 4 * int64_t(s.nx) : 4 * (int64_t(s.nx) + s.ny);
   }
   static constexpr int kPsi = 18;
 };

@@ -210,41 +210,15 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
   const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()));
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
   float* prof = reinterpret_cast<float*>(pml + l.profiles_offset);
-  int* classes = reinterpret_cast<int*>(pml + l.classes_offset);
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   const int origin[3] = {x0, y0, 0};
-  // Ondes3D's C-PML on layers takes the vp of the cell's layer, at its plane for vx, vy, the normal
-  // stresses and sxy, half a cell down for vz, sxz and syz (computeVeloAndSource.c computeVelocity:
-  // vp, vpxz; computeIntermediates.c: vpx, vpz); elsewhere the case's largest vp.
-  std::vector<double> vps{axes[0].vp};
-  std::vector<int> level(2 * size_t(s.nz), 0);
-  if (c.boundaries.pml_profile == PmlProfile::Ondes3d && !c.medium.model && c.medium.layers.size() > 1) {
-    std::vector<double> found;
-    for (int k = 0; k < s.nz; ++k)
-      for (int half = 0; half < 2; ++half) {
-        const double vp = layer_above(c.medium, (k + 0.5 * half) * c.grid.h).vp;
-        auto it = std::find(found.begin(), found.end(), vp);
-        if (it == found.end()) it = found.insert(found.end(), vp);
-        level[2 * k + half] = int(it - found.begin());
-      }
-    if (found.size() <= PmlLayout::kVpClasses)
-      vps = found;
-    else
-      std::fill(level.begin(), level.end(), 0);
+  for (int a = 0; a < 3; ++a) {
+    float* t = prof + PmlLayout::axis_offset(s, a);
+    for (int half = 0; half < 2; ++half)
+      for (int i = 0; i < n_axis[a]; ++i)
+        axes[a].coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i],
+                             &t[(2 * half + 1) * n_axis[a] + i]);
   }
-  classes[0] = vps.size() > 1;
-  std::copy(level.begin(), level.end(), classes + 1);
-  for (int a = 0; a < 3; ++a)
-    for (size_t cls = 0; cls < (a == 2 ? 1 : vps.size()); ++cls) {
-      float* t = prof + PmlLayout::axis_offset(s, a, int(cls));
-      PmlAxis axis = axes[a];
-      if (a < 2) axis.vp = vps[cls];
-      for (int half = 0; half < 2; ++half)
-        for (int i = 0; i < n_axis[a]; ++i) {
-          if (a == 2) axis.vp = vps[level[2 * i + half]];
-          axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
-        }
-    }
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0, int j1,
