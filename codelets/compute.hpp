@@ -44,28 +44,6 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
 }  // namespace ondes::cuda
 
 namespace ondes {
-// Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's memory sets N (3 to
-// kMaxMechanisms: physics/attenuation.hpp's mechanisms_for; 1: coarse-grained), or N = 0 for an
-// elastic one.
-// Always inlined: called from a CPU sweep compiled in several clones (ONDES_SWEEP), it must be
-// part of each (a function of its own is compiled once, for the build's -march).
-template <class F>
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-inline void with_mechanisms(int n, F&& f) {
-  switch (n) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 3: f(std::integral_constant<int, 3>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    case 5: f(std::integral_constant<int, 5>{}); break;
-    case 6: f(std::integral_constant<int, 6>{}); break;
-    case 7: f(std::integral_constant<int, 7>{}); break;
-    case 8: f(std::integral_constant<int, 8>{}); break;
-    default: f(std::integral_constant<int, 0>{}); break;
-  }
-}
-static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
 
 // One cell's stress update: elastic (N = 0) or with N memory sets, r the cell's relaxation
 // (AnelasticView::relaxation).
@@ -237,7 +215,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       }
     });
   }
-  if (p.ondes3d_faces) freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
+  freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
       for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
@@ -258,14 +236,14 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kStressKind, ghosts, s);
   velocity_sweep(p, v, s, mat, pml, count);
-  if (p.ondes3d_faces) freeze_faces(p, kVelocityKind, v);
+  freeze_faces(p, kVelocityKind, v);
   save_edges(p.shape, kVelocityKind, v, edges);
 }
 
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t count,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
-  if (p.free_surface == 2) ondes3d_surface(p, v, mat, ghosts);
+  if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts);
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
 }
@@ -355,7 +333,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges, PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
-  if (p.ondes3d_faces && (steps & kImagesStep)) freeze_faces(p, kVelocityKind, v, stream);
+  if (steps & kImagesStep) freeze_faces(p, kVelocityKind, v, stream);
 }
 
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
@@ -364,10 +342,8 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
-  if (steps & kGhostsStep) {
-    load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
-    if (p.free_surface == 2) ondes3d_surface(p, v, mat, ghosts, stream);
-  }
+  if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
+  if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, stream);
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (!(steps & kMarchStep)) {
@@ -393,7 +369,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_pml_cells");
     }
   });
-  if (p.ondes3d_faces && (steps & kImagesStep)) freeze_faces(p, kStressKind, s, stream);
+  if (steps & kImagesStep) freeze_faces(p, kStressKind, s, stream);
   if (p.free_surface && (steps & kImagesStep)) {
     image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
     check_launch("image_kernel");

@@ -42,6 +42,7 @@ ONDES_HD inline void freeze_cell(const BlockShape& sh, int kind, int face, float
 
 }  // namespace ondes
 
+// Nothing where the block has none of those faces (ondes3d_faces 0: every other case).
 namespace ondes::cpu {
 void freeze_faces(const StepParams& p, int kind, float* field);
 }  // namespace ondes::cpu

@@ -86,12 +86,12 @@ ONDES_CELL float dm2(const F& f) {
 }
 
 // How a z plane is treated: the free surface (k = 0) is the plane of the normal stresses, with
-// szz = 0 there and sxz, syz imaged antisymmetrically above it. free_surface (StepParams): 1 the
-// imaging scheme, 2 Ondes3D's, whose velocities above the surface (codelets/surface.hpp) keep the
+// szz = 0 there and sxz, syz imaged antisymmetrically above it. With Ondes3D's (kOndes3dSurface)
+// the velocities above the surface (codelets/surface.hpp) keep the
 // 4th-order z differences of sxz, syz at the surface (kSurfaceFourth) and of the plane below it.
 enum ZPlane : int { kInterior = 0, kSurface = 1, kBelowSurface = 2, kSurfaceFourth = 3 };
 ONDES_CELL int z_plane(int k, int free_surface) {
-  if (free_surface == 2) return k == 0 ? kSurfaceFourth : kInterior;
+  if (free_surface == kOndes3dSurface) return k == 0 ? kSurfaceFourth : kInterior;
   return !free_surface ? kInterior : k == 0 ? kSurface : k == 1 ? kBelowSurface : kInterior;
 }
 // The plane where szz = 0 and dz vz follows from it (Hooke's law folded).

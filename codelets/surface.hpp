@@ -1,4 +1,4 @@
-// Ondes3D's free surface (SurfaceScheme::Ondes3d, StepParams::free_surface == 2): the velocities
+// Ondes3D's free surface (SurfaceScheme::Ondes3d, StepParams::free_surface == kOndes3dSurface): the velocities
 // above the surface that keep the 4th-order z differences of the stresses just below it.
 //
 // Read from original/src/computeVeloAndSource.c, computeVelocity, FREESURFACE branch (its axes:
@@ -50,9 +50,7 @@ struct SurfaceVelocity {
 // r = lambda / (lambda + 2 mu) of the surface cell (i, j) (ghosts included).
 ONDES_HD inline float surface_ratio(const float* mat, const BlockShape& sh, int i, int j) {
   const int64_t q = sh.idx(i, j, 0), n = sh.cells();
-  const float lam = mat[LAM * n + q], imu = mat[IMU * n + q];
-  const float mu = imu > 0.0f && imu < INFINITY ? 1.0f / imu : 0.0f;
-  const float l2m = lam + 2.0f * mu;
+  const float lam = mat[LAM * n + q], l2m = lam + 2.0f * mu_at(mat, n, q);
   return l2m > 0.0f ? lam / l2m : 0.0f;
 }
 
@@ -85,7 +83,7 @@ ONDES_HD inline void surface_keep(const SurfaceVelocity& u, int i, int j) {
 }  // namespace ondes
 
 namespace ondes::cpu {
-// The velocities above the surface of block v (StepParams::free_surface == 2), its neighbours'
+// The velocities above the surface of block v (kOndes3dSurface), its neighbours'
 // from their buffers `ghosts`.
 void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts);
 }  // namespace ondes::cpu

@@ -3,6 +3,7 @@
 // A handle of a field kind stores its components one after another, each `cells()` long.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "core/host_device.hpp"
 #include "core/stf_kind.hpp"
@@ -161,6 +162,28 @@ ONDES_HD inline int64_t pml_index(const PmlBox& b, const BlockShape& s, int i, i
 // The counts travel with the task arguments (a GPU codelet could not read them from device memory).
 constexpr int kMaxMechanisms = 8;
 constexpr int kCubeCells = 8;  // of a 2 x 2 x 2 cube
+// Calls f(std::integral_constant<int, N>{}) for the attenuating stress update's memory sets N (3 to
+// kMaxMechanisms: physics/attenuation.hpp's mechanisms_for; 1: coarse-grained), or N = 0 for an
+// elastic one.
+// Always inlined: called from a CPU sweep compiled in several clones (ONDES_SWEEP), it must be
+// part of each (a function of its own is compiled once, for the build's -march).
+template <class F>
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void with_mechanisms(int n, F&& f) {
+  switch (n) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 3: f(std::integral_constant<int, 3>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 5: f(std::integral_constant<int, 5>{}); break;
+    case 6: f(std::integral_constant<int, 6>{}); break;
+    case 7: f(std::integral_constant<int, 7>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    default: f(std::integral_constant<int, 0>{}); break;
+  }
+}
+static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
 // The attenuation a compute_stress task applies: mechanisms 0 for an elastic medium, 1 for a
 // coarse-grained one; parity: bit 0 the block's first x index's parity, bit 1 its first y's (the
 // cube cells follow the global indices, so every layout relaxes a cell alike).
@@ -239,13 +262,16 @@ struct VelocityDamping {
   };
   ONDES_HD Plane plane(int k) const { return {at(float(k)), at(float(k) + 0.5f)}; }
 };
+// StepParams::free_surface: an absorbing top, or core/case.hpp's SurfaceScheme::Imaging / ::Ondes3d.
+enum SurfaceKind : int { kNoSurface = 0, kImagingSurface = 1, kOndes3dSurface = 2 };
+
 // Parameters of a compute task, passed by value to the codelets.
 struct StepParams {
   BlockShape shape;
   float dt = 0;      // s
   float dt_h = 0;    // dt / h
   float inv_h = 0;   // 1 / h
-  int free_surface = 0;  // 0: absorbing top; 1: SurfaceScheme::Imaging; 2: SurfaceScheme::Ondes3d
+  int free_surface = 0;  // kNoSurface, kImagingSurface or kOndes3dSurface
   // The block's faces where Ondes3D's computed region ends differently (PmlProfile::Ondes3d,
   // codelets/faces.hpp): bit 0 its y-low face, 1 its y-high face, 2 the bottom.
   int ondes3d_faces = 0;

@@ -24,15 +24,18 @@ constexpr int kPsi = PmlLayout::kPsi;
 hsize_t planes(const Grid& g) { return static_cast<hsize_t>(g.nz) + 2 * kGhost; }
 
 // The interior columns of a block, every z plane with its ghosts, as a selection of the global
-// array (file) and of the block's padded array (memory).
+// array (file) and of the block's padded array (memory); or the first `top` padded planes of nx x ny
+// columns from the block's first (0: the default).
 struct BlockSlab {
   Id file_space, mem_space;
 };
-BlockSlab block_slab(hid_t dataset, int ncomp, int x0, int y0, const BlockShape& s) {
+BlockSlab block_slab(hid_t dataset, int ncomp, int x0, int y0, const BlockShape& s, hsize_t top = 0, hsize_t nx = 0,
+                     hsize_t ny = 0) {
   BlockSlab b{{H5Dget_space(dataset), H5Sclose}, {-1, H5Sclose}};
   const hsize_t nzp = static_cast<hsize_t>(s.nz) + 2 * kGhost;
   hsize_t start[4] = {0, 0, static_cast<hsize_t>(y0), static_cast<hsize_t>(x0)};
-  hsize_t count[4] = {static_cast<hsize_t>(ncomp), nzp, static_cast<hsize_t>(s.ny), static_cast<hsize_t>(s.nx)};
+  hsize_t count[4] = {static_cast<hsize_t>(ncomp), top ? top : nzp, ny ? ny : static_cast<hsize_t>(s.ny),
+                      nx ? nx : static_cast<hsize_t>(s.nx)};
   check(H5Sselect_hyperslab(b.file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "file selection");
   hsize_t mem_dims[4] = {static_cast<hsize_t>(ncomp), nzp, static_cast<hsize_t>(s.ny) + 2 * kGhost,
                          static_cast<hsize_t>(s.nx) + 2 * kGhost};
@@ -363,17 +366,10 @@ void CheckpointReader::read_fields(int x0, int y0, const BlockShape& s, float* v
 }
 
 void CheckpointReader::read_surface_ghosts(int x0, int y0, const BlockShape& s, float* velocity) {
-  const hsize_t ex = std::min<hsize_t>(hsize_t(s.nx) + 1, impl_->nx - hsize_t(x0));
-  const hsize_t ey = std::min<hsize_t>(hsize_t(s.ny) + 1, impl_->ny - hsize_t(y0));
-  Id file_space{H5Dget_space(impl_->velocity), H5Sclose};
-  hsize_t start[4] = {0, 0, hsize_t(y0), hsize_t(x0)}, count[4] = {kVelocityComponents, kGhost, ey, ex};
-  check(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, count, nullptr), "file selection");
-  hsize_t mem_dims[4] = {kVelocityComponents, hsize_t(s.nz) + 2 * kGhost, hsize_t(s.ny) + 2 * kGhost,
-                         hsize_t(s.nx) + 2 * kGhost};
-  Id mem_space{H5Screate_simple(4, mem_dims, nullptr), H5Sclose};
-  hsize_t mem_start[4] = {0, 0, kGhost, kGhost};
-  check(H5Sselect_hyperslab(mem_space, H5S_SELECT_SET, mem_start, nullptr, count, nullptr), "memory selection");
-  if (H5Dread(impl_->velocity, H5T_NATIVE_FLOAT, mem_space, file_space, H5P_DEFAULT, velocity) < 0)
+  BlockSlab b = block_slab(impl_->velocity, kVelocityComponents, x0, y0, s, kGhost,
+                            std::min<hsize_t>(hsize_t(s.nx) + 1, impl_->nx - hsize_t(x0)),
+                            std::min<hsize_t>(hsize_t(s.ny) + 1, impl_->ny - hsize_t(y0)));
+  if (H5Dread(impl_->velocity, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, velocity) < 0)
     impl_->fail("cannot read the fields (damaged or truncated)");
 }
 

@@ -18,7 +18,9 @@ StepParams step_params(const Case& c) {
   p.dt = static_cast<float>(c.time.dt);
   p.dt_h = static_cast<float>(c.time.dt / c.grid.h);
   p.inv_h = static_cast<float>(1.0 / c.grid.h);
-  p.free_surface = !c.boundaries.free_surface ? 0 : c.boundaries.surface == SurfaceScheme::Ondes3d ? 2 : 1;
+  p.free_surface = !c.boundaries.free_surface                          ? kNoSurface
+                   : c.boundaries.surface == SurfaceScheme::Ondes3d ? kOndes3dSurface
+                                                                    : kImagingSurface;
   p.ondes3d_faces = c.boundaries.pml_profile == PmlProfile::Ondes3d ? 7 : 0;  // tasks/compute.hpp keeps the block's
   if (c.medium.damped()) {  // case validation keeps the layers within kMaxDampedLayers
     VelocityDamping& d = p.damping;

@@ -67,9 +67,9 @@ std::array<PmlAxis, 3> pml_axes(const Case& c) {
     p.frequency = f;
   }
   if (c.boundaries.pml_profile == PmlProfile::Ondes3d) {  // core/case.hpp's PmlProfile
-    axes[0].low_edge = axes[0].width - 1.0, axes[0].high_edge = axes[0].n - axes[0].width;
-    axes[1].low_edge = axes[1].width - 0.5;
-    axes[2].high_edge = axes[2].n - axes[2].width;
+    axes[0].low_inset = 1.0, axes[0].high_inset = 0.5;
+    axes[1].low_inset = 0.5;
+    axes[2].high_inset = 0.5;
     for (PmlAxis& p : axes) p.cut_below_one = true;
   }
   return axes;
@@ -77,8 +77,8 @@ std::array<PmlAxis, 3> pml_axes(const Case& c) {
 
 double PmlAxis::depth(double x) const {
   double d = 0;
-  if (low) d = std::max(d, (std::isnan(low_edge) ? width : low_edge) - x);
-  if (high) d = std::max(d, x - (std::isnan(high_edge) ? n - width - 0.5 : high_edge));
+  if (low) d = std::max(d, width - low_inset - x);
+  if (high) d = std::max(d, x - (n - width - 0.5 + high_inset));
   return std::min(d, static_cast<double>(width));
 }
 

@@ -4,7 +4,6 @@
 // d(x) = d0 (x/L)^2, d0 = -3 vp ln(R) / (2 L); alpha(x) = pi f (1 - x/L).
 #pragma once
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -53,10 +52,10 @@ struct PmlAxis {
   bool low = true;        // absorbing at index 0
   bool high = true;       // absorbing at index n-1
   double h = 0, dt = 0, vp = 0, reflection = 1e-3, frequency = 1;
-  // The inner edges of the layer (index positions; the profile's abscissa is the distance beyond
-  // them; NaN: the standard width and n - width - 1/2), and whether a point with d < 1 / s is left
-  // undamped (PmlProfile::Ondes3d).
-  double low_edge = NAN, high_edge = NAN;
+  // How much nearer its face each inner edge of the layer lies than the standard one (width at the
+  // low face, n - width - 1/2 at the high one), in cells, and whether a point with d < 1 / s is
+  // left undamped (PmlProfile::Ondes3d).
+  double low_inset = 0, high_inset = 0;
   bool cut_below_one = false;
 
   // Distance into the layer, in cells, of a point at index position x (integer or half);
