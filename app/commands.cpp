@@ -75,17 +75,18 @@ void print_attenuation(const Medium& m) {
   }
 }
 
-// Ondes3D's q0 damping: each layer's factor per step, and the Q it amounts to at f0 (the velocity
-// damped by gamma = -ln(factor) / dt, the amplitude decays as exp(-gamma t / 2) = exp(-pi f0 t / Q)
-// for Q = 2 q0).
+// Ondes3D's q0 damping: each layer's factor per step, and the Q it amounts to (velocity and stress
+// damped by gamma = -ln(factor) / dt: every wave decays as exp(-gamma t) = exp(-pi f t / Q) for
+// Q = q0 f / f0, q0 at f0).
 void print_damping(const Case& c) {
-  fmt::print("q0 damping (Ondes3D's approximation): velocity times exp(-pi f0 dt / q0) each step, f0 = {} Hz\n",
+  fmt::print("q0 damping (Ondes3D's approximation): velocity and stress times exp(-pi f0 dt / q0) each step, f0 = {} Hz\n",
              c.medium.q0_frequency);
   for (size_t l = 0; l < c.medium.layers.size(); ++l) {
     const double q0 = c.medium.layers[l].q0;
     if (q0 > 0)
-      fmt::print("  layer {}: q0 {}: factor {:.8f} a step; amplitudes decay as Q = {} at {} Hz\n", l + 1, q0,
-                 std::exp(-M_PI * c.medium.q0_frequency * c.time.dt / q0), 2 * q0, c.medium.q0_frequency);
+      fmt::print("  layer {}: q0 {}: factor {:.8f} a step; amplitudes decay as Q = {} at {} Hz (Q proportional to "
+                 "frequency)\n", l + 1, q0, std::exp(-M_PI * c.medium.q0_frequency * c.time.dt / q0), q0,
+                 c.medium.q0_frequency);
     else
       fmt::print("  layer {}: undamped\n", l + 1);
   }

@@ -129,6 +129,14 @@ struct RowRelaxation {
   }
 };
 
+// Ondes3D's q0 damping of a row's cells, C components (the plane's factors once a row, not a layer
+// search a cell).
+template <int C>
+ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, int64_t row, int nx) {
+#pragma GCC ivdep
+  for (int64_t i = row; i < row + nx; ++i) damp_field<C>(f, x, n, i);
+}
+
 template <int Plane, int N, bool PerCell, class M>
 ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, int64_t row, int x0, int j,
                           int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
@@ -162,21 +170,18 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
                                 int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
+  const PmlView pv = pml_view(sh, pml, count);
   for (int k = 0; k < sh.nz; ++k)
     with_material(p.uniform_planes, mat, sh, k, [&](const auto& m) ONDES_ROW {
+      const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
         velocity_row(v, s, m, row, sh.nx, n, sy, sz, p.dt_h);
         if (pml)
           pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-            velocity_pml_run(p, v, s, m, pv, row, i0, len, q0, j, k, damped);
+            velocity_pml_run(p, v, s, m, pk, row, i0, len, q0, j, k, damped);
           });
-        if (p.damping.layers) {  // the plane's factors once a row, not a layer search a cell
-          const VelocityDamping::Plane f = p.damping.plane(k);
-#pragma GCC ivdep
-          for (int64_t i = row; i < row + sh.nx; ++i) damp_velocity(f, v, n, i);
-        }
+        if (p.damping.layers) damp_row<kVelocityComponents>(p.damping.plane(k), v, n, row, sh.nx);
       }
     });
 }
@@ -186,39 +191,41 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
                                      int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml ? pml_view(sh, pml, count) : PmlView{nullptr, nullptr, nullptr, 0};
+  const PmlView pv = pml_view(sh, pml, count);
   // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
   const bool uniform = p.uniform_planes && !PerCell;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
+    const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
     with_material(uniform, mat, sh, k, [&](const auto& m) ONDES_ROW {
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
         const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
         if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
-        if (!pml) continue;
+        if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
-            stress_pml_run(p, s, v, m, pv, row, i0, len, q0, j, k, plane, damped);
+            stress_pml_run(p, s, v, m, pk, row, i0, len, q0, j, k, plane, damped);
           } else {
             const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
             for (int t = 0; t < len; ++t) {
               const int64_t c = row + i0 + t;
               float g[2], r;
-              anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), m.at(c), pv, q0 + t, c, i0 + t, j, k,
+              anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), m.at(c), pk, q0 + t, c, i0 + t, j, k,
                                            plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
             }
           }
         });
+        if (p.damping.layers) damp_row<kStressComponents>(p.damping.plane(k), s, n, row, sh.nx);
       }
     });
   }
   freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
-      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j);
+      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j, image_damping(p));
 }
 
 ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
@@ -305,16 +312,17 @@ __global__ void __launch_bounds__(512, MinBlocks)
     const int plane = z_plane(k, p.free_surface);
     stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+    if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
   });
 }
 
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
-__global__ void image_kernel(BlockShape sh, float* s) {
+__global__ void image_kernel(BlockShape sh, float* s, float a) {
   const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
   if (i >= sh.nx || j >= sh.ny) return;
-  image_free_surface_column(sh, s, i, j);
+  image_free_surface_column(sh, s, i, j, a);
 }
 
 }  // namespace
@@ -371,7 +379,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   });
   if (steps & kImagesStep) freeze_faces(p, kStressKind, s, stream);
   if (p.free_surface && (steps & kImagesStep)) {
-    image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s);
+    image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s, image_damping(p));
     check_launch("image_kernel");
   }
 }

@@ -174,6 +174,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
         else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
+      if (p.damping.layers) damp_stress(p.damping.plane(k), now);
 #pragma unroll
       for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
       if (Save) save_edges_of<kStressKind>(sh, e, now, c.i, c.j, k);

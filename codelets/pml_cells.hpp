@@ -17,18 +17,34 @@ namespace ondes {
 
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
-// The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the per-axis
-// profiles; the memory variables, [18][count].
+// The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the profiles;
+// the memory variables, [18][count]. xy: the x and y profiles of plane k's integer and half levels'
+// vp classes, set by at_plane(k) before any cell of the plane.
 struct PmlView {
   const int64_t* cells;
-  const float* prof;
+  const float* z;
+  const int* classes;
+  const float* xy_tables;
   float* psi;
   int64_t count;
+  const float* xy[2];
+  ONDES_HD PmlView at_plane(const BlockShape& s, int k) const {
+    PmlView v = *this;
+    v.xy[0] = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
+    v.xy[1] = xy_tables + classes[2 * k + 1] * PmlLayout::xy_floats(s);
+    return v;
+  }
 };
 ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
+  if (!pml) return {};
   const PmlLayout l = PmlLayout::of(s, count);
-  return {reinterpret_cast<const int64_t*>(pml), reinterpret_cast<const float*>(pml + l.profiles_offset),
-          reinterpret_cast<float*>(pml + l.psi_offset), count};
+  return {reinterpret_cast<const int64_t*>(pml),
+          reinterpret_cast<const float*>(pml + l.z_offset),
+          reinterpret_cast<const int*>(pml + l.classes_offset),
+          reinterpret_cast<const float*>(pml + l.xy_offset),
+          reinterpret_cast<float*>(pml + l.psi_offset),
+          count,
+          {nullptr, nullptr}};
 }
 
 // psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
@@ -54,7 +70,7 @@ struct DampedMask {
   ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
 };
 
-template <uint32_t Axes, uint32_t Halves, class Damped>
+template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, class Damped>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
                                 const Damped& damped, Diffs& d, float inv_h) {
   constexpr DiffPlaces where{Axes, Halves};
@@ -74,7 +90,9 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
       d.d[q] = 0.0f;
       continue;
     }
-    const float* t = v.prof + PmlLayout::axis_offset(s, a) + 2 * where.half(q) * n_axis[a];
+    // x and y: the tables of the class of the field's level (ZHalves: the fields half a cell down)
+    const float* base = a == 2 ? v.z : v.xy[(ZHalves >> q) & 1] + PmlLayout::axis_offset(s, a);
+    const float* t = base + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);
     v.psi[(psi_base + q) * v.count + p] = m;
@@ -90,13 +108,13 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
                                         int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
   velocity_increments(m, d, sp.dt, dv);
 }
 template <class Damped, class Put>
 ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
                                  int k, int plane, const Damped& damped, Diffs d, Put&& put) {
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
   hooke(u, d, sp.dt, plane, put);
 }
 
@@ -139,7 +157,7 @@ ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, float*
                                           const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
                                           int plane, const Damped& damped, Diffs d) {
   Diffs psi = d;
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
   add_stress_anelastic<N>(s, memory, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane);
@@ -329,11 +347,11 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
                                    PmlDivisors fd) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count);
+  const PmlView pv = pml_view(p.shape, pml, count).at_plane(p.shape, c.k);
   const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
-  if (p.damping.layers) damp_velocity(p.damping.plane(c.k), v, p.shape.cells(), c.q);
+  if (p.damping.layers) damp_field<kVelocityComponents>(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
@@ -343,7 +361,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
                                  BoundaryBuffers e, PmlDivisors fd) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count);
+  const PmlView pv = pml_view(p.shape, pml, count).at_plane(p.shape, c.k);
   const int plane = z_plane(c.k, p.free_surface);
   const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
@@ -353,6 +371,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
     anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
                                  plane, c.damped, d);
   }
+  if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(c.k), s, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
 }
 

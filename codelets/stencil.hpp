@@ -121,6 +121,8 @@ constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
 constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
 // Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
 constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
+// The differences of the fields half a cell down (bit q): vz's (velocity), sxz's and syz's (stress).
+constexpr uint32_t kVelocityZHalves = 0x1c0, kStressZHalves = 0x1e0;
 
 // Velocity: the stress differences (accessor over the stress components).
 template <class F>
@@ -216,19 +218,31 @@ ONDES_CELL void hooke(const Moduli& m, const Diffs& d, float scale, int plane, P
   put(SYZ, scale * m.myz * (d.d[7] + d.d[8]));
 }
 
-// Ondes3D's q0 (VelocityDamping): a velocity times its layer's factor, f = the factors of the
-// cell's plane, vx and vy at depth k, vz at k + 1/2 (computeVeloAndSource.c: amp of the layer at k,
-// amp2 of that at k + 1/2).
-ONDES_CELL void damp_velocity(const VelocityDamping::Plane& f, float (&v)[kVelocityComponents]) {
+// Ondes3D's q0 (Q0Damping): a field times its layer's factor, f = the factors of the cell's plane:
+// vx, vy, sxx, syy, szz and sxy at depth k, vz, sxz and syz at k + 1/2 (computeVeloAndSource.c
+// computeVelocity and computeStress.c computeStress, ANOTHER: amp of the layer at k, amp2 of that
+// at k + 1/2), after the update, before the sources.
+ONDES_CELL void damp_velocity(const Q0Damping::Plane& f, float (&v)[kVelocityComponents]) {
   v[VX] *= f.xy;
   v[VY] *= f.xy;
   v[VZ] *= f.z;
 }
-// The same on cell i of a block's velocity array (stride n).
-ONDES_CELL void damp_velocity(const VelocityDamping::Plane& f, float* v, int64_t n, int64_t i) {
-  float u[kVelocityComponents] = {v[VX * n + i], v[VY * n + i], v[VZ * n + i]};
-  damp_velocity(f, u);
-  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + i] = u[c];
+ONDES_CELL void damp_stress(const Q0Damping::Plane& f, float (&s)[kStressComponents]) {
+  s[SXX] *= f.xy;
+  s[SYY] *= f.xy;
+  s[SZZ] *= f.xy;
+  s[SXY] *= f.xy;
+  s[SXZ] *= f.z;
+  s[SYZ] *= f.z;
+}
+// The same on cell i of a block's velocity or stress array (stride n).
+template <int N>
+ONDES_CELL void damp_field(const Q0Damping::Plane& f, float* x, int64_t n, int64_t i) {
+  float u[N];
+  for (int c = 0; c < N; ++c) u[c] = x[c * n + i];
+  if constexpr (N == kVelocityComponents) damp_velocity(f, u);
+  else damp_stress(f, u);
+  for (int c = 0; c < N; ++c) x[c * n + i] = u[c];
 }
 
 // sigma += scale * (Hooke's law applied to the differences); m is an accessor over the material.
@@ -287,17 +301,22 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
 }
 
 // Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
-// about z = 0 (their index k is at depth k + 1/2).
-ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j) {
+// about z = 0 (their index k is at depth k + 1/2), times a: 1, or with Ondes3D's surface and q0
+// damping the top layer's factor (computeStress.c: its images are damped in their cells' turn).
+ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j, float a) {
   const int64_t n = sh.cells();
   const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
   const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
   for (int c = SXZ; c <= SYZ; ++c) {
-    s[c * n + m1] = -s[c * n + k0];
-    s[c * n + m2] = -s[c * n + k1];
+    s[c * n + m1] = a * -s[c * n + k0];
+    s[c * n + m2] = a * -s[c * n + k1];
   }
-  s[SZZ * n + m1] = -s[SZZ * n + k1];
-  s[SZZ * n + m2] = -s[SZZ * n + k2];
+  s[SZZ * n + m1] = a * -s[SZZ * n + k1];
+  s[SZZ * n + m2] = a * -s[SZZ * n + k2];
+}
+// The images' factor of a step's parameters.
+ONDES_CELL float image_damping(const StepParams& p) {
+  return p.free_surface == kOndes3dSurface && p.damping.layers ? p.damping.factor[0] : 1.0f;
 }
 
 }  // namespace ondes

@@ -22,6 +22,9 @@
 // blocks must be cut along one axis only (plan/run_plan.cpp), so that those lie outside the grid.
 // Where Ondes3D's loop order differs (the strips it computes first for its MPI exchanges, in its
 // C-PML) and where it adds its C-PML terms to vz(k=1) (FREEABS), this follows the interior rule.
+// With its q0 damping (ANOTHER, Q0Damping), each cell is damped in its turn, so the column's own
+// surface velocities (vx'(i, j, 0), vy'(i, j-1, 0) here) enter vz(k=1) before their damping, and
+// vz(k=1), vx(k=2), vy(k=2) are damped too, by the top layer's factor a (surface_damping).
 #pragma once
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
@@ -59,20 +62,24 @@ ONDES_HD inline float surface_ratio(const float* mat, const BlockShape& sh, int 
 ONDES_HD inline bool surface_column(const BlockShape& sh, int i, int j) {
   return i >= 0 && j >= 0 && i <= sh.nx && j <= sh.ny && !(i == sh.nx && j == sh.ny);
 }
+// The factor of Ondes3D's q0 damping above the surface: the top layer's (1: undamped, and the
+// same bits as without it).
+ONDES_HD inline float surface_damping(const StepParams& p) { return p.damping.layers ? p.damping.factor[0] : 1.0f; }
 // 1: vza into vz's plane -2; zero on the grid's y-low face where Ondes3D's computed region begins
 // (`west`: StepParams::ondes3d_faces bit 0, codelets/faces.hpp), as its LIMIT cells hold it.
-ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j, bool west) {
+ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j, bool west, float a) {
   const float r = surface_ratio(mat, u.sh, i, j);
   u.plane(VZ, i, j, -2) = west && j == 0 ? 0.0f
-                                         : u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0)) +
-                                               r * (u.at(VX, i, j, 0) - u.at(VX, i - 1, j, 0));
+                                         : a * (u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0) / a) +
+                                                r * (u.at(VX, i, j, 0) / a - u.at(VX, i - 1, j, 0)));
 }
 // 2 (the block's own columns): the velocities above the surface, read by the stress update.
-ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j) {
+ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j, float a) {
   const float za = u.plane(VZ, i, j, -2), z0 = u.at(VZ, i, j, 0), x0 = u.at(VX, i, j, 0), y0 = u.at(VY, i, j, 0);
   u.plane(VZ, i, j, -1) = za;
-  u.plane(VY, i, j, -1) = y0 + (u.plane(VZ, i, j + 1, -2) - za) - (y0 - u.at(VY, i, j, 1) - u.at(VZ, i, j + 1, 0) + z0);
-  u.plane(VX, i, j, -1) = x0 + (u.plane(VX, i + 1, j, -2) - (za + z0)) - (x0 - u.at(VX, i, j, 1));
+  u.plane(VY, i, j, -1) =
+      a * (y0 + (u.plane(VZ, i, j + 1, -2) - za) - (y0 - u.at(VY, i, j, 1) - u.at(VZ, i, j + 1, 0) + z0));
+  u.plane(VX, i, j, -1) = a * (x0 + (u.plane(VX, i + 1, j, -2) - (za + z0)) - (x0 - u.at(VX, i, j, 1)));
 }
 // 3: what the next step reads as the previous one's (Sz, Svy).
 ONDES_HD inline void surface_keep(const SurfaceVelocity& u, int i, int j) {
@@ -99,11 +106,12 @@ namespace ondes::cpu {
 void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts) {
   const BlockShape& sh = p.shape;
   const SurfaceVelocity u{v, sh, ghosts};
+  const float a = surface_damping(p);
   for (int j = 0; j <= sh.ny; ++j)
     for (int i = 0; i <= sh.nx; ++i)
-      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j, p.ondes3d_faces & 1);
+      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j, p.ondes3d_faces & 1, a);
   for (int j = 0; j < sh.ny; ++j)
-    for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j);
+    for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j, a);
   for (int j = 0; j <= sh.ny; ++j)
     for (int i = 0; i <= sh.nx; ++i)
       if (surface_column(sh, i, j)) surface_keep(u, i, j);
@@ -119,13 +127,13 @@ namespace {
 constexpr int kSurfaceTx = 32, kSurfaceTy = 8;
 
 template <int Pass>
-__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, bool west) {
+__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, bool west, float a) {
   const int i = blockIdx.x * kSurfaceTx + threadIdx.x, j = blockIdx.y * kSurfaceTy + threadIdx.y;
   const SurfaceVelocity u{v, sh, g};
   if (Pass == 2) {
-    if (i < sh.nx && j < sh.ny) surface_above(u, i, j);
+    if (i < sh.nx && j < sh.ny) surface_above(u, i, j, a);
   } else if (surface_column(sh, i, j)) {
-    if (Pass == 1) surface_vz_above(u, mat, i, j, west);
+    if (Pass == 1) surface_vz_above(u, mat, i, j, west, a);
     else surface_keep(u, i, j);
   }
 }
@@ -138,11 +146,12 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
   const dim3 grid(unsigned(blocks_for(sh.nx + 1, kSurfaceTx)), unsigned(blocks_for(sh.ny + 1, kSurfaceTy)));
   const dim3 block(kSurfaceTx, kSurfaceTy);
   const bool west = p.ondes3d_faces & 1;
-  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
+  const float a = surface_damping(p);
+  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
   check_launch("surface_kernel<1>");
-  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
+  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
   check_launch("surface_kernel<2>");
-  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west);
+  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
   check_launch("surface_kernel<3>");
 }
 

@@ -243,10 +243,11 @@ ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, 
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
           q.gain_sets(), q.parity, q.per_cell};
 }
-// Ondes3D's simple attenuation (Medium::q0_frequency): after each velocity update a velocity at
-// depth z (in cells) is multiplied by the factor of the layer holding z: layer l from top[l] down.
+// Ondes3D's simple attenuation (Medium::q0_frequency): after each velocity update and each stress
+// update a field at depth z (in cells) is multiplied by the factor of the layer holding z: layer l
+// from top[l] down.
 constexpr int kMaxDampedLayers = 16;
-struct VelocityDamping {
+struct Q0Damping {
   int layers = 0;  // 0: no damping
   float top[kMaxDampedLayers] = {};     // cells, increasing, top[0] = 0
   float factor[kMaxDampedLayers] = {};  // exp(-pi f0 dt / q0); 1 where q0 = 0
@@ -256,7 +257,8 @@ struct VelocityDamping {
       if (depth >= top[l]) f = factor[l];
     return f;
   }
-  // The factors of plane k's velocities: vx and vy at depth k, vz at k + 1/2.
+  // The factors of plane k's two levels: at depth k (vx, vy, the normal stresses, sxy) and at
+  // k + 1/2 (vz, sxz, syz).
   struct Plane {
     float xy, z;
   };
@@ -276,7 +278,7 @@ struct StepParams {
   // codelets/faces.hpp): bit 0 its y-low face, 1 its y-high face, 2 the bottom.
   int ondes3d_faces = 0;
   PmlBox pml;  // the block's cells outside the C-PML
-  VelocityDamping damping;
+  Q0Damping damping;
   // Every plane of the block's material is uniform, ghosts included (uniform_planes in
   // partition/block_data.hpp): the CUDA kernels read it once a plane (codelets/stencil.hpp: PlaneAt).
   int uniform_planes = 0;
@@ -318,23 +320,28 @@ struct StationBlocks {
   int64_t cells[kMaxStationBlocks];
 };
 
-// The PML memory of a block is one byte buffer: the cells' indices, per-axis profiles (a and b at
-// integer and half positions), then 18 memory variables per PML cell. The count travels with the
-// task arguments (a GPU codelet could not read it from device memory).
+// The PML memory of a block is one byte buffer: the cells' indices, the z profiles (a and b at
+// integer and half positions), each z level's vp class (2k: plane k, 2k + 1: k + 1/2), the x and y
+// profiles of each vp class, then 18 memory variables per PML cell. The count travels with the task
+// arguments (a GPU codelet could not read it from device memory). Classes: Ondes3D's C-PML takes
+// each cell's own vp (PmlProfile::Ondes3d on layers, physics/grid_setup.cpp fill_pml); elsewhere
+// every level is class 0, the case's largest vp. A plane's two classes are looked up once
+// (PmlView::at_plane), so a cell reads its profiles as it would with one class.
 struct PmlLayout {
-  int64_t profiles_offset = 0, psi_offset = 0, bytes = 0;  // the cells' indices start at 0
+  int64_t z_offset = 0, classes_offset = 0, xy_offset = 0, psi_offset = 0, bytes = 0;  // indices at 0
+  static constexpr int kVpClasses = 8;
   ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count) {
     PmlLayout l;
-    l.profiles_offset = 8 * count;
-    const int64_t profiles = 4 * (int64_t(s.nx) + s.ny + s.nz);
-    l.psi_offset = l.profiles_offset + 4 * profiles;
+    l.z_offset = 8 * count;
+    l.classes_offset = l.z_offset + 4 * 4 * int64_t(s.nz);
+    l.xy_offset = l.classes_offset + 4 * 2 * int64_t(s.nz);
+    l.psi_offset = l.xy_offset + 4 * kVpClasses * xy_floats(s);
     l.bytes = l.psi_offset + 4 * kPsi * count;
     return l;
   }
-  // Profile table of an axis: [a_int, b_int, a_half, b_half], each n_axis long.
-  ONDES_HD static int64_t axis_offset(const BlockShape& s, int axis) {
-    return axis == 0 ? 0 : axis == 1 ? 4 * int64_t(s.nx) : 4 * (int64_t(s.nx) + s.ny);
-  }
+  // A class's x and y tables, [a_int, b_int, a_half, b_half] each n_axis long: x, then y.
+  ONDES_HD static int64_t xy_floats(const BlockShape& s) { return 4 * (int64_t(s.nx) + s.ny); }
+  ONDES_HD static int64_t axis_offset(const BlockShape& s, int axis) { return axis == 0 ? 0 : 4 * int64_t(s.nx); }
   static constexpr int kPsi = 18;
 };
 

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <optional>
 #include <regex>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -335,7 +336,9 @@ Case read_case(const std::string& path) {
   if (!in) throw CaseError(fmt::format("{}: cannot open the case file", path));
   std::stringstream ss;
   ss << in.rdbuf();
-  if (prm_dialect(ss.str()) != PrmDialect::None) return read_ondes3d_prm(path, ss.str());
+  // A .prm is read as Ondes3D's whatever it holds (read_ondes3d_prm names the markers it looked for).
+  if (prm_dialect(ss.str()) != PrmDialect::None || std::filesystem::path(path).extension() == ".prm")
+    return read_ondes3d_prm(path, ss.str());
   return parse_case(ss.str(), path);
 }
 

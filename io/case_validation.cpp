@@ -137,6 +137,19 @@ void check_blocks(const Case& c) {
   }
 }
 
+// Ondes3D's C-PML on layers keeps the x and y profiles of each layer's vp (core/layout.hpp
+// PmlLayout::kVpClasses of them).
+void check_pml_classes(const Case& c) {
+  if (c.boundaries.pml_profile != PmlProfile::Ondes3d || c.medium.model) return;
+  std::vector<double> vps;
+  for (const Layer& l : c.medium.layers)
+    if (std::find(vps.begin(), vps.end(), l.vp) == vps.end()) vps.push_back(l.vp);
+  if (vps.size() > size_t(PmlLayout::kVpClasses))
+    throw CaseError(fmt::format("{}: boundaries.pml_profile = \"ondes3d\" takes each layer's vp, at most {} distinct "
+                                "ones; the medium has {}: use pml_profile = \"standard\" (the largest vp throughout)",
+                                c.path, PmlLayout::kVpClasses, vps.size()));
+}
+
 }  // namespace
 
 std::vector<std::string> validate_case(const Case& c) {
@@ -148,6 +161,7 @@ std::vector<std::string> validate_case(const Case& c) {
                                 c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
   check_points(c, warnings);
   check_blocks(c);
+  check_pml_classes(c);
   const double ppw = points_per_wavelength(c);
   if (ppw < 5)
     warnings.push_back(fmt::format("only {:.2f} points per shortest S wavelength (vs_min / f_max / h); "

@@ -225,25 +225,32 @@ std::string stem(const std::string& path) { return std::filesystem::path(path).s
 }  // namespace
 
 PrmDialect prm_dialect(const std::string& text) {
-  static const std::regex key_value(R"((^|\n)[ \t]*TIME_STEPS[ \t]*=)");
   std::string flat;
   for (char ch : text)
     if (!std::isspace(static_cast<unsigned char>(ch))) flat.push_back(ch);
-  if (flat.find("<tmax>") != std::string::npos && flat.find("</tmax>") != std::string::npos) return PrmDialect::Tagged;
-  if (std::regex_search(text, key_value)) return PrmDialect::KeyValue;
+  // Tagged: any of its tags opened and closed (a misspelled one among them is then named as such).
+  for (const std::string& t : ondes3d_tags())
+    if (const size_t a = flat.find("<" + t + ">"); a != std::string::npos && flat.find("</" + t + ">", a) != std::string::npos)
+      return PrmDialect::Tagged;
+  // KEY = value: a line of one of its keys (TOML's keys here are lower case).
+  std::string keys;
+  for (const std::string& k : ondes3d_keys()) keys += (keys.empty() ? "" : "|") + k;
+  if (std::regex_search(text, std::regex("(^|\n)[ \t]*(" + keys + ")[ \t]*="))) return PrmDialect::KeyValue;
   return PrmDialect::None;
 }
 
 Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vector<Provenance>* where_out) {
   const PrmDialect dialect = prm_dialect(text);
   if (dialect == PrmDialect::None)
-    throw CaseError(fmt::format("{}: not an Ondes3D parameter file (neither <tmax>...</tmax> tags nor a TIME_STEPS = "
-                                "line); a TOML case needs no conversion",
+    throw CaseError(fmt::format("{}: not an Ondes3D parameter file: none of its tags (<dt>...</dt>, <ds>, <tmax>, "
+                                "...) nor a line of its KEY = value keys (TIME_STEPS, DT, DS, ...); a TOML case "
+                                "needs no conversion",
                                 path));
   const bool tagged = dialect == PrmDialect::Tagged;
   const PrmValues v = tagged ? read_tagged(path, text) : read_key_value(path, text);
   std::vector<Provenance> where;
   auto key = [tagged](const char* a, const char* b) { return std::string(tagged ? a : b); };
+  PrmFiles files(path);
 
   Case c;
   c.path = path;
@@ -270,7 +277,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
       if (c.medium.layers[l].q0 > 0 || c.medium.layers[l].qp > 0)
         v.fail(fmt::format("layer{}", l + 1), "has q0 or Qp/Qs: attenuation with a geological model is not supported yet",
                "an elastic geological model");
-    const std::string file = resolve_prm_file(v.text("fgeo", "the geological model file"), path);
+    const std::string file = files.find(v.text("fgeo", "the geological model file"), v.origin("fgeo"));
     geo = read_geology(file, g, c.grid.h, names);
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
     c.medium.layers.clear();
@@ -293,8 +300,9 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   }
 
   Fault f;
-  f.file = resolve_prm_file(v.text(key("fsrcMap", "SOURCES"), "the source position file"), path);
-  f.history = resolve_prm_file(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"), "the moment-rate history file"), path);
+  f.file = files.find(v.text(key("fsrcMap", "SOURCES"), "the source position file"), v.origin(key("fsrcMap", "SOURCES")));
+  f.history = files.find(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"), "the moment-rate history file"),
+                         v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION")));
   f.offset = g.offset;
   f.stf = StfKind::Held;
   f.region_min = g.sources.lo, f.region_max = g.sources.hi;
@@ -304,10 +312,13 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.faults.push_back(f);
   where.push_back({"faults[0]", v.origin(key("fsrcMap", "SOURCES")) + ", " + v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION"))});
 
-  read_stations(resolve_prm_file(v.text(key("fstatMap", "STATIONS"), "the station file"), path), g, c, geological ? &geo : nullptr);
+  read_stations(files.find(v.text(key("fstatMap", "STATIONS"), "the station file"), v.origin(key("fstatMap", "STATIONS"))),
+                g, c, geological ? &geo : nullptr);
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
   const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
-  const std::filesystem::path out_dir = std::filesystem::path(resolve_prm_file(dir, path)).lexically_normal();
+  const std::filesystem::path out_dir =
+      v.has(key("dir", "OUTPUT_DIR")) ? std::filesystem::path(files.find(dir, v.origin(key("dir", "OUTPUT_DIR")), true))
+                                       : std::filesystem::absolute(".").lexically_normal();
   c.output = (out_dir / (stem(path) + ".h5")).lexically_normal().string();
   c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
   c.exports.ondes3d_dir = out_dir.string();

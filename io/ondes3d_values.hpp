@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/case_error.hpp"
 #include "io/legacy_tokens.hpp"
@@ -69,6 +70,13 @@ class PrmValues {
   std::map<std::string, Value> values_;
 };
 
+// The tags and keys of Ondes3D's two dialects (its user guide, original/src/IO.c and the GPU and
+// StarPU ports' readers), and the known name nearest to `name` (empty if none is near).
+const std::vector<std::string>& ondes3d_tags();
+const std::vector<std::string>& ondes3d_layer_tags();
+const std::vector<std::string>& ondes3d_keys();
+std::string nearest_name(const std::string& name, const std::vector<std::string>& known);
+
 // The tagged dialect: Ondes3D reads the file with every blank removed and takes the text between the
 // first <key> and the next </key>. Layer blocks hold their own keys: "layerN.rho" and so on.
 PrmValues read_tagged(const std::string& path, const std::string& text);
@@ -77,8 +85,19 @@ PrmValues read_tagged(const std::string& path, const std::string& text);
 // keep the rest of the line); lines starting with # are comments.
 PrmValues read_key_value(const std::string& path, const std::string& text);
 
-// Ondes3D opens the files a parameter file names from the folder it runs in; so does this reader,
-// and failing that from the parameter file's folder or one above it.
-std::string resolve_prm_file(const std::string& file, const std::string& prm_path);
+// The files a parameter file names, found as Ondes3D finds them: from the folder it runs in; where
+// one is not there, the one beside the parameter file (said once per parameter file, naming the
+// folder), never further. A file found in neither place is a CaseError naming both paths tried and
+// the key (`origin`, PrmValues::origin). `folder`: an output folder, the current folder's where it is
+// in neither place (Ondes3D needs it made first; `--output` puts the outputs elsewhere).
+class PrmFiles {
+ public:
+  explicit PrmFiles(std::string prm_path) : prm_path_(std::move(prm_path)) {}
+  std::string find(const std::string& file, const std::string& origin, bool folder = false);
+
+ private:
+  std::string prm_path_;
+  bool said_ = false;
+};
 
 }  // namespace ondes

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <initializer_list>
 #include <map>
+#include <stdexcept>
 
 #include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
@@ -23,7 +24,7 @@ StepParams step_params(const Case& c) {
                                                                     : kImagingSurface;
   p.ondes3d_faces = c.boundaries.pml_profile == PmlProfile::Ondes3d ? 7 : 0;  // tasks/compute.hpp keeps the block's
   if (c.medium.damped()) {  // case validation keeps the layers within kMaxDampedLayers
-    VelocityDamping& d = p.damping;
+    Q0Damping& d = p.damping;
     d.layers = static_cast<int>(c.medium.layers.size());
     for (int l = 0; l < d.layers; ++l) {
       const Layer& layer = c.medium.layers[l];
@@ -207,20 +208,48 @@ std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& 
   return cells;
 }
 
+// The vp of each z level's C-PML profiles (2k: plane k, 2k + 1: k + 1/2): the case's largest, but
+// with Ondes3D's profile on layers the level's own layer's, as Ondes3D takes each cell's vp: at its
+// plane for vx, vy, the normal stresses and sxy, half a cell down for vz, sxz and syz
+// (computeVeloAndSource.c computeVelocity: vp, vpxz; computeIntermediates.c: vpx, vpz).
+static std::vector<double> pml_level_vps(const Case& c, const BlockShape& s, double vp_max) {
+  std::vector<double> vps(2 * size_t(s.nz), vp_max);
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d && !c.medium.model && c.medium.layers.size() > 1)
+    for (int level = 0; level < 2 * s.nz; ++level) vps[level] = layer_above(c.medium, 0.5 * level * c.grid.h).vp;
+  return vps;
+}
+
 void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, char* pml) {
   const auto axes = pml_axes(c);
   const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()));
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
-  float* prof = reinterpret_cast<float*>(pml + l.profiles_offset);
+  const std::vector<double> level_vp = pml_level_vps(c, s, axes[0].vp);
+  std::vector<double> classes;  // the distinct vps, in order of first use
+  int* level_class = reinterpret_cast<int*>(pml + l.classes_offset);
+  for (size_t level = 0; level < level_vp.size(); ++level) {
+    auto it = std::find(classes.begin(), classes.end(), level_vp[level]);
+    if (it == classes.end()) it = classes.insert(classes.end(), level_vp[level]);
+    level_class[level] = int(it - classes.begin());
+  }
+  if (classes.size() > size_t(PmlLayout::kVpClasses))  // io/case_validation.cpp refuses such cases
+    throw std::logic_error("more C-PML vp classes than PmlLayout holds");
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   const int origin[3] = {x0, y0, 0};
-  for (int a = 0; a < 3; ++a) {
-    float* t = prof + PmlLayout::axis_offset(s, a);
+  auto fill = [&](PmlAxis axis, int a, float* t) {
     for (int half = 0; half < 2; ++half)
-      for (int i = 0; i < n_axis[a]; ++i)
-        axes[a].coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i],
-                             &t[(2 * half + 1) * n_axis[a] + i]);
-  }
+      for (int i = 0; i < n_axis[a]; ++i) {
+        if (a == 2) axis.vp = level_vp[2 * i + half];
+        axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
+      }
+  };
+  fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset));
+  for (size_t cls = 0; cls < classes.size(); ++cls)
+    for (int a = 0; a < 2; ++a) {
+      PmlAxis axis = axes[a];
+      axis.vp = classes[cls];
+      fill(axis, a, reinterpret_cast<float*>(pml + l.xy_offset) + cls * PmlLayout::xy_floats(s) +
+                        PmlLayout::axis_offset(s, a));
+    }
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0, int j1,

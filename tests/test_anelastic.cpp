@@ -132,11 +132,11 @@ viscoelastic::Rheology rheology(const Setup& t, Body body) {
   if (body == Body::Elastic)
     return {[mp](double) { return viscoelastic::cd(mp); }, [mu](double) { return viscoelastic::cd(mu); }, kRho};
   if (body == Body::Damped) {
-    // The velocity damped by the solver's float factor a each step: gamma = -ln(a) / dt. (At w = 0
-    // the solution does not depend on the density.)
+    // The velocity and the stress damped by the solver's float factor a each step: gamma = -ln(a) / dt.
+    // (At w = 0 the solution does not depend on the density.)
     const double gamma = -std::log(double(step_params(full_space(t, body)).damping.factor[0])) / kDt;
     return {[mp](double) { return viscoelastic::cd(mp); }, [mu](double) { return viscoelastic::cd(mu); }, kRho,
-            [gamma](double w) { return w == 0 ? viscoelastic::cd(kRho) : kRho * viscoelastic::cd(1.0, -gamma / w); }};
+            [gamma](double w) { return w == 0 ? viscoelastic::cd(kRho) : kRho * std::pow(viscoelastic::cd(1.0, -gamma / w), 2); }};
   }
   QFits fits = q_fits(full_space(t, body).medium);
   // A model's Q on the solver's rungs.
@@ -202,10 +202,10 @@ TEST(Anelastic, CoarseGrainedPointSourceMatchesTheExactViscoelasticSolution) {
   expect_exact(coarse_grained(), 0.85);
 }
 
-// Ondes3D's q0: the velocity times exp(-pi f0 dt / q0) after each update is the damped wave
-// equation, rho dv/dt = div sigma - rho gamma v, whose exact solution is the elastic one with the
-// complex density rho (1 - i gamma / w) (the amplitude decays as exp(-gamma t / 2), i.e. Q = 2 q0
-// at f0).
+// Ondes3D's q0: the velocity and the stress times exp(-pi f0 dt / q0) after each update is the
+// damped system rho dv/dt = div sigma - rho gamma v, dsigma/dt = C grad v + dM/dt - gamma sigma, whose
+// exact velocity is the elastic one with the complex density rho (1 - i gamma / w)^2 (the elastic
+// Green's function times exp(-gamma t): Q = q0 at f0).
 TEST(Anelastic, Q0DampingMatchesTheDampedWaveEquation) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   expect_exact(damped(), 0.7);

@@ -188,6 +188,16 @@ TEST(CaseValidation, BadCasesAreRejectedWithTheKey) {
       {"unknown balance", kValid + "balance = \"half\"\n", R"(run\.balance: 'half': allowed values are pml, even)"},
       {"balanced blocks too narrow", edit("blocks = [2, 2]", "blocks = [1, 10]"),
        R"(run\.blocks = \[1, 10\] with run\.balance = "pml" .* leaves a block [0-3] cells wide .*run\.balance = "even")"},
+      {"Ondes3D's C-PML over nine layer velocities",
+       [] {
+         std::string layers = "[medium]\n";
+         for (int i = 0; i < 9; ++i)
+           layers += "[[medium.layers]]\ntop = " + std::to_string(100 * i) + ".0\nvp = " + std::to_string(3000 + 100 * i) +
+                     ".0\nvs = 1700.0\nrho = 2500.0\n";
+         std::string t = edit("[medium]\nvp = 4000.0\nvs = 2300.0\nrho = 2500.0\n", layers);
+         return t.replace(t.find("pml_width = 8"), 13, "pml_width = 8\npml_profile = \"ondes3d\"");
+       }(),
+       R"(boundaries\.pml_profile = "ondes3d" takes each layer's vp, at most 8 distinct ones; the medium has 9)"},
       {"unknown stf", edit("type = \"ricker\"", "type = \"sinc\""), R"(sources\[0\]\.stf\.type: 'sinc')"},
       {"stf without f0", edit("{ type = \"ricker\", f0 = 2.0 }", "{ type = \"ricker\" }"),
        R"(sources\[0\]\.stf\.f0: missing)"},

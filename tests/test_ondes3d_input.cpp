@@ -236,6 +236,76 @@ TEST_F(Ondes3dInput, BadFilesAreRefusedWithFileAndLine) {
   expect_refused(tagged("<fgeo>model.geo</fgeo>"), R"(tagged\.prm:3: <xMin> must be 1 with a geological model)");
 }
 
+// Files named in a .prm are found as Ondes3D finds them: from the current folder, else beside the
+// .prm (said once), never in a folder above; a missing one names the key and both paths tried.
+TEST_F(Ondes3dInput, FilesAreFoundFromTheCurrentFolderOrBesideThePrmOnly) {
+  const fs::path prm = tagged(), nested = dir_ / "walk" / "a" / "b";
+  fs::create_directories(nested);
+  // Beside the .prm: found, one warning for all of them.
+  auto r = test::shell("cd " + nested.string() + " && " + ONDES_BINARY + " check ../../../tagged.prm", dir_ / "log.txt");
+  EXPECT_EQ(r.code, 0) << r.output;
+  const std::regex said("not in the current folder .* where Ondes3D looks: taken from the parameter file's folder");
+  EXPECT_EQ(std::distance(std::sregex_iterator(r.output.begin(), r.output.end(), said), std::sregex_iterator()), 1)
+      << r.output;
+  // A .prm in the current folder naming files kept three folders up: not found (no walk upwards).
+  fs::copy_file(prm, nested / "up.prm");
+  r = test::shell("cd " + nested.string() + " && " + ONDES_BINARY + " check up.prm", dir_ / "log.txt");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(up\.prm:\d+ \(<fsrcMap>\): file 'src\.map' is not found: looked for .*walk/a/b/src\.map \(from the current folder.*\) and .*walk/a/b/src\.map \(beside the parameter file\))")))
+      << r.output;
+  // A missing history file: the key, the value and the paths, no folder doubled.
+  fs::remove(dir_ / "src.hist");
+  r = test::shell("cd " + dir_.string() + " && " + ONDES_BINARY + " check tagged.prm", dir_ / "log.txt");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(tagged\.prm:\d+ \(<fsrcHist>\): file 'src\.hist' is not found: looked for )" +
+                                                      dir_.string() + R"(/src\.hist)"))) << r.output;
+  // The output folder: where Ondes3D writes it, from the current folder, never one found above it.
+  write("src.hist", history(2));
+  fs::create_directories(dir_ / "walk" / "out");
+  fs::remove_all(dir_ / "out");
+  r = test::shell("cd " + nested.string() + " && " + ONDES_BINARY + " run ../../../tagged.prm --steps 2", dir_ / "log.txt");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex("directory " + (nested / "out").string() + " does not exist")))
+      << r.output;
+  EXPECT_TRUE(fs::is_empty(dir_ / "walk" / "out"));
+}
+
+// Typos: an unknown tag or key is a warning naming the nearest known one (Ondes3D ignores it, so a
+// run goes on as Ondes3D's would); a misspelled required tag leaves the file Ondes3D's, its value
+// missing; a .prm of neither dialect names the markers looked for.
+TEST_F(Ondes3dInput, TyposAreNamedWithTheNearestKnownName) {
+  auto check = [&](const fs::path& prm) {
+    return test::shell("cd " + dir_.string() + " && " + ONDES_BINARY + " check " + prm.filename().string(),
+                       dir_ / "log.txt");
+  };
+  auto r = check(tagged("<surfce>absorbing</surfce>\n"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(tagged\.prm:\d+: <surfce> is not one of Ondes3D's tags: ignored, as Ondes3D ignores it \(did you mean <surface>\?\))")))
+      << r.output;
+  std::ifstream in(tagged());
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("<q0>40</q0>"), 11, "<Q0>40</Q0>");
+  r = check(write("layer_typo.prm", text));
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(layer_typo\.prm:\d+: <Q0> is not one of Ondes3D's tags.*did you mean <q0>)")))
+      << r.output;
+  text.replace(text.find("<tmax>100</tmax>"), 16, "<tmx>100</tmx>");
+  r = check(write("typo_tmax.prm", text));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(did you mean <tmax>)"))) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(typo_tmax\.prm: <tmax> is missing)"))) << r.output;
+  EXPECT_EQ(r.output.find("TOML"), std::string::npos) << r.output;
+  r = check(key_value("FOO = bar\nTIME_STEP = 3\n"));
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(kv\.prm:\d+: FOO is not one of Ondes3D's keys: ignored, as Ondes3D ignores it\n)")))
+      << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(kv\.prm:\d+: TIME_STEP is not one of .*did you mean TIME_STEPS)")))
+      << r.output;
+  r = check(write("neither.prm", "dt 0.01\nsteps 100\n"));
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(neither\.prm: not an Ondes3D parameter file: none of its tags \(<dt>...</dt>, <ds>, <tmax>, ...\) nor a line of its KEY = value keys)")))
+      << r.output;
+}
+
 // The command: `ondes3d convert` writes the TOML case (and nothing when the input is no Ondes3D
 // file); `ondes3d run` takes the .prm itself and writes Ondes3D's station text files beside ours.
 TEST_F(Ondes3dInput, ConvertAndRunCommands) {
