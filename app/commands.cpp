@@ -227,6 +227,13 @@ int compare_command(const std::string& a, const std::string& b, double tolerance
                d.peak_ratio[0], d.peak_ratio[1], d.peak_ratio[2]);
   fmt::print("{} of {} samples bitwise identical; worst relative L2 {:.3e}\n", c.identical, c.samples,
              c.worst_relative_l2);
+  // A silent run recorded nothing (sources or stations outside what is computed, a zero moment):
+  // two of them agree without telling anything.
+  if (c.a_silent || c.b_silent) {
+    fmt::print("{}: every sample is zero: nothing was recorded to compare\n",
+               c.a_silent && c.b_silent ? "both silent" : c.a_silent ? a + " is silent" : b + " is silent");
+    return 1;
+  }
   return c.bitwise() || (tolerance > 0 && c.worst_relative_l2 <= tolerance) ? 0 : 1;
 }
 

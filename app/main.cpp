@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <optional>
 #include <regex>
@@ -29,6 +30,7 @@
 #include "app/info.hpp"
 #include "app/runtime.hpp"
 #include "app/simulation.hpp"
+#include "core/nearest_name.hpp"
 #include "io/case_reader.hpp"
 #include "io/tuning.hpp"
 #include "io/compare.hpp"
@@ -171,7 +173,7 @@ void add_run(CLI::App& app, Options& opt) {
   Overrides& o = opt.o;
   RunControl& rc = opt.rc;
   CLI::App* run_cmd = app.add_subcommand("run", "run a case and write its seismograms to HDF5");
-  run_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
+  run_cmd->add_option("case", opt.case_path, "case file: a TOML case, or an Ondes3D parameter file (.prm, either dialect)")->required();
   run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
   add_edge_strip(*run_cmd, o);
   run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
@@ -217,7 +219,7 @@ void add_run(CLI::App& app, Options& opt) {
 
 void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
-  check_cmd->add_option("case", opt.case_path, "case file (TOML)")->required();
+  check_cmd->add_option("case", opt.case_path, "case file: a TOML case, or an Ondes3D parameter file (.prm, either dialect)")->required();
   check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
   add_edge_strip(*check_cmd, opt.o);
   check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(integer_in(1, kMaxSteps));
@@ -307,19 +309,68 @@ int dispatch(const CLI::App& app, Options& opt) {
 
 }  // namespace
 
+namespace {
+
+// What a command line CLI11 would refuse with a generic line gets named here: an unknown command or
+// option, with the nearest known one; empty when the line looks right ("help" prints the help).
+std::string misspelling(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2) return "";
+  std::vector<std::string> commands;
+  for (const CLI::App* c : app.get_subcommands([](const CLI::App*) { return true; })) commands.push_back(c->get_name());
+  const std::string first = argv[1];
+  auto near = [](const std::string& name, const std::vector<std::string>& known) {
+    const std::string n = nearest_name(name, known);
+    return n.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", n);
+  };
+  if (first[0] != '-') {
+    if (std::find(commands.begin(), commands.end(), first) != commands.end()) {
+      const CLI::App* cmd = app.get_subcommand(first);
+      std::vector<std::string> flags;
+      for (const CLI::Option* o : cmd->get_options())
+        for (const std::string& l : o->get_lnames()) flags.push_back("--" + l);
+      for (int i = 2; i < argc; ++i) {
+        const std::string arg = argv[i], flag = arg.substr(0, arg.find('='));
+        if (flag.rfind("--", 0) == 0 && std::find(flags.begin(), flags.end(), flag) == flags.end())
+          return fmt::format("unknown option '{}' of '{}'{}: ondes3d {} --help lists them", flag, first,
+                             near(flag, flags), first);
+      }
+      return "";
+    }
+    return fmt::format("unknown command '{}'{}: the commands are {}", first, near(first, commands),
+                       fmt::join(commands, ", "));
+  }
+  static const std::vector<std::string> top{"--help", "-h", "--version"};
+  if (std::find(top.begin(), top.end(), first) == top.end())
+    return fmt::format("unknown option '{}'{}: a command comes first (ondes3d run CASE, ondes3d check CASE, ...)",
+                       first, near(first, top));
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  CLI::App app{"ondes3d: 3D elastic wave propagation (4th-order staggered grid, C-PML) on StarPU"};
+  CLI::App app{"ondes3d: 3D elastic wave propagation (4th-order staggered grid, C-PML) on StarPU.\n"
+               "A case is a TOML file or an Ondes3D parameter file (.prm, either dialect)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("ondes3d ") + ONDES_VERSION);
   Options opt;
   add_run(app, opt);
   add_check_and_compare(app, opt);
   add_lab(app, opt);
   add_convert(app, opt);
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
+  if (argc == 2 && std::string(argv[1]) == "help") {
+    std::cout << app.help();
+    return 0;
+  }
+  if (const std::string wrong = misspelling(app, argc, argv); !wrong.empty()) {
+    std::fprintf(stderr, "error: %s\n", wrong.c_str());
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // Like a bad case value: one line, exit status 2.
     std::fprintf(stderr, "error: %s (ondes3d --help lists the commands and options)\n", e.what());
     return 2;

@@ -12,7 +12,7 @@ namespace ondes {
 
 class Progress {
  public:
-  // blocks: compute_stress tasks per iteration; first/last: iteration range of this window.
+  // blocks: compute_stress tasks per iteration; first: this window's first iteration, last: the run's.
   Progress(int blocks, int first, int last, double dt, double cells, bool enabled);
   ~Progress();
   static void on_block_done(void* self);  // StarPU callback

@@ -279,7 +279,9 @@ int Simulation::advance(int n, bool show_progress) {
   const double cells = double(case_.grid.nx) * case_.grid.ny * case_.grid.nz;
   const double start = clock_seconds();
   {
-    Progress progress(local_blocks(), iteration_, iteration_ + n, case_.time.dt, cells, show_progress);
+    // Counted against the run's last step (steps_), not this window's: the driver advances in
+    // windows (the warm-up, each checkpoint), and the line must not read as if the run had ended.
+    Progress progress(local_blocks(), iteration_, steps_, case_.time.dt, cells, show_progress);
     IterationPlan plan;
     plan.base = plan_.step;
     plan.policy = plan_.policy;

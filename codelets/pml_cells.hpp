@@ -18,8 +18,10 @@ namespace ondes {
 // ---- C-PML: one cell's memory-variable update, then the additive correction ----
 
 // The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the profiles;
-// the memory variables, [18][count]. xy: the x and y profiles of plane k's integer and half levels'
-// vp classes, set by at_plane(k) before any cell of the plane.
+// the memory variables, [18][count]. xy_int, xy_half: the x and y profiles of plane k's integer and
+// half levels' vp classes, set by at_plane(k) before any cell of the plane. (Two named pointers, not
+// an array: an array indexed in the unrolled loop went to local memory on the GPU, 8-56 bytes of
+// stack in the PML kernels.)
 struct PmlView {
   const int64_t* cells;
   const float* z;
@@ -27,11 +29,12 @@ struct PmlView {
   const float* xy_tables;
   float* psi;
   int64_t count;
-  const float* xy[2];
+  const float* xy_int;
+  const float* xy_half;
   ONDES_HD PmlView at_plane(const BlockShape& s, int k) const {
     PmlView v = *this;
-    v.xy[0] = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
-    v.xy[1] = xy_tables + classes[2 * k + 1] * PmlLayout::xy_floats(s);
+    v.xy_int = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
+    v.xy_half = xy_tables + classes[2 * k + 1] * PmlLayout::xy_floats(s);
     return v;
   }
 };
@@ -44,7 +47,8 @@ ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
           reinterpret_cast<const float*>(pml + l.xy_offset),
           reinterpret_cast<float*>(pml + l.psi_offset),
           count,
-          {nullptr, nullptr}};
+          nullptr,
+          nullptr};
 }
 
 // psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
@@ -91,7 +95,7 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
       continue;
     }
     // x and y: the tables of the class of the field's level (ZHalves: the fields half a cell down)
-    const float* base = a == 2 ? v.z : v.xy[(ZHalves >> q) & 1] + PmlLayout::axis_offset(s, a);
+    const float* base = a == 2 ? v.z : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
     const float* t = base + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);

@@ -3,6 +3,7 @@
 // Grid point (i, j, k) sits at (i h, j h, k h): normal stresses there, the other fields staggered.
 #pragma once
 #include <array>
+#include <optional>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -138,6 +139,9 @@ struct Fault {
 struct Station {
   std::string name;
   std::array<double, 3> position{};
+  // Where an Ondes3D station file put it, in that file's coordinates (x east, y north, z up; on a
+  // geological model the ground's altitude): written beside `position` in the output.
+  std::optional<std::array<double, 3>> file_position;
 };
 
 // Seismological exports beside the run's HDF5 file ([output]): ASDF and SAC need geographic

@@ -22,16 +22,19 @@ struct StationDifference {
 struct Comparison {
   size_t samples = 0, identical = 0;  // identical: same bits
   double worst_relative_l2 = 0;
+  bool a_silent = true, b_silent = true;  // every sample zero
   std::vector<StationDifference> stations;
   bool bitwise() const { return identical == samples; }
 };
 
-// Throws std::runtime_error naming both files when the station names or the steps differ.
+// Throws std::runtime_error naming both files when the station names or the steps differ, CaseError
+// when a file is not a run's.
 Comparison compare_seismograms(const std::string& a_path, const std::string& b_path);
 
-// A folder of Ondes3D's obs<N>.dat ("step vx vy vz" a line, x east, y north, z up) as seismograms in
-// this project's axes, stations named obs<N> in N's order; dt and t0 unknown (0). Throws
-// std::runtime_error naming the file and line of anything else.
+// A folder of Ondes3D's obs<N>.dat (x east, y north, z up; "step vx vy vz" a line, or the header
+// "n x y z", "steps dt" then "vx vy vz [six stresses]" a line) as seismograms in this project's
+// axes, stations named obs<N> in N's order; dt and t0 unknown (0). Throws CaseError naming the
+// file and line of anything else.
 Seismograms read_ondes3d_station_files(const std::string& dir);
 
 }  // namespace ondes

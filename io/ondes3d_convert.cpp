@@ -11,7 +11,13 @@
 namespace ondes {
 namespace {
 
-std::string g17(double x) { return fmt::format("{:.17g}", x); }
+// The shortest text that reads back as the same double (0.008, not 0.0080000000000000002), kept a
+// TOML float.
+std::string g17(double x) {
+  std::string t = fmt::format("{}", x);
+  if (t.find_first_of(".eEn") == std::string::npos) t += ".0";
+  return t;
+}
 std::string from(const std::vector<Provenance>& where, const std::string& key) {
   for (const Provenance& p : where)
     if (p.key == key) return "  # from " + p.origin;

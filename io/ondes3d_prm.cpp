@@ -211,7 +211,8 @@ void read_stations(const std::string& file, const Geometry& g, Case& c, const Ge
       if (k < 1) throw CaseError(fmt::format("{} (Ondes3D station file): station {}'s column has no ground", at, s + 1));
       depth = (geo->nz - k) * h;
     }
-    c.stations.push_back({fmt::format("obs{}", s + 1), {g.offset[0] + y, g.offset[1] + x, depth}});
+    c.stations.push_back(
+        {fmt::format("obs{}", s + 1), {g.offset[0] + y, g.offset[1] + x, depth}, std::array{x, y, g.offset[2] - depth}});
   }
   if (!in.done()) in.fail(fmt::format("more values after the {} stations the file announces", n));
   warn_skipped(fmt::format("{} ({})", file, g.stations.describe()), skipped);
@@ -301,7 +302,9 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
 
   Fault f;
   f.file = files.find(v.text(key("fsrcMap", "SOURCES"), "the source position file"), v.origin(key("fsrcMap", "SOURCES")));
-  f.history = files.find(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"), "the moment-rate history file"),
+  f.history = files.find(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"),
+                                "the moment-rate history file; Ondes3D's VELO source, a time function compiled "
+                                "into its code, is not supported"),
                          v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION")));
   f.offset = g.offset;
   f.stf = StfKind::Held;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/case_error.hpp"
+#include "core/nearest_name.hpp"
 #include "io/legacy_tokens.hpp"
 #include "io/ondes3d_prm.hpp"
 
@@ -71,11 +72,10 @@ class PrmValues {
 };
 
 // The tags and keys of Ondes3D's two dialects (its user guide, original/src/IO.c and the GPU and
-// StarPU ports' readers), and the known name nearest to `name` (empty if none is near).
+// StarPU ports' readers).
 const std::vector<std::string>& ondes3d_tags();
 const std::vector<std::string>& ondes3d_layer_tags();
 const std::vector<std::string>& ondes3d_keys();
-std::string nearest_name(const std::string& name, const std::vector<std::string>& known);
 
 // The tagged dialect: Ondes3D reads the file with every blank removed and takes the text between the
 // first <key> and the next </key>. Layer blocks hold their own keys: "layerN.rho" and so on.

@@ -4,6 +4,7 @@
 #include "io/partial_file.hpp"
 #include "physics/model3d.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <hdf5.h>
 
@@ -97,6 +98,16 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
     Id dp{H5Dcreate2(st, "position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
     if (ns > 0) check(H5Dwrite(dp, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, pos.data()), "positions");
     attr_string(dp, "units", "m");
+    attr_string(dp, "axes", "x north, y east, z down from the top of the grid");
+    // An Ondes3D run's stations also where its station file put them, in that file's axes.
+    if (ns > 0 && std::all_of(c.stations.begin(), c.stations.end(), [](const Station& s) { return bool(s.file_position); })) {
+      std::vector<double> fpos;
+      for (const Station& s : c.stations) fpos.insert(fpos.end(), s.file_position->begin(), s.file_position->end());
+      Id df{H5Dcreate2(st, "file_position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+      check(H5Dwrite(df, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, fpos.data()), "file positions");
+      attr_string(df, "units", "m");
+      attr_string(df, "axes", "x east, y north, z up (the Ondes3D station file's)");
+    }
   }
   Id run{H5Gcreate2(file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   text_dataset(run, "case", c.text);  // a dataset: a case's text outgrows an attribute's 64 KiB

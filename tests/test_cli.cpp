@@ -133,7 +133,8 @@ TEST_F(Cli, BadCommandLineValuesExitTwoWithOneLine) {
       {"--steps 3.5", R"(^error: --steps: '3\.5' is not an integer)"},
       {"--window 0", R"(^error: --window: 0 is outside \[1, 1000\])"},
       {"--blocks 0x3", R"(error: --blocks 0x3: both counts must be at least 1)"},
-      {"--bogus", R"(^error: The following argument was not expected: --bogus)"},
+      {"--bogus", R"(^error: unknown option '--bogus' of 'run': ondes3d run --help lists them)"},
+      {"--stpes 4", R"(^error: unknown option '--stpes' of 'run' \(did you mean '--steps'\?\))"},
   };
   for (const auto& [args, message] : bad) {
     const auto r = run("run " + small_case() + " " + args + out);
@@ -294,6 +295,62 @@ TEST_F(Cli, CompareTellsIdenticalFromDifferentRuns) {
   r = run("compare " + a + " " + short_run);
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.output.find("do not record the same stations and steps"), std::string::npos) << r.output;
+}
+
+// The command line as people type it: --version, help, a misspelled command or option named with
+// the nearest one (exit 2, one line).
+TEST_F(Cli, VersionHelpAndMisspelledCommands) {
+  auto r = run("--version");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(^ondes3d \d+\.\d+)"))) << r.output;
+  r = run("help");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find(".prm"), std::string::npos) << r.output;
+  r = run("chek " + small_case());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(^error: unknown command 'chek' \(did you mean 'check'\?\): the commands are run, check)")))
+      << r.output;
+  r = run("--bogus");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(^error: unknown option '--bogus': a command comes first)"))) << r.output;
+  r = run("run --help");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("Ondes3D parameter file (.prm"), std::string::npos) << r.output;
+}
+
+// The progress line counts the whole run: the warm-up window (10 iterations) ends on
+// "iteration 10/60", not "10/10".
+TEST_F(Cli, ProgressCountsTheWholeRun) {
+  const auto r = run("run " + small_case() + " --steps 60 --output " + (dir_ / "o.h5").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("iteration 10/60 "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("iteration 60/60 "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("iteration 10/10 "), std::string::npos) << r.output;
+}
+
+// compare reads Ondes3D's station files in both of its layouts, says when runs are silent, and
+// exits 2 on a file that is no run's.
+TEST_F(Cli, CompareReadsBothStationLayoutsAndNamesSilentRuns) {
+  fs::create_directories(dir_ / "steps");
+  fs::create_directories(dir_ / "header");
+  std::ofstream(dir_ / "steps" / "obs1.dat") << "1 1.0e-3 2.0e-3 -1.0e-3\n2 2.0e-3 1.0e-3 0.0\n";
+  std::ofstream(dir_ / "header" / "obs1.dat") << "1 100.000000 200.000000 0.000000\n2 0.010000\n"
+                                             << "1.0e-3 2.0e-3 -1.0e-3\n2.0e-3 1.0e-3 0.0 1 2 3 4 5 6\n";
+  auto r = run("compare " + (dir_ / "steps").string() + " " + (dir_ / "header").string());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("6 of 6 samples bitwise identical"), std::string::npos) << r.output;
+  std::ofstream(dir_ / "steps" / "obs1.dat") << "1 0.0 0.0 0.0\n2 0.0 0.0 0.0\n";
+  std::ofstream(dir_ / "header" / "obs1.dat") << "1 100. 200. 0.\n2 0.01\n0.0 0.0 0.0\n0.0 0.0 0.0\n";
+  r = run("compare " + (dir_ / "steps").string() + " " + (dir_ / "header").string());
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_NE(r.output.find("both silent: every sample is zero: nothing was recorded to compare"), std::string::npos)
+      << r.output;
+  r = run("compare " + small_case() + " " + (dir_ / "steps").string());
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("case.toml: neither an HDF5 output of ondes3d nor a folder of Ondes3D's station files"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("HDF5-DIAG"), std::string::npos) << r.output;
 }
 
 // A case that sets no blocks (every converted Ondes3D file) gets a layout for the workers present,

@@ -316,6 +316,7 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   EXPECT_NE(text.find("format = \"ondes3d\""), std::string::npos) << text;
   EXPECT_NE(text.find("# from " + prm.string() + ":2 (<dt>)"), std::string::npos) << text;
+  EXPECT_NE(text.find("dt = 0.008  # from"), std::string::npos) << "the shortest number that reads back: " << text;
   const fs::path not_prm = dir_ / "again.toml";
   EXPECT_NE(std::system((bin + " convert " + toml.string() + " -o " + not_prm.string() + " > /dev/null 2>&1").c_str()), 0);
   EXPECT_FALSE(fs::exists(not_prm));
@@ -329,6 +330,9 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
   ASSERT_EQ(std::system(("cd " + dir_.string() + " && " + bin + " run tagged.prm --steps 20 > /dev/null 2>&1").c_str()), 0);
   EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged.h5"));
   EXPECT_TRUE(fs::exists(dir_ / "out" / "obs3.dat")) << "Ondes3D's station files in its <dir>";
+  // The stations also where the station file put them, in its axes (x east, y north, z up).
+  const std::vector<float> at = test::read_floats((dir_ / "out" / "tagged.h5").string(), "stations/file_position");
+  EXPECT_EQ(at, (std::vector<float>{0, 0, 0, 600, 300, 0, -400, 500, -300}));
 }
 
 namespace {
@@ -489,6 +493,6 @@ TEST_F(Ondes3dInput, SkippedPointsStaySkippedInTheConvertedCase) {
   expect_conversion_bitwise(prm);
   std::ifstream in(dir_ / "tagged.toml");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  EXPECT_NE(text.find("region_min = [-1400, -1100, -1900]"), std::string::npos) << text;
-  EXPECT_NE(text.find("region_max = [1600, 1300, 200]"), std::string::npos) << text;
+  EXPECT_NE(text.find("region_min = [-1400.0, -1100.0, -1900.0]"), std::string::npos) << text;
+  EXPECT_NE(text.find("region_max = [1600.0, 1300.0, 200.0]"), std::string::npos) << text;
 }
