@@ -43,7 +43,7 @@ struct RemoteBlock {
     receive_now(stress.data(), stress.size() * sizeof(float), owner, checkpoint_tag(b.id, 1), what);
     const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
     if (count > 0) {
-      pml.resize(PmlLayout::of(b.shape, count).bytes);
+      pml.resize(PmlLayout::of(b.shape, count, c.medium.ondes3d_nodes()).bytes);
       receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
     }
     if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {

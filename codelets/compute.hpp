@@ -75,13 +75,27 @@ struct PlaneMaterial {
   PlaneAt plane;
   ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
 };
-// f(material) for the cells of plane k: PlaneMaterial if uniform, else CellMaterial.
-template <class F>
-ONDES_ROW inline void with_material(bool uniform, const float* mat, const BlockShape& sh, int k, F&& f) {
-  if (uniform)
+// Ondes3D's geological nodes (StepParams::node_material), averaged as Ondes3D does (NodeAt).
+struct NodeMaterial {
+  CellMaterial cells;
+  ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
+};
+// f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
+// (elastic only: Nodes false leaves it out), else CellMaterial.
+template <bool Nodes = true, class F>
+ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const float* mat, int k, F&& f) {
+  const BlockShape& sh = p.shape;
+  const CellMaterial cells{mat, sh.cells(), sh.sy(), sh.sz()};
+  if (uniform) {
     f(PlaneMaterial{plane_at(mat, sh, k)});
-  else
-    f(CellMaterial{mat, sh.cells(), sh.sy(), sh.sz()});
+  } else if constexpr (Nodes) {
+    if (p.node_material)
+      f(NodeMaterial{cells});
+    else
+      f(cells);
+  } else {
+    f(cells);
+  }
 }
 
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
@@ -170,9 +184,9 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
                                 int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml_view(sh, pml, count);
+  const PmlView pv = pml_view(sh, pml, count, p.node_material);
   for (int k = 0; k < sh.nz; ++k)
-    with_material(p.uniform_planes, mat, sh, k, [&](const auto& m) ONDES_ROW {
+    with_material(p, p.uniform_planes, mat, k, [&](const auto& m) ONDES_ROW {
       const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
@@ -191,13 +205,13 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
                                      int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml_view(sh, pml, count);
+  const PmlView pv = pml_view(sh, pml, count, p.node_material);
   // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
   const bool uniform = p.uniform_planes && !PerCell;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
-    with_material(uniform, mat, sh, k, [&](const auto& m) ONDES_ROW {
+    with_material<N == 0>(p, uniform, mat, k, [&](const auto& m) ONDES_ROW {
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
@@ -303,17 +317,31 @@ __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, 
   }
 }
 
-// N: the mechanisms of an attenuating medium, a the block's anelastic buffer.
-template <int MinBlocks, bool Save, int N>
+// N: the mechanisms of an attenuating medium, a the block's anelastic buffer; Form: kCellForm or
+// kNodeForm (Ondes3D's geological nodes, elastic: the march's tiles hold the cells' averages only).
+template <int MinBlocks, bool Save, int N, int Form = kCellForm>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, AnelasticView a, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
+    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, cell_material<Form>(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
+  });
+}
+
+// The velocity of Ondes3D's geological nodes (kNodeForm), one thread per cell, as the CPU rows:
+// the march's tiles hold the cells' averages only.
+template <bool Save>
+__global__ void __launch_bounds__(512, 2)
+    velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
+                   const float* __restrict__ mat, BoundaryBuffers e) {
+  for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
+    add_velocity(v, sh.cells(), q, cell_material<kNodeForm>(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
+    if (p.damping.layers) damp_field<kVelocityComponents>(p.damping.plane(k), v, sh.cells(), q);
+    if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, i, j, k);
   });
 }
 
@@ -331,13 +359,23 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
                       cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
-  const XHalo h = march::x_halo(p.shape, b, ghosts);
+  const XHalo h = p.node_material ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the nodes do not march
   if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
-  if (steps & kMarchStep) march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
+  if ((steps & kMarchStep) && p.node_material && !empty(b)) {
+    auto k = any(edges) ? velocity_cells<true> : velocity_cells<false>;
+    k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, v, s, mat, edges);
+    check_launch("velocity_cells");
+  } else if (steps & kMarchStep) {
+    march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
+  }
   if (pml_cells > 0 && (steps & kPmlStep)) {
-    const bool u = p.uniform_planes;
-    auto k = any(edges) ? (u ? velocity_pml_cells<true, true> : velocity_pml_cells<true, false>)
-                        : (u ? velocity_pml_cells<false, true> : velocity_pml_cells<false, false>);
+    const int f = material_form(p);
+    auto k = any(edges) ? (f == kPlaneForm  ? velocity_pml_cells<true, kPlaneForm>
+                           : f == kNodeForm ? velocity_pml_cells<true, kNodeForm>
+                                            : velocity_pml_cells<true, kCellForm>)
+                        : (f == kPlaneForm  ? velocity_pml_cells<false, kPlaneForm>
+                           : f == kNodeForm ? velocity_pml_cells<false, kNodeForm>
+                                            : velocity_pml_cells<false, kCellForm>);
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges, PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
@@ -349,13 +387,20 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     const MarchGeometry& g, cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
-  const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
+  // neither the anelastic update nor Ondes3D's nodes march
+  const XHalo h = anelastic || p.node_material ? XHalo{} : march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, stream);
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (!(steps & kMarchStep)) {
       // not this call's
+    } else if (N == 0 && p.node_material) {
+      if (!empty(b)) {
+        auto k = any(edges) ? stress_cells<2, true, 0, kNodeForm> : stress_cells<2, false, 0, kNodeForm>;
+        k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
+        check_launch("stress_cells");
+      }
     } else if constexpr (N == 0) {
       march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
     } else if (!empty(b)) {
@@ -369,9 +414,14 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_cells");
     }
     if (pml_cells > 0 && (steps & kPmlStep)) {
-      const bool u = p.uniform_planes;
-      auto k = any(edges) ? (u ? stress_pml_cells<true, N, true> : stress_pml_cells<true, N, false>)
-                          : (u ? stress_pml_cells<false, N, true> : stress_pml_cells<false, N, false>);
+      const int f = material_form(p);  // the nodes are elastic (N = 0)
+      constexpr int kNodes = N == 0 ? kNodeForm : kCellForm;
+      auto k = any(edges) ? (f == kPlaneForm  ? stress_pml_cells<true, N, kPlaneForm>
+                             : f == kNodeForm ? stress_pml_cells<true, N, kNodes>
+                                              : stress_pml_cells<true, N, kCellForm>)
+                          : (f == kPlaneForm  ? stress_pml_cells<false, N, kPlaneForm>
+                             : f == kNodeForm ? stress_pml_cells<false, N, kNodes>
+                                              : stress_pml_cells<false, N, kCellForm>);
       k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges,
                                                         PmlDivisors::of(p.shape, p.pml));
       check_launch("stress_pml_cells");

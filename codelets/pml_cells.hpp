@@ -31,6 +31,7 @@ struct PmlView {
   int64_t count;
   const float* xy_int;
   const float* xy_half;
+  const float* coef;  // the cells' own coefficients (PmlLayout), or null
   ONDES_HD PmlView at_plane(const BlockShape& s, int k) const {
     PmlView v = *this;
     v.xy_int = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
@@ -38,9 +39,9 @@ struct PmlView {
     return v;
   }
 };
-ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
+ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool cell_coefficients) {
   if (!pml) return {};
-  const PmlLayout l = PmlLayout::of(s, count);
+  const PmlLayout l = PmlLayout::of(s, count, cell_coefficients);
   return {reinterpret_cast<const int64_t*>(pml),
           reinterpret_cast<const float*>(pml + l.z_offset),
           reinterpret_cast<const int*>(pml + l.classes_offset),
@@ -48,7 +49,8 @@ ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count) {
           reinterpret_cast<float*>(pml + l.psi_offset),
           count,
           nullptr,
-          nullptr};
+          nullptr,
+          cell_coefficients ? reinterpret_cast<const float*>(pml + l.coef_offset) : nullptr};
 }
 
 // psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
@@ -74,7 +76,8 @@ struct DampedMask {
   ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
 };
 
-template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, class Damped>
+// PerCell: the coefficients are the cell's own (PmlView::coef) rather than its place's in the tables.
+template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
                                 const Damped& damped, Diffs& d, float inv_h) {
   constexpr DiffPlaces where{Axes, Halves};
@@ -94,10 +97,15 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
       d.d[q] = 0.0f;
       continue;
     }
-    // x and y: the tables of the class of the field's level (ZHalves: the fields half a cell down)
-    const float* base = a == 2 ? v.z : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
-    const float* t = base + 2 * where.half(q) * n_axis[a];
-    const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
+    float ca, cb;
+    if constexpr (PerCell) {
+      ca = v.coef[2 * (psi_base + q) * v.count + p], cb = v.coef[(2 * (psi_base + q) + 1) * v.count + p];
+    } else {
+      // x and y: the tables of the class of the field's level (ZHalves: the fields half a cell down)
+      const float* base = a == 2 ? v.z : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
+      const float* t = base + 2 * where.half(q) * n_axis[a];
+      ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
+    }
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);
     v.psi[(psi_base + q) * v.count + p] = m;
     d.d[q] = m;
@@ -112,13 +120,16 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
                                         int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves>(sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kIsNodeAt<M>>(sp.shape, pv, p, i, j, k, 0,
+                                                                                            damped, d, sp.inv_h);
   velocity_increments(m, d, sp.dt, dv);
 }
-template <class Damped, class Put>
+// PerCell: Ondes3D's geological nodes (PmlView::coef).
+template <bool PerCell, class Damped, class Put>
 ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
                                  int k, int plane, const Damped& damped, Diffs d, Put&& put) {
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, d, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, PerCell>(sp.shape, pv, p, i, j, k, 9, damped, d,
+                                                                                 sp.inv_h);
   hooke(u, d, sp.dt, plane, put);
 }
 
@@ -147,7 +158,7 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) now[c] = s[c * n + cell];
   hooke(u, d, sp.dt_h, plane, [&](int c, float x) { now[c] += x; });
-  stress_pml_rates(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
+  stress_pml_rates<kIsNodeAt<M>>(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) s[c * n + cell] = now[c];
 }
@@ -161,7 +172,8 @@ ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, float*
                                           const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
                                           int plane, const Damped& damped, Diffs d) {
   Diffs psi = d;
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves>(sp.shape, pv, p, i, j, k, 9, damped, psi, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp.shape, pv, p, i, j, k, 9, damped, psi,
+                                                                              sp.inv_h);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
   add_stress_anelastic<N>(s, memory, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane);
@@ -237,7 +249,8 @@ ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, con
 #pragma GCC ivdep
   for (int t = 0; t < len; ++t) {
     const int64_t c = row + i0 + t;
-    stress_pml_rates(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k, plane, damped,
+    stress_pml_rates<kIsNodeAt<std::decay_t<decltype(mat.at(c))>>>(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k,
+                                                                   plane, damped,
                      stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
   }
 }
@@ -248,6 +261,20 @@ ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, con
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda {
+
+// How a CUDA kernel reads a block's material (StepParams): a plane's factors (kPlaneForm, where
+// uniform_planes), Ondes3D's nodes (kNodeForm, node_material: NodeAt) or the arrays at each cell.
+enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2 };
+inline int material_form(const StepParams& p) {
+  return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : kCellForm;
+}
+// The material at padded cell q, in form kCellForm or kNodeForm.
+template <int Form>
+__device__ inline auto cell_material(const float* mat, const BlockShape& sh, int64_t q) {
+  if constexpr (Form == kNodeForm) return NodeAt<ArrayAt>{array_at(mat, sh, q)};
+  else return array_at(mat, sh, q);
+}
+
 namespace {
 
 // A PML thread's cell: its place t in the PML list (and its memory variables'), its padded index,
@@ -330,44 +357,46 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 // (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
 // loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
 // 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
-// Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the
-// plane's factors (codelets/material.hpp: buoyancies, moduli) rather than the material at the cell
-// and its neighbours; the anelastic update (N > 0) reads the plane's material (PlaneAt).
-template <bool Uniform>
+// Form (MaterialForm): kPlaneForm where the block's material is uniform in every plane
+// (StepParams::uniform_planes): the plane's factors (codelets/material.hpp: buoyancies, moduli)
+// rather than the material at the cell and its neighbours, the anelastic update (N > 0) the plane's
+// material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeAt);
+// else the arrays at the cell.
+template <int Form>
 __device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Uniform) return plane_factors(mat, sh).buoyancies(k);
-  else return array_at(mat, sh, q);
+  if constexpr (Form == kPlaneForm) return plane_factors(mat, sh).buoyancies(k);
+  else return cell_material<Form>(mat, sh, q);
 }
-template <bool Uniform, int N>
+template <int Form, int N>
 __device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Uniform && N == 0) return plane_factors(mat, sh).moduli(k);
-  else if constexpr (Uniform) return plane_at(mat, sh, k);
-  else return array_at(mat, sh, q);
+  if constexpr (Form == kPlaneForm && N == 0) return plane_factors(mat, sh).moduli(k);
+  else if constexpr (Form == kPlaneForm) return plane_at(mat, sh, k);
+  else return cell_material<Form>(mat, sh, q);
 }
 
-template <bool Save, bool Uniform>
+template <bool Save, int Form>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
                                    PmlDivisors fd) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count).at_plane(p.shape, c.k);
-  const auto m = velocity_material<Uniform>(mat, p.shape, c.q, c.k);
+  const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
+  const auto m = velocity_material<Form>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
   if (p.damping.layers) damp_field<kVelocityComponents>(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
-template <bool Save, int N, bool Uniform>
+template <bool Save, int N, int Form>
 __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
                                  const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
                                  BoundaryBuffers e, PmlDivisors fd) {
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count).at_plane(p.shape, c.k);
+  const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
   const int plane = z_plane(c.k, p.free_surface);
-  const auto m = stress_material<Uniform, N>(mat, p.shape, c.q, c.k);
+  const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
     stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);

@@ -102,28 +102,6 @@ struct Diffs {
   float d[9];
 };
 
-// Where each difference lives, for the PML profiles: its axis (2 bits per difference) and whether
-// it sits at a half position (1 bit), packed into integers so host and device code share them.
-struct DiffPlaces {
-  uint32_t axes, halves;
-  ONDES_HD int axis(int q) const { return (axes >> (2 * q)) & 3; }
-  ONDES_HD int half(int q) const { return (halves >> q) & 1; }
-};
-constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
-  DiffPlaces p{0, 0};
-  for (int q = 0; q < 9; ++q) {
-    p.axes |= uint32_t(axis[q]) << (2 * q);
-    p.halves |= uint32_t(half[q]) << q;
-  }
-  return p;
-}
-// Velocity: vx <- dx sxx, dy sxy, dz sxz; vy <- dx sxy, dy syy, dz syz; vz <- dx sxz, dy syz, dz szz.
-constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
-// Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
-constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
-// The differences of the fields half a cell down (bit q): vz's (velocity), sxz's and syz's (stress).
-constexpr uint32_t kVelocityZHalves = 0x1c0, kStressZHalves = 0x1e0;
-
 // Velocity: the stress differences (accessor over the stress components).
 template <class F>
 ONDES_CELL Diffs velocity_diffs(const F& s) {
@@ -158,6 +136,32 @@ ONDES_CELL Buoyancies buoyancies(const M& m) {
   const float rho = m.template at<RHO, 0, 0, 0>();
   return {{buoyancy(rho, m.template at<RHO, 1, 0, 0>()), buoyancy(rho, m.template at<RHO, 0, 1, 0>()),
            buoyancy(rho, m.template at<RHO, 0, 0, 1>())}};
+}
+
+// Ondes3D's geological nodes (StepParams::node_material; core/layout.hpp): the material of m read
+// as the nodes', averaged at the staggered points as Ondes3D does (computeVeloAndSource.c
+// computeVelocity, computeStress.c computeStress, model == GEOLOGICAL; its x is the project's y,
+// its k the project's -z): buoyancy node_buoyancy's; kappa and mu at the normal stresses the
+// harmonic means of the two nodes along y, mu at sxy of the two along x, at syz of the two along
+// z, at sxz of the eight around it (CornerXYZ_GeolInverse), each in its order.
+template <class M>
+struct NodeAt {
+  M m;
+  template <int C, int DX, int DY, int DZ>
+  ONDES_CELL float at() const {
+    return m.template at<C, DX, DY, DZ>();
+  }
+};
+template <class M>
+constexpr bool kIsNodeAt = false;
+template <class M>
+constexpr bool kIsNodeAt<NodeAt<M>> = true;
+template <class M>
+ONDES_CELL Buoyancies buoyancies(const NodeAt<M>& n) {
+  const M& m = n.m;
+  const float r = m.template at<RHO, 0, 0, 0>(), ry = m.template at<RHO, 0, 1, 0>();
+  return {{node_mean_buoyancy(r, m.template at<RHO, 1, 0, 0>(), ry, m.template at<RHO, 1, 1, 0>()), 1.0f / ry,
+           node_mean_buoyancy(m.template at<RHO, 0, 0, 1>(), r, m.template at<RHO, 0, 1, 1>(), ry)}};
 }
 
 // A cell's velocity increments, scale * b * (sum of the component's differences).
@@ -196,6 +200,20 @@ ONDES_CELL Moduli elastic_moduli(const M& m) {
   return {lam, l2m, shear_mean(imu, imu_x, imu_y, m.template at<IMU, 1, 1, 0>()),
           shear_mean(imu, imu_x, imu_z, m.template at<IMU, 1, 0, 1>()),
           shear_mean(imu, imu_y, imu_z, m.template at<IMU, 0, 1, 1>()), lam, l2m};
+}
+
+template <class M>
+ONDES_CELL Moduli elastic_moduli(const NodeAt<M>& n) {
+  const M& m = n.m;
+  const float imu = m.template at<IMU, 0, 0, 0>(), imu_y = m.template at<IMU, 0, 1, 0>();
+  const float kappa = harmonic2(m.template at<IKAP, 0, 0, 0>(), m.template at<IKAP, 0, 1, 0>());
+  const float mu = harmonic2(imu, imu_y);
+  const float lam = kappa - 2.0f * mu / 3.0f, l2m = kappa + 4.0f * mu / 3.0f;
+  const float corner = ((((((m.template at<IMU, 0, 0, 1>() + imu) + m.template at<IMU, 1, 0, 1>()) +
+                           m.template at<IMU, 1, 0, 0>()) + m.template at<IMU, 0, 1, 1>()) + imu_y) +
+                        m.template at<IMU, 1, 1, 1>()) + m.template at<IMU, 1, 1, 0>();
+  return {lam, l2m, harmonic2(imu_y, m.template at<IMU, 1, 1, 0>()), 8.0f * (1.0f / corner),
+          harmonic2(m.template at<IMU, 0, 1, 1>(), imu_y), lam, l2m};
 }
 
 // put(component, scale * (Hooke's law of moduli m applied to the differences)) for each stress

@@ -69,7 +69,10 @@ struct Model3D;
 // default). Ondes3d: every point takes the layer at its own depth, a point on an interface the
 // upper one, both the cells (normal stresses, horizontal velocities) and the points half a cell
 // below them (vz, sxz, syz): Ondes3D's layer model (original/src/alloAndInit_LayerModel.c,
-// Initk2ly: k2ly0 and k2ly2), which its .prm files get.
+// Initk2ly: k2ly0 and k2ly2), which its .prm files get. With a categorical 3D model (Ondes3D's
+// geological ones) Ondes3d means its nodes: the model's samples are Ondes3D's nodes, each cell
+// holds one (core/layout.hpp MaterialComponent) and the staggered points average them as Ondes3D
+// does, vacuum keeping its density (Medium::ondes3d_nodes).
 enum class LayerSampling { Average, Ondes3d };
 
 // Homogeneous media are one layer with top 0. A 3D model (medium.model) replaces the layers.
@@ -91,6 +94,7 @@ struct Medium {
     return false;
   }
   bool model_q = false;  // the 3D model carries /qp and /qs
+  bool ondes3d_nodes() const { return model && layer_sampling == LayerSampling::Ondes3d; }
   bool attenuating() const {
     if (model_q) return true;
     for (const Layer& l : layers)

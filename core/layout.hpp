@@ -18,7 +18,11 @@ enum StressComponent : int { SXX = 0, SYY = 1, SZZ = 2, SXY = 3, SXZ = 4, SYZ = 
 // computed where they are used (buoyancy, shear_modulus, shear_mean below): density, lambda, and
 // 1/mu (infinite in a fluid, so that a harmonic mean touching a fluid cell is zero without a
 // branch). Three arrays instead of eight precomputed ones: 20 fewer bytes per cell-update.
-enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2 };
+// Ondes3D's geological models (StepParams::node_material) hold its nodes' material instead:
+// density, 1/kappa (IKAP, kappa = lambda + 2 mu / 3, infinite where zero) and 1/mu, the node of
+// cell (i, j, k) lying at (i, j - 1/2, k), where Ondes3D puts its vx (node_buoyancy below,
+// codelets/stencil.hpp's NodeAt).
+enum MaterialComponent : int { RHO = 0, LAM = 1, IMU = 2, IKAP = 1 };
 constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponents = 3;
 // After the three arrays, a block's material buffer holds its planes' factors: for plane k of
 // [0, nz), kPlaneFactors floats, the buoyancies at a cell's three velocity points and its elastic
@@ -32,6 +36,29 @@ ONDES_HD inline int64_t z_partner_offset(int k) { return int64_t(k) * kPlaneFact
 // the density (velocity), lambda and 1/mu (stress).
 constexpr int kVelocityFloatsPerCell = kStressComponents + 2 * kVelocityComponents + 1;
 constexpr int kStressFloatsPerCell = kVelocityComponents + 2 * kStressComponents + 2;
+
+// The nine spatial differences of a cell's velocity or stress update (codelets/stencil.hpp):
+// where each lives, for the PML profiles: its axis (2 bits per difference) and whether
+// it sits at a half position (1 bit), packed into integers so host and device code share them.
+struct DiffPlaces {
+  uint32_t axes, halves;
+  ONDES_HD int axis(int q) const { return (axes >> (2 * q)) & 3; }
+  ONDES_HD int half(int q) const { return (halves >> q) & 1; }
+};
+constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
+  DiffPlaces p{0, 0};
+  for (int q = 0; q < 9; ++q) {
+    p.axes |= uint32_t(axis[q]) << (2 * q);
+    p.halves |= uint32_t(half[q]) << q;
+  }
+  return p;
+}
+// Velocity: vx <- dx sxx, dy sxy, dz sxz; vy <- dx sxy, dy syy, dz syz; vz <- dx sxz, dy syz, dz szz.
+constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
+// Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
+constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
+// The differences of the fields half a cell down (bit q): vz's (velocity), sxz's and syz's (stress).
+constexpr uint32_t kVelocityZHalves = 0x1c0, kStressZHalves = 0x1e0;
 
 // Boundary directions of a block: -x, +x, -y, +y.
 enum Direction : int { XM = 0, XP = 1, YM = 2, YP = 3 };
@@ -68,11 +95,27 @@ ONDES_HD inline float shear_modulus(float imu) { return 1.0f / imu; }
 ONDES_HD inline float shear_mean(float imu00, float imu10, float imu01, float imu11) {
   return 4.0f * (1.0f / ((imu00 + imu10) + (imu01 + imu11)));
 }
+// Ondes3D's averages of its nodes (computeVeloAndSource.c, computeStress.c, model == GEOLOGICAL):
+// a buoyancy 1 / the mean density of four nodes (summed in its order), a modulus the harmonic mean
+// of two from their inverses (zero if either is).
+ONDES_HD inline float node_mean_buoyancy(float r0, float r1, float r2, float r3) {
+  return 1.0f / (0.25f * (((r0 + r1) + r2) + r3));
+}
+ONDES_HD inline float harmonic2(float inv0, float inv1) { return 2.0f * (1.0f / (inv0 + inv1)); }
 // The same from a block's material array: cell i and its neighbour at stride s (1, sy or sz).
 ONDES_HD inline float buoyancy_at(const float* mat, int64_t n, int64_t i, int64_t s) {
   return buoyancy(mat[RHO * n + i], mat[RHO * n + i + s]);
 }
 ONDES_HD inline float mu_at(const float* mat, int64_t n, int64_t i) { return shear_modulus(mat[IMU * n + i]); }
+// The buoyancy at velocity point c (VX, VY, VZ) of cell i of a block whose arrays hold Ondes3D's
+// nodes: vy is its vx, at a node; vx (its vy) and vz average the four nodes around them
+// (codelets/stencil.hpp's NodeAt takes the same).
+ONDES_HD inline float node_buoyancy(const float* mat, int64_t n, int64_t i, int64_t sy, int64_t sz, int c) {
+  const float* r = mat + RHO * n + i;
+  if (c == VX) return node_mean_buoyancy(r[0], r[1], r[sy], r[1 + sy]);
+  if (c == VY) return 1.0f / r[sy];
+  return node_mean_buoyancy(r[sz], r[0], r[sy + sz], r[sy]);
+}
 
 // An x-y box of cells over the whole z column.
 struct Box {
@@ -282,6 +325,8 @@ struct StepParams {
   // Every plane of the block's material is uniform, ghosts included (uniform_planes in
   // partition/block_data.hpp): the CUDA kernels read it once a plane (codelets/stencil.hpp: PlaneAt).
   int uniform_planes = 0;
+  // The material arrays hold Ondes3D's geological nodes (MaterialComponent: Medium::ondes3d_nodes).
+  int node_material = 0;
 };
 
 // A source's contribution to one field point: field[comp][idx] += coef * s(t).
@@ -327,16 +372,20 @@ struct StationBlocks {
 // each cell's own vp (PmlProfile::Ondes3d on layers, physics/grid_setup.cpp fill_pml); elsewhere
 // every level is class 0, the case's largest vp. A plane's two classes are looked up once
 // (PmlView::at_plane), so a cell reads its profiles as it would with one class.
+// With Ondes3D's geological nodes (cell_coefficients, StepParams::node_material) every PML cell's
+// memory variables have coefficients of their own after them, [kPsi][a, b][count]: Ondes3D takes
+// the vp of each field point from the nodes around it (its computeVelocity, computeIntermediates).
 struct PmlLayout {
-  int64_t z_offset = 0, classes_offset = 0, xy_offset = 0, psi_offset = 0, bytes = 0;  // indices at 0
+  int64_t z_offset = 0, classes_offset = 0, xy_offset = 0, psi_offset = 0, coef_offset = 0, bytes = 0;  // indices at 0
   static constexpr int kVpClasses = 8;
-  ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count) {
+  ONDES_HD static PmlLayout of(const BlockShape& s, int64_t count, bool cell_coefficients = false) {
     PmlLayout l;
     l.z_offset = 8 * count;
     l.classes_offset = l.z_offset + 4 * 4 * int64_t(s.nz);
     l.xy_offset = l.classes_offset + 4 * 2 * int64_t(s.nz);
     l.psi_offset = l.xy_offset + 4 * kVpClasses * xy_floats(s);
-    l.bytes = l.psi_offset + 4 * kPsi * count;
+    l.coef_offset = l.psi_offset + 4 * kPsi * count;
+    l.bytes = l.coef_offset + (cell_coefficients ? 4 * 2 * kPsi * count : 0);
     return l;
   }
   // A class's x and y tables, [a_int, b_int, a_half, b_half] each n_axis long: x, then y.

@@ -25,17 +25,20 @@ void check_position(const Case& c, const std::array<double, 3>& p, const std::st
 
 }  // namespace
 
-// The model must cover every grid point (no silent extrapolation).
+// The model must cover every point it is sampled at (no silent extrapolation): the grid's, or
+// Ondes3D's nodes, half a cell below them in y (Medium::ondes3d_nodes).
 void check_model_covers(const Case& c) {
   const Model3D* m = c.medium.model.get();
   if (!m) return;
   const double tol = 1e-6 * c.grid.h;
-  for (int a = 0; a < 3; ++a)
-    if (m->origin[a] > tol || m->last(a) < c.grid.extent(a) - tol)
+  for (int a = 0; a < 3; ++a) {
+    const double lo = a == 1 && c.medium.ondes3d_nodes() ? -0.5 * c.grid.h : 0.0, hi = lo + c.grid.extent(a);
+    if (m->origin[a] > lo + tol || m->last(a) < hi - tol)
       throw CaseError(fmt::format("{}: medium.model {} covers {} in [{}, {}] m ({} samples every {} m) but the grid "
-                                  "spans [0, {}] m; extend the model or shrink the grid",
-                                  c.path, m->path, "xyz"[a], m->origin[a], m->last(a), m->size(a), m->spacing[a],
-                                  c.grid.extent(a)));
+                                  "samples it in [{}, {}] m; extend the model or shrink the grid",
+                                  c.path, m->path, "xyz"[a], m->origin[a], m->last(a), m->size(a), m->spacing[a], lo,
+                                  hi));
+  }
 }
 
 // A source or station in vacuum (air above a topography: vp = 0) records or radiates nothing.

@@ -79,6 +79,8 @@ Geology read_geology(const std::string& file, const Geometry& g, double ds, cons
         geo.material[geo.index(i, j, k)] = static_cast<int16_t>(it - names.begin());
       }
   if (!in.done()) in.fail("more values after the last cell");
+  if (dims[2] < geo.nz)  // IO.c ReadGeoFile's "add air/void above" starts at the file's last level
+    std::fill_n(geo.material.begin() + geo.index(1, 1, dims[2]), size_t(geo.nx) * geo.ny, int16_t(0));
   if (names.size() >= 2)
     for (int k = 1; k <= geo.nz; ++k)
       if (g.origin[2] + (k - 1) * ds < 0)
@@ -87,22 +89,26 @@ Geology read_geology(const std::string& file, const Geometry& g, double ds, cons
   return geo;
 }
 
-// The model in the project's axes, a sample per grid cell (the C-PML's cells take the nearest model
-// cell's material), sampled at the nearest: materials do not mix.
+// The model in the project's axes: Ondes3D's nodes, one a grid cell (the node of cell (x, y, z)
+// half a cell below it in y: the model's origin), each its material (materials do not mix). The
+// C-PML's nodes and those on the model's outer two cells take the nearest node of
+// [xMin + 2, xMax] x [yMin + 2, yMax] x [zMin + 2, zMax], as alloAndInit.c's "Extend to CPML" has
+// them (the model's first two cells along each axis are C-PML in Ondes3D).
 std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vector<Layer>& layers, const Grid& g,
                                             const std::string& file) {
   auto m = std::make_shared<Model3D>();
   m->path = file;
   m->nearest = true;
   m->nx = g.nx, m->ny = g.ny, m->nz = g.nz;
+  m->origin = {0.0, -0.5 * g.h, 0.0};
   m->spacing = {g.h, g.h, g.h};
   const size_t n = size_t(m->nx) * m->ny * m->nz;
   m->vp.resize(n), m->vs.resize(n), m->rho.resize(n);
   for (int kz = 0; kz < m->nz; ++kz)
     for (int y = 0; y < m->ny; ++y)
-      for (int x = 0; x < m->nx; ++x) {  // ours x is its j, y its i (both from 1 at the C-PML's width - 2), z down
-        const int i = std::clamp(y - (kDelta - 2) + 1, 1, geo.nx), j = std::clamp(x - (kDelta - 2) + 1, 1, geo.ny);
-        const Layer& l = layers[geo.at(i, j, std::clamp(geo.nz - kz, 1, geo.nz))];
+      for (int x = 0; x < m->nx; ++x) {  // ours x is its j, y its i (node i at y = i + DELTA - 2), z down
+        const int i = std::clamp(y - kDelta + 2, 3, geo.nx), j = std::clamp(x - kDelta + 3, 3, geo.ny);
+        const Layer& l = layers[geo.at(i, j, std::clamp(geo.nz - kz, 3, geo.nz))];
         const size_t q = (size_t(kz) * m->ny + y) * m->nx + x;
         m->vp[q] = float(l.vp), m->vs[q] = float(l.vs), m->rho[q] = float(l.rho);
       }

@@ -282,7 +282,11 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
     geo = read_geology(file, g, c.grid.h, names);
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
     c.medium.layers.clear();
+    c.medium.layer_sampling = LayerSampling::Ondes3d;
     where.push_back({"medium.model", v.origin("fgeo")});
+    where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's geological nodes and their averages"});
+    c.boundaries.pml_profile = PmlProfile::Ondes3d;
+    where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
   } else {
     if (tagged)
       tagged_layers(v, g, c, where);

@@ -55,7 +55,7 @@ void alloc_pml(const Case& c, BlockData& b) {
   const int64_t count =
       kSimulated ? PmlRegion::of(c).cells_in(b.info.x0, s.nx, b.info.y0, s.ny, s.nz) : int64_t(cells.size());
   if (count == 0) return;
-  const PmlLayout l = PmlLayout::of(s, count);
+  const PmlLayout l = PmlLayout::of(s, count, c.medium.ondes3d_nodes());
   b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
   b.pml_cells = count;
@@ -79,7 +79,7 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   for (int d = 0; d < kDirections; ++d)
     if (b.neighbour[d] >= 0) bytes += sizeof(float) * 2 * boundary_floats(s, d);
   const int64_t pml = PmlRegion::of(c).cells_in(b.x0, s.nx, b.y0, s.ny, s.nz);
-  if (pml) bytes += PmlLayout::of(s, pml).bytes;
+  if (pml) bytes += PmlLayout::of(s, pml, c.medium.ondes3d_nodes()).bytes;
   return bytes;
 }
 
@@ -126,7 +126,8 @@ void finish_local(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
   if (!kSimulated) {
     fill_material_partners(c, s, b.material);
-    b.uniform_planes = uniform_planes(s, b.material);
+    // Ondes3D's nodes average across planes otherwise than a plane's factors do: never by plane.
+    b.uniform_planes = !c.medium.ondes3d_nodes() && uniform_planes(s, b.material);
     if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
   }
   if (c.medium.attenuating()) {

@@ -22,6 +22,7 @@ StepParams step_params(const Case& c) {
   p.free_surface = !c.boundaries.free_surface                          ? kNoSurface
                    : c.boundaries.surface == SurfaceScheme::Ondes3d ? kOndes3dSurface
                                                                     : kImagingSurface;
+  p.node_material = c.medium.ondes3d_nodes();
   p.ondes3d_faces = c.boundaries.pml_profile == PmlProfile::Ondes3d ? 7 : 0;  // tasks/compute.hpp keeps the block's
   if (c.medium.damped()) {  // case validation keeps the layers within kMaxDampedLayers
     Q0Damping& d = p.damping;
@@ -43,6 +44,17 @@ std::array<float, kMaterialComponents> cell_material(const Layer& l, QFits& fits
   std::array<float, kMaterialComponents> v{};
   v[RHO] = l.vp > 0 ? static_cast<float>(l.rho) : 0.0f;  // vacuum: no mass (layout.hpp's buoyancy)
   v[LAM] = static_cast<float>(l.rho * l.vp * l.vp * fits.unrelaxed(l.qp, cube) - 2 * mu);
+  v[IMU] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
+  return v;
+}
+
+// An Ondes3D node's material (core/layout.hpp: density, 1/kappa, 1/mu): its vacuum keeps its
+// density (its velocities there move, driven by the ground's stresses: computeVeloAndSource.c).
+std::array<float, kMaterialComponents> node_material(const Layer& l) {
+  const double mu = l.rho * l.vs * l.vs, kappa = l.rho * l.vp * l.vp - 4.0 / 3.0 * mu;
+  std::array<float, kMaterialComponents> v{};
+  v[RHO] = static_cast<float>(l.rho);
+  v[IKAP] = kappa > 0 ? static_cast<float>(1.0 / kappa) : INFINITY;
   v[IMU] = mu > 0 ? static_cast<float>(1.0 / mu) : INFINITY;
   return v;
 }
@@ -92,18 +104,21 @@ void fill_material_planes(const Case& c, int x0, int y0, const BlockShape& s, fl
   const Grid& g = c.grid;
   QFits fits = q_fits(c.medium);
   auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
+  const bool nodes = c.medium.ondes3d_nodes();
+  const double node_y = nodes ? -0.5 * g.h : 0.0;  // a cell's node lies half a cell below it in y
   for (int k = k_begin; k < k_end; ++k) {
     const double z = at(k, g.nz) * g.h;
     const Layer layer = c.medium.model ? Layer{} : cell_properties(c.medium, z, g.h);
     for (int j = -kGhost; j < s.ny + kGhost; ++j)
       for (int i = -kGhost; i < s.nx + kGhost; ++i) {
-        const Layer l = c.medium.model ? properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h, z)
-                                       : layer;
+        const Layer l = c.medium.model
+                            ? properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h + node_y, z)
+                            : layer;
         // Attenuating: the unrelaxed moduli, whose phase velocities at q_reference are vp and vs
         // (coarse-grained: the cube's, each cell's its own; the cube cells follow global indices).
         const int cube = ((x0 + i) & 1) | ((y0 + j) & 1) << 1 | (k & 1) << 2;
         const int64_t q = s.idx(i, j, k);
-        const std::array<float, kMaterialComponents> v = cell_material(l, fits, cube);
+        const std::array<float, kMaterialComponents> v = nodes ? node_material(l) : cell_material(l, fits, cube);
         for (int p = 0; p < kMaterialComponents; ++p) m[p * n + q] = v[p];
       }
   }
@@ -219,9 +234,87 @@ static std::vector<double> pml_level_vps(const Case& c, const BlockShape& s, dou
   return vps;
 }
 
+namespace {
+
+// Ondes3D's moduli of a node (RhoVpVs2MuKap) and its averages (inlineFunctions.h: a harmonic mean
+// is zero where a modulus is below PRECISION_INVERSE, 1e-6; RhoMuKap2Vp).
+struct NodeModuli {
+  double rho, mu, kap;
+};
+double harmonic(std::initializer_list<double> v) {
+  double sum = 0;
+  for (double x : v) {
+    if (x <= 1e-6) return 0;
+    sum += 1 / x;
+  }
+  return double(v.size()) / sum;
+}
+double node_vp(double rho, double mu, double kap) { return std::sqrt((kap + 4.0 / 3.0 * mu) / rho); }
+
+// The vp Ondes3D's C-PML gives the project's field points of global cell (x, y, z) of a geological
+// model (Medium::ondes3d_nodes), from the nodes n(dx, dy, dz) of cells (x + dx, y + dy, z + dz):
+// vx, vy, vz, the normal stresses, sxy, sxz, syz. Velocities: computeVeloAndSource.c
+// computeVelocity, its vp (at a node: the project's vy), vpxy and vpxz, whose density is the first
+// node's plus the other three's mu, over four (as Ondes3D has it: its vy and vz are damped a
+// thousand times less than vx in its C-PML, and its seismograms show it). Stresses:
+// computeIntermediates.c, vpx, vpy, vpz, vpxyz of arithmetic mean densities and harmonic moduli.
+template <class NodeFn>
+std::array<double, 7> ondes3d_point_vps(NodeFn&& n) {
+  const NodeModuli a = n(0, 0, 0), x = n(1, 0, 0), y = n(0, 1, 0), xy = n(1, 1, 0), z = n(0, 0, 1), yz = n(0, 1, 1);
+  const NodeModuli xz = n(1, 0, 1), xyz = n(1, 1, 1);
+  auto four = [](const NodeModuli& m1, const NodeModuli& m2, const NodeModuli& m3, const NodeModuli& m4) {
+    return node_vp((m1.rho + m2.mu + m3.mu + m4.mu) * 0.25, harmonic({m1.mu, m2.mu, m3.mu, m4.mu}),
+                   harmonic({m1.kap, m2.kap, m3.kap, m4.kap}));
+  };
+  auto two = [](const NodeModuli& m1, const NodeModuli& m2) {
+    return node_vp(0.5 * (m1.rho + m2.rho), harmonic({m1.mu, m2.mu}), harmonic({m1.kap, m2.kap}));
+  };
+  // CornerXYZ's order: its i (the project's y), j (x), k (-z)
+  const NodeModuli c[8] = {z, a, xz, x, yz, y, xyz, xy};
+  double rho8 = 0;
+  for (const NodeModuli& m : c) rho8 += m.rho;
+  const double vp8 = node_vp(rho8 / 8.0, harmonic({c[0].mu, c[1].mu, c[2].mu, c[3].mu, c[4].mu, c[5].mu, c[6].mu, c[7].mu}),
+                             harmonic({c[0].kap, c[1].kap, c[2].kap, c[3].kap, c[4].kap, c[5].kap, c[6].kap, c[7].kap}));
+  return {four(a, x, y, xy), node_vp(y.rho, y.mu, y.kap), four(z, a, yz, y), two(a, y), two(y, xy), vp8, two(yz, y)};
+}
+
+// Each PML cell's own coefficients (PmlLayout::coef_offset), for Ondes3D's geological nodes: the
+// tables' profiles at the vp of the difference's field point.
+void fill_pml_cell_coefficients(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+                                const std::array<PmlAxis, 3>& axes, float* coef) {
+  const Grid& g = c.grid;
+  auto clamp = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
+  const int64_t count = static_cast<int64_t>(cells.size());
+  const int origin[3] = {x0, y0, 0};
+  // the project's field of each difference: velocity vx vx vx vy vy vy vz vz vz; stress the
+  // normal stresses' three, sxy's two, sxz's, syz's (ondes3d_point_vps' order)
+  const int velocity_field[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2}, stress_field[9] = {3, 3, 3, 4, 4, 5, 5, 6, 6};
+  for (int64_t p = 0; p < count; ++p) {
+    const int64_t q = cells[p];
+    const int i = int(q % s.sy()) - kGhost, j = int(q / s.sy() % (s.ny + 2 * kGhost)) - kGhost;
+    const int k = int(q / s.sz()) - kGhost;
+    const std::array<double, 7> vp = ondes3d_point_vps([&](int dx, int dy, int dz) {
+      const Layer l = properties_at(c.medium, clamp(x0 + i + dx, g.nx) * g.h, (clamp(y0 + j + dy, g.ny) - 0.5) * g.h,
+                                    clamp(k + dz, g.nz) * g.h);
+      const double mu = l.rho * l.vs * l.vs;
+      return NodeModuli{l.rho, mu, l.rho * l.vp * l.vp - 4.0 / 3.0 * mu};
+    });
+    const int ijk[3] = {i, j, k};
+    for (int d = 0; d < 2 * 9; ++d) {
+      const DiffPlaces where = d < 9 ? kVelocityPlaces : kStressPlaces;
+      const int q9 = d % 9, a = where.axis(q9);
+      PmlAxis axis = axes[a];
+      axis.vp = vp[d < 9 ? velocity_field[q9] : stress_field[q9]];
+      axis.coefficients(origin[a] + ijk[a] + 0.5 * where.half(q9), &coef[2 * d * count + p], &coef[(2 * d + 1) * count + p]);
+    }
+  }
+}
+
+}  // namespace
+
 void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, char* pml) {
   const auto axes = pml_axes(c);
-  const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()));
+  const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()), c.medium.ondes3d_nodes());
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
   const std::vector<double> level_vp = pml_level_vps(c, s, axes[0].vp);
   std::vector<double> classes;  // the distinct vps, in order of first use
@@ -242,6 +335,8 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
         axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
       }
   };
+  if (c.medium.ondes3d_nodes())
+    fill_pml_cell_coefficients(c, x0, y0, s, cells, axes, reinterpret_cast<float*>(pml + l.coef_offset));
   fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset));
   for (size_t cls = 0; cls < classes.size(); ++cls)
     for (int a = 0; a < 2; ++a) {

@@ -78,6 +78,12 @@ std::vector<double> held_moment(const TimeFunction& f, double dt, int steps) {
   return out;
 }
 
+// The buoyancy the velocity update gives point comp of padded cell idx (core/layout.hpp).
+float velocity_buoyancy(const Case& c, const float* material, const BlockShape& s, int64_t idx, int comp) {
+  if (c.medium.ondes3d_nodes()) return node_buoyancy(material, s.cells(), idx, s.sy(), s.sz(), comp);
+  return buoyancy_at(material, s.cells(), idx, comp == VX ? 1 : comp == VY ? s.sy() : s.sz());
+}
+
 // Ondes3D's body forces of moment source src (project axes: m = Mxx Myy Mzz Mxy Mxz Myz, x north,
 // y east, z down) in block (x0, y0, s), merged by the value they update, with the accumulated
 // moment as their time function (samples from sample0). The grid of a .prm case puts Ondes3D's vx
@@ -107,8 +113,7 @@ void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, cons
       if (gi < x0 || gi >= x0 + s.nx || gj < y0 || gj >= y0 + s.ny || gk < 0 || gk >= c.grid.nz) continue;
       const int64_t idx = s.idx(gi - x0, gj - y0, gk);
       const double sign = e.comp == 2 ? -1.0 : 1.0;
-      const int64_t stride = comp == VX ? 1 : comp == VY ? s.sy() : s.sz();
-      sum[{comp, idx}] += sign * c.time.dt * buoyancy_at(material, s.cells(), idx, stride) * e.factor *
+      sum[{comp, idx}] += sign * c.time.dt * velocity_buoyancy(c, material, s, idx, comp) * e.factor *
                           ondes[e.m] * weight / (h * h * h * h);
     }
   }
@@ -172,8 +177,7 @@ BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, c
           p.sample0 = sample0;
         }
         if (force) {
-          p.coef = c.time.dt * buoyancy_at(material, s.cells(), p.idx, comp == VX ? 1 : comp == VY ? s.sy() : s.sz()) * amp *
-                   wp.w / vol;
+          p.coef = c.time.dt * velocity_buoyancy(c, material, s, p.idx, comp) * amp * wp.w / vol;
           out.force.push_back(p);
         } else {
           p.coef = -c.time.dt * amp * wp.w / vol;
