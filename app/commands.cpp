@@ -252,8 +252,9 @@ int convert_command(const std::string& prm, const std::string& toml_path) {
     out << toml;
     if (!out.flush()) throw CaseError(fmt::format("{}: cannot write", toml_path));
   });
-  spdlog::info("{}: {} x {} x {} cells, {} layer(s), {} source point(s), {} station(s) -> {}", prm, c.grid.nx,
-               c.grid.ny, c.grid.nz, c.medium.layers.size(), c.sources.size(), c.stations.size(), toml_path);
+  const std::string medium = c.medium.model ? "a geological model" : fmt::format("{} layer(s)", c.medium.layers.size());
+  spdlog::info("{}: {} x {} x {} cells, {}, {} source point(s), {} station(s) -> {}", prm, c.grid.nx, c.grid.ny,
+               c.grid.nz, medium, c.sources.size(), c.stations.size(), toml_path);
   return 0;
 }
 

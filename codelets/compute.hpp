@@ -184,7 +184,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
                                 int64_t count) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml_view(sh, pml, count, p.node_material);
+  const PmlView pv = pml ? pml_view(sh, pml, count, p.node_material) : PmlView{};
   for (int k = 0; k < sh.nz; ++k)
     with_material(p, p.uniform_planes, mat, k, [&](const auto& m) ONDES_ROW {
       const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
@@ -205,7 +205,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
                                      int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
-  const PmlView pv = pml_view(sh, pml, count, p.node_material);
+  const PmlView pv = pml ? pml_view(sh, pml, count, p.node_material) : PmlView{};
   // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
   const bool uniform = p.uniform_planes && !PerCell;
   for (int k = 0; k < sh.nz; ++k) {
@@ -317,31 +317,17 @@ __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, 
   }
 }
 
-// N: the mechanisms of an attenuating medium, a the block's anelastic buffer; Form: kCellForm or
-// kNodeForm (Ondes3D's geological nodes, elastic: the march's tiles hold the cells' averages only).
-template <int MinBlocks, bool Save, int N, int Form = kCellForm>
+// N: the mechanisms of an attenuating medium, a the block's anelastic buffer.
+template <int MinBlocks, bool Save, int N>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, AnelasticView a, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, cell_material<Form>(mat, sh, q),
+    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
-  });
-}
-
-// The velocity of Ondes3D's geological nodes (kNodeForm), one thread per cell, as the CPU rows:
-// the march's tiles hold the cells' averages only.
-template <bool Save>
-__global__ void __launch_bounds__(512, 2)
-    velocity_cells(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, BoundaryBuffers e) {
-  for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
-    add_velocity(v, sh.cells(), q, cell_material<kNodeForm>(mat, sh, q), velocity_diffs(array_at(s, sh, q)), p.dt_h);
-    if (p.damping.layers) damp_field<kVelocityComponents>(p.damping.plane(k), v, sh.cells(), q);
-    if (Save) save_cell_edges(sh, e, kVelocityKind, v, q, i, j, k);
   });
 }
 
@@ -359,15 +345,9 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
                       const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
                       cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
-  const XHalo h = p.node_material ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the nodes do not march
+  const XHalo h = march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
-  if ((steps & kMarchStep) && p.node_material && !empty(b)) {
-    auto k = any(edges) ? velocity_cells<true> : velocity_cells<false>;
-    k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, v, s, mat, edges);
-    check_launch("velocity_cells");
-  } else if (steps & kMarchStep) {
-    march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
-  }
+  if (steps & kMarchStep) march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
   if (pml_cells > 0 && (steps & kPmlStep)) {
     const int f = material_form(p);
     auto k = any(edges) ? (f == kPlaneForm  ? velocity_pml_cells<true, kPlaneForm>
@@ -387,20 +367,13 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     const MarchGeometry& g, cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
-  // neither the anelastic update nor Ondes3D's nodes march
-  const XHalo h = anelastic || p.node_material ? XHalo{} : march::x_halo(p.shape, b, ghosts);
+  const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, stream);
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (!(steps & kMarchStep)) {
       // not this call's
-    } else if (N == 0 && p.node_material) {
-      if (!empty(b)) {
-        auto k = any(edges) ? stress_cells<2, true, 0, kNodeForm> : stress_cells<2, false, 0, kNodeForm>;
-        k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
-        check_launch("stress_cells");
-      }
     } else if constexpr (N == 0) {
       march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
     } else if (!empty(b)) {

@@ -27,21 +27,22 @@ namespace ondes::cuda::march {
 // One thread block's march (velocity_march). XF: the x halo of the faces h serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
 // kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
-template <int TY, bool Save, bool Uniform, bool XF>
+template <int TY, bool Save, int Form, bool XF>
 __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBox& b, float* __restrict__ v,
                                                 const float* __restrict__ s, const float* __restrict__ mat,
                                                 const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
+  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
   constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
   constexpr int slots = F * K;                      // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
-  const int64_t n = sh.cells(), sz = sh.sz();
+  const int64_t n = sh.cells(), sz = sh.sz(), sy = sh.sy();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
   const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
   const int tiles[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
   VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};              // unless Uniform
+  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f, 0.0f};        // unless Uniform
   const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
@@ -56,6 +57,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     at.wzz[d] = szz[q + (d - 1) * sz];
   }
   if constexpr (!Uniform) m.here = rho[q], m.up = rho[q + sz];
+  if constexpr (Nodes) m.up_y = rho[q + sz + sy];
   float r[F][T::kPasses], old[kVelocityComponents];
   stage(r, c.k0);
   load_cell(old, v, n, q);
@@ -68,17 +70,19 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     float now[kVelocityComponents];
 #pragma unroll
     for (int d = 0; d < kVelocityComponents; ++d) now[d] = old[d];
-    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f;
+    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f, nrho_y = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, v, n, q + sz);
       nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
       if constexpr (!Uniform) nrho = rho[q + 2 * sz];
+      if constexpr (Nodes) nrho_y = rho[q + 2 * sz + sy];
     }
     if (c.active) {
       float dv[kVelocityComponents];
       const Diffs d = velocity_diffs(at);
       if constexpr (Uniform) velocity_increments(factors.buoyancies(k), d, p.dt_h, dv);
+      else if constexpr (Nodes) velocity_increments(NodeAt<RhoAt<TY>>{m}, d, p.dt_h, dv);
       else velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
@@ -89,6 +93,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
     if constexpr (!Uniform) m.here = m.up, m.up = nrho;
+    if constexpr (Nodes) m.up_y = nrho_y;
   }
 }
 
@@ -97,25 +102,26 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
 // X: the x halo of the faces h serves is read from the neighbours' buffers (XHalo, XPatch). One
 // body for all the thread blocks: with a face body and another one for the columns that reach no
 // face, ptxas spilled 16-28 bytes; those columns pay one test a plane.
-template <int TY, int MinBlocks, bool Save, bool Uniform, bool X>
+template <int TY, int MinBlocks, bool Save, int Form, bool X>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
                    const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
   const Column c = Column::of<TY>(b, o);
-  velocity_column<TY, Save, Uniform, X>(p, b, v, s, mat, e, h, c);
+  velocity_column<TY, Save, Form, X>(p, b, v, s, mat, e, h, c);
 }
 
 // One thread block's march (stress_march); XF as velocity_column's.
-template <int TY, bool Save, bool Uniform, bool XF>
+template <int TY, bool Save, int Form, bool XF>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,
                                               const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
+  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
   constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
   constexpr int slots = (Uniform ? 3 : 5) * K;      // XPatch's, after the tiles (1/mu: two)
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
-  const int64_t n = sh.cells(), sz = sh.sz();
+  const int64_t n = sh.cells(), sz = sh.sz(), sy = sh.sy();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
@@ -132,7 +138,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     at.wy[d] = vy[q + (d - 1) * sz];
     at.wz[d] = vz[q + (d - 2) * sz];
   }
-  float l = Uniform ? 0.0f : lam[q];
+  float l = Uniform ? 0.0f : lam[q], ly = Nodes ? lam[q + sy] : 0.0f;
   if constexpr (!Uniform) {  // 1/mu of plane k0 (the loop stages k + 1's)
     float r0[1][T::kPasses];
     const float* const src0[1] = {imu};
@@ -156,12 +162,13 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     float now[kStressComponents];
 #pragma unroll
     for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
-    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
+    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f, nly = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, s, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
       if constexpr (!Uniform) nl = lam[q + sz];
+      if constexpr (Nodes) nly = lam[q + sz + sy];
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
@@ -170,8 +177,10 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       const Moduli u = [&] {
         // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
         // kernel on the H100 (1.47 -> 1.66 ms a step, 6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt).
+        const ImuAt m{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l, ly};
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
-        else return elastic_moduli(ImuAt{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l});
+        else if constexpr (Nodes) return elastic_moduli(NodeAt<ImuAt>{m});
+        else return elastic_moduli(m);
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
       if (p.damping.layers) damp_stress(p.damping.plane(k), now);
@@ -180,17 +189,17 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       if (Save) save_edges_of<kStressKind>(sh, e, now, c.i, c.j, k);
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
-    l = nl;
+    l = nl, ly = nly;
   }
 }
 
 // Uniform, X: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
-template <int TY, int MinBlocks, bool Save, bool Uniform, bool X>
+template <int TY, int MinBlocks, bool Save, int Form, bool X>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
   const Column c = Column::of<TY>(b, o);
-  stress_column<TY, Save, Uniform, X>(p, b, s, v, mat, e, h, c);
+  stress_column<TY, Save, Form, X>(p, b, s, v, mat, e, h, c);
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
@@ -265,9 +274,9 @@ inline int device_rows() {
   return r - 1;
 }
 
-// Kernel<TY, B, Save, Uniform, X>::fn over box b, for the geometry.
-template <template <int, int, bool, bool, bool> class Kernel, class... Args>
-void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save, bool uniform, bool x,
+// Kernel<TY, B, Save, Form, X>::fn over box b, for the geometry (Form: MaterialForm).
+template <template <int, int, bool, int, bool> class Kernel, class... Args>
+void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save, int form, bool x,
             cudaStream_t stream, Args... args) {
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
@@ -277,15 +286,16 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
     // 12.58 G cell-updates/s with B = 3 for them.
     constexpr int SB = B > 3 ? 3 : B;
     // The same for the x-face (XHalo) kernels: at 4 those spilled 16-36 bytes, at 3 none.
-    using K = Kernel<TY, B, false, false, false>;
-    const typename K::Fn kernels[2][2][2] = {
-        {{K::fn, Kernel<TY, B, false, true, false>::fn},
-         {Kernel<TY, SB, true, false, false>::fn, Kernel<TY, SB, true, true, false>::fn}},
-        {{Kernel<TY, SB, false, false, true>::fn, Kernel<TY, SB, false, true, true>::fn},
-         {Kernel<TY, SB, true, false, true>::fn, Kernel<TY, SB, true, true, true>::fn}}};
-    const auto k = kernels[x][save][uniform];
+    constexpr int C = kCellForm, P = kPlaneForm, N = kNodeForm;
+    using K = Kernel<TY, B, false, C, false>;
+    const typename K::Fn kernels[2][2][3] = {
+        {{K::fn, Kernel<TY, B, false, P, false>::fn, Kernel<TY, B, false, N, false>::fn},
+         {Kernel<TY, SB, true, C, false>::fn, Kernel<TY, SB, true, P, false>::fn, Kernel<TY, SB, true, N, false>::fn}},
+        {{Kernel<TY, SB, false, C, true>::fn, Kernel<TY, SB, false, P, true>::fn, Kernel<TY, SB, false, N, true>::fn},
+         {Kernel<TY, SB, true, C, true>::fn, Kernel<TY, SB, true, P, true>::fn, Kernel<TY, SB, true, N, true>::fn}}};
+    const auto k = kernels[x][save][form];
     const int per_sm = save || x ? SB : B;
-    const size_t bytes = sizeof(float) * (K::tiles(uniform) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
+    const size_t bytes = sizeof(float) * (K::tiles(form == P) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
     const int kz = planes_per_block(g, per_sm, tiles_x * tiles_y), tiles_z = (nz + kz - 1) / kz;
     const int rows = g.rows >= 0            ? g.rows
@@ -305,15 +315,15 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
     go(Rows8{}, std::integral_constant<int, 4>{});
   check_launch(name);
 }
-template <int TY, int B, bool S, bool U, bool X>
+template <int TY, int B, bool S, int Form, bool X>
 struct Velocity {
-  static constexpr auto fn = velocity_march<TY, B, S, U, X>;
+  static constexpr auto fn = velocity_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 5 : 6; }
 };
-template <int TY, int B, bool S, bool U, bool X>
+template <int TY, int B, bool S, int Form, bool X>
 struct Stress {
-  static constexpr auto fn = stress_march<TY, B, S, U, X>;
+  static constexpr auto fn = stress_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
   static int tiles(bool uniform) { return uniform ? 3 : 5; }
 };
@@ -332,10 +342,10 @@ inline XHalo x_halo(const BlockShape& sh, const PmlBox& b, const BoundaryBuffers
 
 // Kernel's march over box b (the block's cells outside the PML: interior()) in geometry g, reading
 // the x halo of h's faces from their buffers.
-template <template <int, int, bool, bool, bool> class Kernel>
+template <template <int, int, bool, int, bool> class Kernel>
 void march_block(const char* name, const MarchGeometry& g, const StepParams& p, const PmlBox& b, float* out,
                  const float* in, const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
-  if (!empty(b)) launch<Kernel>(name, g, b, any(edges), p.uniform_planes, h.any(), stream, p, b, out, in, mat, edges, h);
+  if (!empty(b)) launch<Kernel>(name, g, b, any(edges), material_form(p), h.any(), stream, p, b, out, in, mat, edges, h);
 }
 
 }  // namespace ondes::cuda::march

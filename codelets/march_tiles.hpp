@@ -163,15 +163,17 @@ struct VelocityAtTiles {
 template <int TY>
 using VelocityAt = VelocityAtTiles<Tile<TY>::kSize, kPitch>;
 
-// The density around a velocity cell: x and y neighbours from tile 5, z from registers.
+// The density around a velocity cell: x and y neighbours from tile 5, z from registers (up_y: the
+// plane below's at y + 1, which Ondes3D's nodes read: NodeAt).
 template <int TY>
 struct RhoAt {
   int centre;
-  float here, up;
+  float here, up, up_y;
   template <int C, int DX, int DY, int DZ>
   __device__ float at() const {
     static_assert(C == RHO, "the velocity update reads the density only");
-    if constexpr (DZ == 1) return up;
+    static_assert(DZ == 0 || DX == 0, "the plane below at the cell and y + 1 only");
+    if constexpr (DZ == 1) return DY == 1 ? up_y : up;
     else if constexpr (DX == 0 && DY == 0) return here;
     else return march_tiles[5 * Tile<TY>::kSize + centre + DY * kPitch + DX];
   }
@@ -200,15 +202,16 @@ template <int TY>
 using StressAt = StressAtTiles<Tile<TY>::kSize, kPitch>;
 
 // lambda and 1/mu around a stress cell: lambda at the cell, 1/mu from the tiles of planes k and
-// k+1 (lo, hi: the cell's element offsets in them).
+// k+1 (lo, hi: the cell's element offsets in them). Ondes3D's nodes (NodeAt) read their 1/kappa,
+// in lambda's place, at y + 1 too (lam_y).
 struct ImuAt {
   int lo, hi;
-  float lam;
+  float lam, lam_y;
   template <int C, int DX, int DY, int DZ>
   __device__ float at() const {
     if constexpr (C == LAM) {
-      static_assert(DX == 0 && DY == 0 && DZ == 0, "lambda is read at the cell only");
-      return lam;
+      static_assert(DX == 0 && DZ == 0, "lambda is read at the cell (and 1/kappa at y + 1) only");
+      return DY == 1 ? lam_y : lam;
     } else {
       static_assert(C == IMU && (DZ == 0 || DZ == 1), "1/mu at planes k and k+1");
       return march_tiles[(DZ == 0 ? lo : hi) + DY * kPitch + DX];

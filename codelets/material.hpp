@@ -58,3 +58,22 @@ void fill_plane_factors(const BlockShape& sh, float* mat) {
 
 }  // namespace ondes::cpu
 #endif
+
+#ifdef ONDES_DEFINE_CUDA_KERNELS
+namespace ondes::cuda {
+
+// How a CUDA kernel reads a block's material (StepParams): a plane's factors (kPlaneForm, where
+// uniform_planes), Ondes3D's nodes (kNodeForm, node_material: NodeAt) or the arrays at each cell.
+enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2 };
+inline int material_form(const StepParams& p) {
+  return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : kCellForm;
+}
+// The material at padded cell q, in form kCellForm or kNodeForm.
+template <int Form>
+__device__ inline auto cell_material(const float* mat, const BlockShape& sh, int64_t q) {
+  if constexpr (Form == kNodeForm) return NodeAt<ArrayAt>{array_at(mat, sh, q)};
+  else return array_at(mat, sh, q);
+}
+
+}  // namespace ondes::cuda
+#endif

@@ -39,8 +39,9 @@ struct PmlView {
     return v;
   }
 };
+// (No test of pml for null here: with one, the CUDA PML kernels kept more values live and spilled
+// 8-56 bytes; a block without PML cells takes no view.)
 ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool cell_coefficients) {
-  if (!pml) return {};
   const PmlLayout l = PmlLayout::of(s, count, cell_coefficients);
   return {reinterpret_cast<const int64_t*>(pml),
           reinterpret_cast<const float*>(pml + l.z_offset),
@@ -261,19 +262,6 @@ ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, con
 
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda {
-
-// How a CUDA kernel reads a block's material (StepParams): a plane's factors (kPlaneForm, where
-// uniform_planes), Ondes3D's nodes (kNodeForm, node_material: NodeAt) or the arrays at each cell.
-enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2 };
-inline int material_form(const StepParams& p) {
-  return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : kCellForm;
-}
-// The material at padded cell q, in form kCellForm or kNodeForm.
-template <int Form>
-__device__ inline auto cell_material(const float* mat, const BlockShape& sh, int64_t q) {
-  if constexpr (Form == kNodeForm) return NodeAt<ArrayAt>{array_at(mat, sh, q)};
-  else return array_at(mat, sh, q);
-}
 
 namespace {
 

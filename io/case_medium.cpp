@@ -122,6 +122,19 @@ std::string case_relative(const std::string& file, const std::string& case_path)
   return slash == std::string::npos ? file : case_path.substr(0, slash + 1) + file;
 }
 
+// layer_sampling: "average" (the default) or "ondes3d" (core/case.hpp LayerSampling; with a model,
+// a categorical one: Ondes3D's geological nodes).
+static void read_layer_sampling(Section& s, Medium& m) {
+  const std::string sampling = s.string_or("layer_sampling", "average");
+  if (sampling == "ondes3d") m.layer_sampling = LayerSampling::Ondes3d;
+  else if (sampling != "average")
+    s.fail(s.node("layer_sampling"), "layer_sampling", "'" + sampling + "' is not one of average, ondes3d");
+  if (m.ondes3d_nodes() && !m.model->nearest)
+    s.fail(s.node("layer_sampling"), "layer_sampling",
+           "\"ondes3d\" with a model takes its samples as Ondes3D's geological nodes: the model must be "
+           "categorical (attribute nearest = 1, as convert writes them)");
+}
+
 // [[faults]]: a file of point sources in columns (io/fault_reader.hpp), or (format = "ondes3d")
 Medium read_medium(Section s, const std::string& case_path) {
   Medium m;
@@ -137,6 +150,7 @@ Medium read_medium(Section s, const std::string& case_path) {
       s.fail(s.node("model"), "model", e.what());
     }
     m.model_q = m.model->attenuating();
+    read_layer_sampling(s, m);
     read_q_band(s, m);
     s.reject_unknown();
     return m;
@@ -153,10 +167,7 @@ Medium read_medium(Section s, const std::string& case_path) {
       if (!(m.layers[i].top > m.layers[i - 1].top))
         layers[i].fail(nullptr, "top", "layers must be listed with increasing top depth");
   }
-  const std::string sampling = s.string_or("layer_sampling", "average");
-  if (sampling == "ondes3d") m.layer_sampling = LayerSampling::Ondes3d;
-  else if (sampling != "average")
-    s.fail(s.node("layer_sampling"), "layer_sampling", "'" + sampling + "' is not one of average, ondes3d");
+  read_layer_sampling(s, m);
   read_q_band(s, m);
   read_q0(s, m);
   s.reject_unknown();

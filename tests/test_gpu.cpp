@@ -301,6 +301,42 @@ TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "water and vacuum, 2x2 blocks, CUDA vs CPU");
 }
 
+// Ondes3D's geological nodes (issue 57): a categorical model of nodes, vacuum (with its density)
+// over a staircase ground, water and two rocks, averaged at each field point as Ondes3D averages
+// them, and its C-PML's coefficients per cell: the node march and the PML kernels' node form
+// (codelets/march.hpp, pml_cells.hpp) as the CPU rows, on 1x1 and 2x2 blocks.
+TEST(Gpu, Ondes3dGeologicalNodesCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  auto m = std::make_shared<Model3D>();
+  m->nearest = true;
+  m->nx = c.grid.nx, m->ny = c.grid.ny, m->nz = c.grid.nz;
+  m->origin = {0, -0.5 * c.grid.h, 0};
+  m->spacing = {c.grid.h, c.grid.h, c.grid.h};
+  for (int k = 0; k < m->nz; ++k)
+    for (int j = 0; j < m->ny; ++j)
+      for (int i = 0; i < m->nx; ++i) {
+        const int ground = 2 + (i + j) / 16;
+        const Layer l = k < ground                  ? Layer{0, 0, 0, 1730}
+                        : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030}
+                        : j > 30                    ? Layer{0, 3500, 2000, 2300}
+                                                    : Layer{0, 4000, 2300, 2500};
+        m->vp.push_back(float(l.vp)), m->vs.push_back(float(l.vs)), m->rho.push_back(float(l.rho));
+      }
+  set_extremes(*m);
+  c.medium.model = m;
+  c.medium.layers.clear();
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 800.0);  // under the ground
+  for (int blocks : {1, 2}) {
+    c.run.nbx = c.run.nby = blocks;
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   "Ondes3D's geological nodes, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
+                       ", CUDA vs CPU");
+  }
+}
+
 // Sampled time functions (Ondes3D's moment-rate histories) on a force and a moment tensor, with
 // samples of their own: the CUDA source kernel interpolates them as the CPU loop does.
 TEST(Gpu, SampledSourcesCudaMatchCpu) {

@@ -151,12 +151,21 @@ TEST(Model3D, CaseRefusesAModelThatDoesNotCoverTheGrid) {
     validate_case(bad);
     FAIL() << "accepted a model shorter than the grid";
   } catch (const CaseError& e) {
-    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(model.h5 covers x in \[-100, 500\] m .* spans \[0, 790\] m)")))
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(model.h5 covers x in \[-100, 500\] m .* samples it in \[0, 790\] m)")))
         << e.what();
   }
   EXPECT_THROW(parse_case(std::regex_replace(text, std::regex("model = \"model.h5\""), "model = \"model.h5\"\nvp = 1.0"),
                           dir + "/case.toml"),
                CaseError);
+  // Ondes3D's sampling takes a model's samples as its geological nodes: an interpolated model is refused.
+  try {
+    parse_case(std::regex_replace(text, std::regex("model = \"model.h5\""), "model = \"model.h5\"\nlayer_sampling = \"ondes3d\""),
+               dir + "/case.toml");
+    FAIL() << "accepted Ondes3D's node sampling of an interpolated model";
+  } catch (const CaseError& e) {
+    EXPECT_TRUE(std::regex_search(e.what(), std::regex(R"(layer_sampling: "ondes3d" with a model .* must be categorical)")))
+        << e.what();
+  }
   std::filesystem::remove_all(dir);
 }
 

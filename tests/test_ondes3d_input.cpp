@@ -337,9 +337,10 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
 
 namespace {
 // A geological model of 20 x 16 x 12 cells under <zMax> = 14, origin (5000, 7000, -1000) m, so
-// that cell k lies at z = -1000 + (k - 1) 100: the west half (i <= 10) rock up to k = 12 (100 m
-// above sea level), the east half rock up to k = 8 and "out" above it, which becomes sea below z = 0
-// (k = 9, 10) and stays vacuum from z = 0 up.
+// that cell k lies at z = -1000 + (k - 1) 100: the west half (i <= 10) rock up to k = 12, of which
+// Ondes3D makes the file's last level vacuum (IO.c ReadGeoFile fills the air from nz up when
+// <zMax> > nz), so rock up to k = 11 (0 m); the east half rock up to k = 8 and "out" above it, which
+// becomes sea below z = 0 (k = 9, 10) and stays vacuum from z = 0 up.
 std::string geology(const std::string& stray = "") {
   std::string t = "nx 20\nny 16\nnz 12\nx0 5000.\ny0 7000.\nz0 -1000.\ndx 100.\ndy 100.\ndz 100.\nnodata -9999\n";
   for (int k = 1; k <= 12; ++k)
@@ -372,9 +373,9 @@ TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
   EXPECT_EQ(c.grid.nz, 14 + 8);
   ASSERT_TRUE(c.medium.model);
   EXPECT_TRUE(c.medium.model->nearest);
-  // The stations sit on the ground of their column: k = 12 (west), k = 8 (east, under 2 cells of sea).
+  // The stations sit on the ground of their column: k = 11 (west), k = 8 (east, under 2 cells of sea).
   ASSERT_EQ(c.stations.size(), 2u);
-  EXPECT_DOUBLE_EQ(c.stations[0].position[2], (14 - 12) * 100.0);
+  EXPECT_DOUBLE_EQ(c.stations[0].position[2], (14 - 11) * 100.0);
   EXPECT_DOUBLE_EQ(c.stations[1].position[2], (14 - 8) * 100.0);
   const auto& st = c.stations[1].position;
   const Layer sea = properties_at(c.medium, st[0], st[1], st[2] - 100), air = properties_at(c.medium, st[0], st[1], st[2] - 300);
