@@ -135,9 +135,10 @@ ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const Pm
 }
 
 // The whole update of PML cell p (padded index `cell`), for the CUDA per-cell kernels: the interior
-// one and the C-PML one from the same differences d and moduli, computed once, with one load and
-// one store of the cell (H100 stress PML kernel 730 -> 575 us). The CPU rows keep two passes: this
-// form measured no faster there.
+// one and the C-PML one from the same differences d and moduli, computed once, then Ondes3D's q0
+// damping, with one load and one store of the cell (H100 stress PML kernel 730 -> 575 us; the
+// damping as a pass of its own reloaded and stored the cell again). The CPU rows keep two passes:
+// this form measured no faster there.
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
                                     int64_t cell, int i, int j, int k, const Damped& damped, const Diffs& d) {
@@ -148,7 +149,10 @@ ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, 
   velocity_increments(m, d, sp.dt_h, dv);
   velocity_pml_increments(sp, m, pv, p, i, j, k, damped, d, dp);
   ONDES_UNROLL
-  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = (old[c] + dv[c]) + dp[c];
+  for (int c = 0; c < kVelocityComponents; ++c) old[c] = (old[c] + dv[c]) + dp[c];
+  if (sp.damping.layers) damp_velocity(sp.damping.plane(k), old);
+  ONDES_UNROLL
+  for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = old[c];
 }
 template <class M, class Damped>
 ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
@@ -160,6 +164,7 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
   for (int c = 0; c < kStressComponents; ++c) now[c] = s[c * n + cell];
   hooke(u, d, sp.dt_h, plane, [&](int c, float x) { now[c] += x; });
   stress_pml_rates<kIsNodeAt<M>>(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
+  if (sp.damping.layers) damp_stress(sp.damping.plane(k), now);
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) s[c * n + cell] = now[c];
 }
@@ -372,7 +377,6 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
   const auto m = velocity_material<Form>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
-  if (p.damping.layers) damp_field<kVelocityComponents>(p.damping.plane(c.k), v, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
@@ -391,8 +395,8 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   } else {
     anelastic_stress_pml_cell<N>(p, s, a.memory, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
                                  plane, c.damped, d);
+    if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(c.k), s, p.shape.cells(), c.q);
   }
-  if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(c.k), s, p.shape.cells(), c.q);
   if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
 }
 
