@@ -59,7 +59,7 @@ void alloc_pml(const Case& c, BlockData& b) {
   b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
   b.pml_cells = count;
-  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, b.pml);
+  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, b.material, b.pml);
 }
 
 void alloc_boundary(BlockData& b, int dir) {

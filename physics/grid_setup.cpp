@@ -279,12 +279,11 @@ std::array<double, 7> ondes3d_point_vps(NodeFn&& n) {
 }
 
 // Each PML cell's own coefficients (PmlLayout::coef_offset), for Ondes3D's geological nodes: the
-// tables' profiles at the vp of the difference's field point.
-void fill_pml_cell_coefficients(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
-                                const std::array<PmlAxis, 3>& axes, float* coef) {
-  const Grid& g = c.grid;
-  auto clamp = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
-  const int64_t count = static_cast<int64_t>(cells.size());
+// tables' profiles at the vp of the difference's field point, from the nodes the block's material
+// holds (fill_material_planes; its ghosts are the neighbours' or the grid edge's nodes).
+void fill_pml_cell_coefficients(int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+                                const float* mat, const std::array<PmlAxis, 3>& axes, float* coef) {
+  const int64_t count = static_cast<int64_t>(cells.size()), n = s.cells();
   const int origin[3] = {x0, y0, 0};
   // the project's field of each difference: velocity vx vx vx vy vy vy vz vz vz; stress the
   // normal stresses' three, sxy's two, sxz's, syz's (ondes3d_point_vps' order)
@@ -294,10 +293,8 @@ void fill_pml_cell_coefficients(const Case& c, int x0, int y0, const BlockShape&
     const int i = int(q % s.sy()) - kGhost, j = int(q / s.sy() % (s.ny + 2 * kGhost)) - kGhost;
     const int k = int(q / s.sz()) - kGhost;
     const std::array<double, 7> vp = ondes3d_point_vps([&](int dx, int dy, int dz) {
-      const Layer l = properties_at(c.medium, clamp(x0 + i + dx, g.nx) * g.h, (clamp(y0 + j + dy, g.ny) - 0.5) * g.h,
-                                    clamp(k + dz, g.nz) * g.h);
-      const double mu = l.rho * l.vs * l.vs;
-      return NodeModuli{l.rho, mu, l.rho * l.vp * l.vp - 4.0 / 3.0 * mu};
+      const int64_t at = q + dx + dy * s.sy() + dz * s.sz();  // 1/kappa and 1/mu are infinite where zero
+      return NodeModuli{mat[RHO * n + at], 1.0 / double(mat[IMU * n + at]), 1.0 / double(mat[IKAP * n + at])};
     });
     const int ijk[3] = {i, j, k};
     for (int d = 0; d < 2 * 9; ++d) {
@@ -312,7 +309,8 @@ void fill_pml_cell_coefficients(const Case& c, int x0, int y0, const BlockShape&
 
 }  // namespace
 
-void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, char* pml) {
+void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, const float* mat,
+              char* pml) {
   const auto axes = pml_axes(c);
   const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()), c.medium.ondes3d_nodes());
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
@@ -336,7 +334,7 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
       }
   };
   if (c.medium.ondes3d_nodes())
-    fill_pml_cell_coefficients(c, x0, y0, s, cells, axes, reinterpret_cast<float*>(pml + l.coef_offset));
+    fill_pml_cell_coefficients(x0, y0, s, cells, mat, axes, reinterpret_cast<float*>(pml + l.coef_offset));
   fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset));
   for (size_t cls = 0; cls < classes.size(); ++cls)
     for (int a = 0; a < 2; ++a) {
