@@ -61,43 +61,6 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 namespace ondes::cpu {
 namespace {
 
-// The material as a row's cells read it: the arrays at each cell (CellMaterial), or, where every
-// plane of the block is uniform (StepParams::uniform_planes), the row's plane loaded once
-// (PlaneMaterial, stencil.hpp's PlaneAt): the same values into the same arithmetic, hence the same
-// bits, without the three material streams (12 of ~130 bytes a cell-update) and with the moduli
-// loop-invariant.
-struct CellMaterial {
-  const float* mat;
-  int64_t n, sy, sz;
-  ONDES_ROW ArrayAt at(int64_t i) const { return ArrayAt{mat, n, i, sy, sz}; }
-};
-struct PlaneMaterial {
-  PlaneAt plane;
-  ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
-};
-// Ondes3D's geological nodes (StepParams::node_material), averaged as Ondes3D does (NodeAt).
-struct NodeMaterial {
-  CellMaterial cells;
-  ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
-};
-// f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
-// (elastic only: Nodes false leaves it out), else CellMaterial.
-template <bool Nodes = true, class F>
-ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const float* mat, int k, F&& f) {
-  const BlockShape& sh = p.shape;
-  const CellMaterial cells{mat, sh.cells(), sh.sy(), sh.sz()};
-  if (uniform) {
-    f(PlaneMaterial{plane_at(mat, sh, k)});
-  } else if constexpr (Nodes) {
-    if (p.node_material)
-      f(NodeMaterial{cells});
-    else
-      f(cells);
-  } else {
-    f(cells);
-  }
-}
-
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
 // is a template parameter so the row has no branch and vectorises.
 template <class M>

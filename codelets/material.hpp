@@ -45,6 +45,43 @@ void fill_plane_factors(const BlockShape& shape, float* mat);
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 
+// The material as a row's cells read it: the arrays at each cell (CellMaterial), or, where every
+// plane of the block is uniform (StepParams::uniform_planes), the row's plane loaded once
+// (PlaneMaterial, stencil.hpp's PlaneAt): the same values into the same arithmetic, hence the same
+// bits, without the three material streams (12 of ~130 bytes a cell-update) and with the moduli
+// loop-invariant.
+struct CellMaterial {
+  const float* mat;
+  int64_t n, sy, sz;
+  ONDES_ROW ArrayAt at(int64_t i) const { return ArrayAt{mat, n, i, sy, sz}; }
+};
+struct PlaneMaterial {
+  PlaneAt plane;
+  ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
+};
+// Ondes3D's geological nodes (StepParams::node_material), averaged as Ondes3D does (NodeAt).
+struct NodeMaterial {
+  CellMaterial cells;
+  ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
+};
+// f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
+// (elastic only: Nodes false leaves it out), else CellMaterial.
+template <bool Nodes = true, class F>
+ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const float* mat, int k, F&& f) {
+  const BlockShape& sh = p.shape;
+  const CellMaterial cells{mat, sh.cells(), sh.sy(), sh.sz()};
+  if (uniform) {
+    f(PlaneMaterial{plane_at(mat, sh, k)});
+  } else if constexpr (Nodes) {
+    if (p.node_material)
+      f(NodeMaterial{cells});
+    else
+      f(cells);
+  } else {
+    f(cells);
+  }
+}
+
 void fill_plane_factors(const BlockShape& sh, float* mat) {
   float* f = mat + kMaterialComponents * sh.cells();
   for (int k = 0; k < sh.nz; ++k, f += kPlaneFactors) {
@@ -73,6 +110,22 @@ template <int Form>
 __device__ inline auto cell_material(const float* mat, const BlockShape& sh, int64_t q) {
   if constexpr (Form == kNodeForm) return NodeAt<ArrayAt>{array_at(mat, sh, q)};
   else return array_at(mat, sh, q);
+}
+// Form (MaterialForm): kPlaneForm where the block's material is uniform in every plane
+// (StepParams::uniform_planes): the plane's factors (codelets/material.hpp: buoyancies, moduli)
+// rather than the material at the cell and its neighbours, the anelastic update (N > 0) the plane's
+// material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeAt);
+// else the arrays at the cell.
+template <int Form>
+__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Form == kPlaneForm) return plane_factors(mat, sh).buoyancies(k);
+  else return cell_material<Form>(mat, sh, q);
+}
+template <int Form, int N>
+__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+  if constexpr (Form == kPlaneForm && N == 0) return plane_factors(mat, sh).moduli(k);
+  else if constexpr (Form == kPlaneForm) return plane_at(mat, sh, k);
+  else return cell_material<Form>(mat, sh, q);
 }
 
 }  // namespace ondes::cuda

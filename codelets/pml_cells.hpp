@@ -11,6 +11,7 @@
 #include "codelets/kernel_support.hpp"
 #include "codelets/material.hpp"
 #include "codelets/stencil.hpp"
+#include "core/diff_places.hpp"
 #include "core/fast_div.hpp"
 
 namespace ondes {
@@ -350,23 +351,6 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 // (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
 // loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
 // 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
-// Form (MaterialForm): kPlaneForm where the block's material is uniform in every plane
-// (StepParams::uniform_planes): the plane's factors (codelets/material.hpp: buoyancies, moduli)
-// rather than the material at the cell and its neighbours, the anelastic update (N > 0) the plane's
-// material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeAt);
-// else the arrays at the cell.
-template <int Form>
-__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Form == kPlaneForm) return plane_factors(mat, sh).buoyancies(k);
-  else return cell_material<Form>(mat, sh, q);
-}
-template <int Form, int N>
-__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
-  if constexpr (Form == kPlaneForm && N == 0) return plane_factors(mat, sh).moduli(k);
-  else if constexpr (Form == kPlaneForm) return plane_at(mat, sh, k);
-  else return cell_material<Form>(mat, sh, q);
-}
-
 template <bool Save, int Form>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "core/diff_places.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
