@@ -43,7 +43,7 @@ struct RemoteBlock {
     receive_now(stress.data(), stress.size() * sizeof(float), owner, checkpoint_tag(b.id, 1), what);
     const int64_t count = PmlRegion::of(c).cells_in(b.x0, b.shape.nx, b.y0, b.shape.ny, b.shape.nz);
     if (count > 0) {
-      pml.resize(PmlLayout::of(b.shape, count, c.medium.ondes3d_nodes()).bytes);
+      pml.resize(size_t(PmlLayout::of(b.shape, count).state_bytes()));
       receive_now(pml.data(), pml.size(), owner, checkpoint_tag(b.id, 2), what);
     }
     if (const AnelasticShape q = anelastic_shape(c); q.mechanisms > 0) {
@@ -75,7 +75,10 @@ void Simulation::save_checkpoint(const std::string& path) {
       const char* what = "sending a checkpoint part";
       check_starpu(starpu_mpi_send(b.h_velocity, 0, checkpoint_tag(in.id, 0), MPI_COMM_WORLD), what);
       check_starpu(starpu_mpi_send(b.h_stress, 0, checkpoint_tag(in.id, 1), MPI_COMM_WORLD), what);
-      if (b.h_pml) check_starpu(starpu_mpi_send(b.h_pml, 0, checkpoint_tag(in.id, 2), MPI_COMM_WORLD), what);
+      if (b.h_pml) {  // the cells and their memory variables, not the profiles after them
+        Acquired pml(b.h_pml, STARPU_R);
+        send_now(b.pml, size_t(PmlLayout::of(in.shape, b.pml_cells).state_bytes()), 0, checkpoint_tag(in.id, 2), what);
+      }
       if (b.h_anelastic) check_starpu(starpu_mpi_send(b.h_anelastic, 0, checkpoint_tag(in.id, 3), MPI_COMM_WORLD), what);
       continue;
     }

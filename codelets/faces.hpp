@@ -67,19 +67,26 @@ void freeze_faces(const StepParams& p, int kind, float* field) {
 namespace ondes::cuda {
 namespace {
 
-__global__ void freeze_kernel(BlockShape sh, int kind, int face, float* f) {
-  const int64_t e = thread_index();
-  if (e < face_cells(sh, face)) freeze_cell(sh, kind, face, f, e);
+// Element e of the faces in mask `faces`, one after the other: one launch for all of them.
+__global__ void freeze_kernel(BlockShape sh, int kind, int faces, float* f) {
+  int64_t e = thread_index();
+  for (int face = 0; face < 3; ++face)
+    if ((faces >> face) & 1) {
+      const int64_t n = face_cells(sh, face);
+      if (e < n) return freeze_cell(sh, kind, face, f, e);
+      e -= n;
+    }
 }
 
 }  // namespace
 
 void freeze_faces(const StepParams& p, int kind, float* field, cudaStream_t stream) {
+  int64_t cells = 0;
   for (int face = 0; face < 3; ++face)
-    if ((p.ondes3d_faces >> face) & 1) {
-      freeze_kernel<<<unsigned(blocks_for(face_cells(p.shape, face), 256)), 256, 0, stream>>>(p.shape, kind, face, field);
-      check_launch("freeze_kernel");
-    }
+    if ((p.ondes3d_faces >> face) & 1) cells += face_cells(p.shape, face);
+  if (cells == 0) return;
+  freeze_kernel<<<unsigned(blocks_for(cells, 256)), 256, 0, stream>>>(p.shape, kind, p.ondes3d_faces, field);
+  check_launch("freeze_kernel");
 }
 
 }  // namespace ondes::cuda

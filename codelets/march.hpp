@@ -33,16 +33,17 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
                                                 const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
-  constexpr int F = Uniform ? 5 : 6, K = T::kSize;  // tiles: sxx, sxy, sxz, syy, syz, rho
-  constexpr int slots = F * K;                      // XPatch's, after the tiles
+  // tiles: sxx, sxy, sxz, syy, syz, rho (Nodes: rho of plane k + 1 staged, two tiles by parity)
+  constexpr int F = Uniform ? 5 : 6, K = T::kSize;
+  constexpr int slots = (Nodes ? 7 : F) * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
-  const int64_t n = sh.cells(), sz = sh.sz(), sy = sh.sy();
+  const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
-  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
-  const int tiles[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
+  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, Nodes ? rho + sz : rho};
+  const int rho_tiles[2] = {5 * K, 6 * K};  // Nodes: by plane parity from k0
   VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f, 0.0f};        // unless Uniform
+  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};               // neither Uniform nor Nodes
   const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
@@ -56,33 +57,42 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     at.wyz[d] = syz[q + (d - 2) * sz];
     at.wzz[d] = szz[q + (d - 1) * sz];
   }
-  if constexpr (!Uniform) m.here = rho[q], m.up = rho[q + sz];
-  if constexpr (Nodes) m.up_y = rho[q + sz + sy];
+  if constexpr (!Uniform && !Nodes) m.here = rho[q], m.up = rho[q + sz];
+  if constexpr (Nodes) {  // the density of plane k0 (the loop stages k + 1's)
+    float r0[1][T::kPasses];
+    const float* const src0[1] = {rho};
+    st.load(r0, src0, plane_base(sh, c.k0));
+    st.store(r0, rho_tiles);
+  }
   float r[F][T::kPasses], old[kVelocityComponents];
   stage(r, c.k0);
   load_cell(old, v, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
+    const int odd = (k - c.k0) & 1;
     __syncthreads();  // the previous plane's tiles are read
-    st.store(r, tiles);
+    {
+      const int dst[6] = {0, K, 2 * K, 3 * K, 4 * K, Nodes ? rho_tiles[odd ^ 1] : 5 * K};
+      st.store(r, dst);
+    }
     xp.store(slots);
     __syncthreads();
     float now[kVelocityComponents];
 #pragma unroll
     for (int d = 0; d < kVelocityComponents; ++d) now[d] = old[d];
-    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f, nrho_y = 0.0f;
+    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, v, n, q + sz);
       nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
-      if constexpr (!Uniform) nrho = rho[q + 2 * sz];
-      if constexpr (Nodes) nrho_y = rho[q + 2 * sz + sy];
+      if constexpr (!Uniform && !Nodes) nrho = rho[q + 2 * sz];
     }
     if (c.active) {
       float dv[kVelocityComponents];
       const Diffs d = velocity_diffs(at);
       if constexpr (Uniform) velocity_increments(factors.buoyancies(k), d, p.dt_h, dv);
-      else if constexpr (Nodes) velocity_increments(NodeAt<RhoAt<TY>>{m}, d, p.dt_h, dv);
+      else if constexpr (Nodes)
+        velocity_increments(NodeAt<NodeRhoAt>{{rho_tiles[odd] + at.centre, rho_tiles[odd ^ 1] + at.centre}}, d, p.dt_h, dv);
       else velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
@@ -92,8 +102,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       if (Save) save_edges_of<kVelocityKind>(sh, e, now, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
-    if constexpr (!Uniform) m.here = m.up, m.up = nrho;
-    if constexpr (Nodes) m.up_y = nrho_y;
+    if constexpr (!Uniform && !Nodes) m.here = m.up, m.up = nrho;
   }
 }
 
@@ -117,14 +126,15 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
                                               const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
-  constexpr int F = Uniform ? 3 : 4, K = T::kSize;  // staged: vx, vy, vz, and 1/mu of the plane below
-  constexpr int slots = (Uniform ? 3 : 5) * K;      // XPatch's, after the tiles (1/mu: two)
+  // staged: vx, vy, vz, 1/mu of the plane below (Nodes: and 1/kappa of the plane)
+  constexpr int F = Uniform ? 3 : Nodes ? 5 : 4, K = T::kSize;
+  constexpr int slots = (Uniform ? 3 : F + 1) * K;  // XPatch's, after the tiles (1/mu: two)
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
-  const int64_t n = sh.cells(), sz = sh.sz(), sy = sh.sy();
+  const int64_t n = sh.cells(), sz = sh.sz();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
-  const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
-  const int imu_tiles[2] = {3 * K, 4 * K};             // 1/mu by plane parity from k0
+  const float* const src[5] = {vx, vy, vz, imu + sz, lam};  // 1/mu one plane ahead of the velocities
+  const int imu_tiles[2] = {3 * K, 4 * K};                  // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
@@ -138,7 +148,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     at.wy[d] = vy[q + (d - 1) * sz];
     at.wz[d] = vz[q + (d - 2) * sz];
   }
-  float l = Uniform ? 0.0f : lam[q], ly = Nodes ? lam[q + sy] : 0.0f;
+  float l = Uniform || Nodes ? 0.0f : lam[q];
   if constexpr (!Uniform) {  // 1/mu of plane k0 (the loop stages k + 1's)
     float r0[1][T::kPasses];
     const float* const src0[1] = {imu};
@@ -154,7 +164,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     const int odd = (k - c.k0) & 1;
     __syncthreads();  // the previous plane's tiles are read
     {
-      const int dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
+      const int dst[5] = {0, K, 2 * K, imu_tiles[odd ^ 1], 5 * K};
       st.store(r, dst);
     }
     xp.store(slots);
@@ -162,13 +172,12 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     float now[kStressComponents];
 #pragma unroll
     for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
-    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f, nly = 0.0f;
+    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, s, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
-      if constexpr (!Uniform) nl = lam[q + sz];
-      if constexpr (Nodes) nly = lam[q + sz + sy];
+      if constexpr (!Uniform && !Nodes) nl = lam[q + sz];
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
@@ -177,10 +186,10 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       const Moduli u = [&] {
         // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
         // kernel on the H100 (1.47 -> 1.66 ms a step, 6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt).
-        const ImuAt m{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l, ly};
+        const int lo = imu_tiles[odd] + at.centre, hi = imu_tiles[odd ^ 1] + at.centre;
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
-        else if constexpr (Nodes) return elastic_moduli(NodeAt<ImuAt>{m});
-        else return elastic_moduli(m);
+        else if constexpr (Nodes) return elastic_moduli(NodeAt<NodeImuAt>{{lo, hi, 5 * K + at.centre}});
+        else return elastic_moduli(ImuAt{lo, hi, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
       if (p.damping.layers) damp_stress(p.damping.plane(k), now);
@@ -189,7 +198,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       if (Save) save_edges_of<kStressKind>(sh, e, now, c.i, c.j, k);
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
-    l = nl, ly = nly;
+    l = nl;
   }
 }
 
@@ -295,7 +304,7 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
          {Kernel<TY, SB, true, C, true>::fn, Kernel<TY, SB, true, P, true>::fn, Kernel<TY, SB, true, N, true>::fn}}};
     const auto k = kernels[x][save][form];
     const int per_sm = save || x ? SB : B;
-    const size_t bytes = sizeof(float) * (K::tiles(form == P) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
+    const size_t bytes = sizeof(float) * (K::tiles(form) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
     const int tiles_x = (nx + kTx - 1) / kTx, tiles_y = (ny + TY - 1) / TY;
     const int kz = planes_per_block(g, per_sm, tiles_x * tiles_y), tiles_z = (nz + kz - 1) / kz;
     const int rows = g.rows >= 0            ? g.rows
@@ -319,13 +328,13 @@ template <int TY, int B, bool S, int Form, bool X>
 struct Velocity {
   static constexpr auto fn = velocity_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
-  static int tiles(bool uniform) { return uniform ? 5 : 6; }
+  static int tiles(int form) { return form == kPlaneForm ? 5 : form == kNodeForm ? 7 : 6; }
 };
 template <int TY, int B, bool S, int Form, bool X>
 struct Stress {
   static constexpr auto fn = stress_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
-  static int tiles(bool uniform) { return uniform ? 3 : 5; }
+  static int tiles(int form) { return form == kPlaneForm ? 3 : form == kNodeForm ? 6 : 5; }
 };
 
 // The x faces of `ghosts` a march over box b reads from the buffers (XHalo): those whose ghost

@@ -163,19 +163,29 @@ struct VelocityAtTiles {
 template <int TY>
 using VelocityAt = VelocityAtTiles<Tile<TY>::kSize, kPitch>;
 
-// The density around a velocity cell: x and y neighbours from tile 5, z from registers (up_y: the
-// plane below's at y + 1, which Ondes3D's nodes read: NodeAt).
+// The density around a velocity cell: x and y neighbours from tile 5, z from registers.
 template <int TY>
 struct RhoAt {
   int centre;
-  float here, up, up_y;
+  float here, up;
   template <int C, int DX, int DY, int DZ>
   __device__ float at() const {
     static_assert(C == RHO, "the velocity update reads the density only");
-    static_assert(DZ == 0 || DX == 0, "the plane below at the cell and y + 1 only");
-    if constexpr (DZ == 1) return DY == 1 ? up_y : up;
+    static_assert(DZ == 0 || (DX == 0 && DY == 0), "the plane below at the cell only");
+    if constexpr (DZ == 1) return up;
     else if constexpr (DX == 0 && DY == 0) return here;
     else return march_tiles[5 * Tile<TY>::kSize + centre + DY * kPitch + DX];
+  }
+};
+// Ondes3D's nodes' densities (NodeAt) from two tiles: plane k's at lo, k + 1's at hi (element
+// offsets of the cell in march_tiles). Why tiles, not register windows as RhoAt: the node
+// averages read the plane below at y + 1 too, and its window's loads and registers spilled.
+struct NodeRhoAt {
+  int lo, hi;
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    static_assert(C == RHO && (DZ == 0 || DZ == 1), "the density at planes k and k + 1");
+    return march_tiles[(DZ == 0 ? lo : hi) + DY * kPitch + DX];
   }
 };
 
@@ -202,20 +212,30 @@ template <int TY>
 using StressAt = StressAtTiles<Tile<TY>::kSize, kPitch>;
 
 // lambda and 1/mu around a stress cell: lambda at the cell, 1/mu from the tiles of planes k and
-// k+1 (lo, hi: the cell's element offsets in them). Ondes3D's nodes (NodeAt) read their 1/kappa,
-// in lambda's place, at y + 1 too (lam_y).
+// k+1 (lo, hi: the cell's element offsets in them).
 struct ImuAt {
   int lo, hi;
-  float lam, lam_y;
+  float lam;
   template <int C, int DX, int DY, int DZ>
   __device__ float at() const {
     if constexpr (C == LAM) {
-      static_assert(DX == 0 && DZ == 0, "lambda is read at the cell (and 1/kappa at y + 1) only");
-      return DY == 1 ? lam_y : lam;
+      static_assert(DX == 0 && DY == 0 && DZ == 0, "lambda is read at the cell only");
+      return lam;
     } else {
       static_assert(C == IMU && (DZ == 0 || DZ == 1), "1/mu at planes k and k+1");
       return march_tiles[(DZ == 0 ? lo : hi) + DY * kPitch + DX];
     }
+  }
+};
+// Ondes3D's nodes (NodeAt): 1/mu as ImuAt's, 1/kappa (IKAP) of plane k from a tile at kap (the
+// node averages read it at y + 1 too).
+struct NodeImuAt {
+  int lo, hi, kap;
+  template <int C, int DX, int DY, int DZ>
+  __device__ float at() const {
+    static_assert(C == IMU || (C == IKAP && DX == 0 && DZ == 0), "1/kappa is read at the cell and y + 1 only");
+    static_assert(C == IKAP || DZ == 0 || DZ == 1, "1/mu at planes k and k+1");
+    return march_tiles[(C == IKAP ? kap : DZ == 0 ? lo : hi) + DY * kPitch + DX];
   }
 };
 

@@ -32,7 +32,8 @@ struct PmlView {
   int64_t count;
   const float* xy_int;
   const float* xy_half;
-  const float* coef;  // the cells' own coefficients (PmlLayout), or null
+  const PmlPointWords* point_class;  // Ondes3D's geological nodes: the cells' points' classes, or null
+  const float* point_tables;
   ONDES_HD PmlView at_plane(const BlockShape& s, int k) const {
     PmlView v = *this;
     v.xy_int = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
@@ -42,8 +43,8 @@ struct PmlView {
 };
 // (No test of pml for null here: with one, the CUDA PML kernels kept more values live and spilled
 // 8-56 bytes; a block without PML cells takes no view.)
-ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool cell_coefficients) {
-  const PmlLayout l = PmlLayout::of(s, count, cell_coefficients);
+ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool point_classes) {
+  const PmlLayout l = PmlLayout::of(s, count);
   return {reinterpret_cast<const int64_t*>(pml),
           reinterpret_cast<const float*>(pml + l.z_offset),
           reinterpret_cast<const int*>(pml + l.classes_offset),
@@ -52,7 +53,8 @@ ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool 
           count,
           nullptr,
           nullptr,
-          cell_coefficients ? reinterpret_cast<const float*>(pml + l.coef_offset) : nullptr};
+          point_classes ? reinterpret_cast<const PmlPointWords*>(pml + l.point_offset) : nullptr,
+          reinterpret_cast<const float*>(pml + l.point_tables_offset)};
 }
 
 // psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
@@ -78,7 +80,8 @@ struct DampedMask {
   ONDES_HD bool operator()(int a) const { return (mask >> a) & 1; }
 };
 
-// PerCell: the coefficients are the cell's own (PmlView::coef) rather than its place's in the tables.
+// PerCell: the coefficients are those of the class of the difference's field point
+// (PmlView::point_class, Ondes3D's geological nodes) rather than of the cell's plane.
 template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
                                 const Damped& damped, Diffs& d, float inv_h) {
@@ -92,6 +95,8 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q)
     if (damped(where.axis(q))) old[q] = v.psi[(psi_base + q) * v.count + p];
+  // PerCell: the classes of the cell's points of this update, one load with the memory variables'
+  const PmlPointWords cls = PerCell ? v.point_class[(psi_base == 0 ? 0 : v.count) + p] : PmlPointWords{};
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) {
     const int a = where.axis(q);
@@ -99,15 +104,14 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
       d.d[q] = 0.0f;
       continue;
     }
-    float ca, cb;
-    if constexpr (PerCell) {
-      ca = v.coef[2 * (psi_base + q) * v.count + p], cb = v.coef[(2 * (psi_base + q) + 1) * v.count + p];
-    } else {
-      // x and y: the tables of the class of the field's level (ZHalves: the fields half a cell down)
-      const float* base = a == 2 ? v.z : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
-      const float* t = base + 2 * where.half(q) * n_axis[a];
-      ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
-    }
+    // PerCell: the point class's tables; else x and y: the tables of the class of the field's level
+    // (ZHalves: the fields half a cell down), z: the block's
+    const float* base = PerCell  ? v.point_tables + cls.of(pml_point_slot(pml_point(psi_base + q))) * PmlLayout::point_floats(s) +
+                                      PmlLayout::axis_offset(s, a)
+                        : a == 2 ? v.z
+                                 : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
+    const float* t = base + 2 * where.half(q) * n_axis[a];
+    const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);
     v.psi[(psi_base + q) * v.count + p] = m;
     d.d[q] = m;
@@ -126,7 +130,7 @@ ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const 
                                                                                             damped, d, sp.inv_h);
   velocity_increments(m, d, sp.dt, dv);
 }
-// PerCell: Ondes3D's geological nodes (PmlView::coef).
+// PerCell: Ondes3D's geological nodes (PmlView::point_class).
 template <bool PerCell, class Damped, class Put>
 ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
                                  int k, int plane, const Damped& damped, Diffs d, Put&& put) {

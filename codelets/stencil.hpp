@@ -208,7 +208,9 @@ ONDES_CELL Moduli elastic_moduli(const NodeAt<M>& n) {
   const float imu = m.template at<IMU, 0, 0, 0>(), imu_y = m.template at<IMU, 0, 1, 0>();
   const float kappa = harmonic2(m.template at<IKAP, 0, 0, 0>(), m.template at<IKAP, 0, 1, 0>());
   const float mu = harmonic2(imu, imu_y);
-  const float lam = kappa - 2.0f * mu / 3.0f, l2m = kappa + 4.0f * mu / 3.0f;
+  // 2 mu / 3 and 4 mu / 3 from one division: a product by 2 or 4 is exact, so 2 (mu / 3) rounds as
+  // (2 mu) / 3 does, the same bits
+  const float mu3 = mu / 3.0f, lam = kappa - 2.0f * mu3, l2m = kappa + 4.0f * mu3;
   const float corner = ((((((m.template at<IMU, 0, 0, 1>() + imu) + m.template at<IMU, 1, 0, 1>()) +
                            m.template at<IMU, 1, 0, 0>()) + m.template at<IMU, 0, 1, 1>()) + imu_y) +
                         m.template at<IMU, 1, 1, 1>()) + m.template at<IMU, 1, 1, 0>();

@@ -27,6 +27,14 @@ constexpr DiffPlaces places(const int (&axis)[9], const int (&half)[9]) {
 constexpr DiffPlaces kVelocityPlaces = places({0, 1, 2, 0, 1, 2, 0, 1, 2}, {1, 0, 0, 0, 1, 0, 0, 0, 1});
 // Stress: dx vx, dy vy, dz vz (centre); dy vx, dx vy (sxy); dz vx, dx vz (sxz); dz vy, dy vz (syz).
 constexpr DiffPlaces kStressPlaces = places({0, 1, 2, 1, 0, 2, 0, 2, 1}, {0, 0, 0, 1, 1, 1, 1, 1, 1});
+// The field point of C-PML memory variable psi (velocity 0-8, stress 9-17 in the order above), for
+// Ondes3D's geological nodes (PmlLayout's point classes): vx, vy, vz, the normal stresses, sxy, sxz, syz.
+enum PmlPoint : int { kPointVx, kPointVy, kPointVz, kPointNormal, kPointSxy, kPointSxz, kPointSyz };
+ONDES_HD constexpr int pml_point(int psi) {
+  return psi < 9 ? psi / 3 : psi < 12 ? kPointNormal : psi < 14 ? kPointSxy : psi < 16 ? kPointSxz : kPointSyz;
+}
+// Its place among its update's points (velocity: vx, vy, vz; stress: normal, sxy, sxz, syz).
+ONDES_HD constexpr int pml_point_slot(int point) { return point < kPointNormal ? point : point - kPointNormal; }
 // The differences of the fields half a cell down (bit q): vz's (velocity), sxz's and syz's (stress).
 constexpr uint32_t kVelocityZHalves = 0x1c0, kStressZHalves = 0x1e0;
 

@@ -47,6 +47,10 @@ void* folded(size_t bytes) {
   return p;
 }
 
+// The point classes a block's C-PML is planned with before its material is known (a simulated run,
+// block_bytes): the count the material gives is not known before it is filled.
+int64_t pml_point_classes_planned(const Case& c) { return c.medium.ondes3d_nodes() ? 64 : 0; }
+
 // A simulated run needs the PML cells' count only (its models' footprints), not their list.
 void alloc_pml(const Case& c, BlockData& b) {
   const BlockShape& s = b.info.shape;
@@ -55,11 +59,14 @@ void alloc_pml(const Case& c, BlockData& b) {
   const int64_t count =
       kSimulated ? PmlRegion::of(c).cells_in(b.info.x0, s.nx, b.info.y0, s.ny, s.nz) : int64_t(cells.size());
   if (count == 0) return;
-  const PmlLayout l = PmlLayout::of(s, count, c.medium.ondes3d_nodes());
+  PmlPointClasses points;
+  if (c.medium.ondes3d_nodes() && !kSimulated) points = pml_point_classes(s, cells, b.material);
+  const int64_t classes = kSimulated ? pml_point_classes_planned(c) : int64_t(points.vps.size());
+  const PmlLayout l = PmlLayout::of(s, count, classes);
   b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
   b.pml_cells = count;
-  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, b.material, b.pml);
+  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, points, b.pml);
 }
 
 void alloc_boundary(BlockData& b, int dir) {
@@ -79,7 +86,7 @@ size_t block_bytes(const Case& c, const BlockInfo& b) {
   for (int d = 0; d < kDirections; ++d)
     if (b.neighbour[d] >= 0) bytes += sizeof(float) * 2 * boundary_floats(s, d);
   const int64_t pml = PmlRegion::of(c).cells_in(b.x0, s.nx, b.y0, s.ny, s.nz);
-  if (pml) bytes += PmlLayout::of(s, pml, c.medium.ondes3d_nodes()).bytes;
+  if (pml) bytes += PmlLayout::of(s, pml, pml_point_classes_planned(c)).bytes;
   return bytes;
 }
 

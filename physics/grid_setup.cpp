@@ -279,41 +279,61 @@ std::array<double, 7> ondes3d_point_vps(NodeFn&& n) {
   return {four(a, x, y, xy), node_vp(y.rho, y.mu, y.kap), four(z, a, yz, y), two(a, y), two(y, xy), vp8, two(yz, y)};
 }
 
-// Each PML cell's own coefficients (PmlLayout::coef_offset), for Ondes3D's geological nodes: the
-// tables' profiles at the vp of the difference's field point, from the nodes the block's material
-// holds (fill_material_planes; its ghosts are the neighbours' or the grid edge's nodes).
-void fill_pml_cell_coefficients(int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
-                                const float* mat, const std::array<PmlAxis, 3>& axes, float* coef) {
+}  // namespace
+
+// The vps of a PML cell's seven field points (ondes3d_point_vps' order is PmlPoint's), from the
+// nodes the block's material holds (fill_material_planes; its ghosts are the neighbours' or the
+// grid edge's nodes), numbered in order of first appearance.
+PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t>& cells, const float* mat) {
   const int64_t count = static_cast<int64_t>(cells.size()), n = s.cells();
-  const int origin[3] = {x0, y0, 0};
-  // the project's field of each difference: velocity vx vx vx vy vy vy vz vz vz; stress the
-  // normal stresses' three, sxy's two, sxz's, syz's (ondes3d_point_vps' order)
-  const int velocity_field[9] = {0, 0, 0, 1, 1, 1, 2, 2, 2}, stress_field[9] = {3, 3, 3, 4, 4, 5, 5, 6, 6};
+  PmlPointClasses out;
+  out.ids.resize(size_t(PmlLayout::kPoints * count));
+  std::map<double, uint16_t> index;
   for (int64_t p = 0; p < count; ++p) {
     const int64_t q = cells[p];
-    const int i = int(q % s.sy()) - kGhost, j = int(q / s.sy() % (s.ny + 2 * kGhost)) - kGhost;
-    const int k = int(q / s.sz()) - kGhost;
     const std::array<double, 7> vp = ondes3d_point_vps([&](int dx, int dy, int dz) {
       const int64_t at = q + dx + dy * s.sy() + dz * s.sz();  // 1/kappa and 1/mu are infinite where zero
       return NodeModuli{mat[RHO * n + at], 1.0 / double(mat[IMU * n + at]), 1.0 / double(mat[IKAP * n + at])};
     });
-    const int ijk[3] = {i, j, k};
-    for (int d = 0; d < 2 * 9; ++d) {
-      const DiffPlaces where = d < 9 ? kVelocityPlaces : kStressPlaces;
-      const int q9 = d % 9, a = where.axis(q9);
-      PmlAxis axis = axes[a];
-      axis.vp = vp[d < 9 ? velocity_field[q9] : stress_field[q9]];
-      axis.coefficients(origin[a] + ijk[a] + 0.5 * where.half(q9), &coef[2 * d * count + p], &coef[(2 * d + 1) * count + p]);
+    for (int f = 0; f < PmlLayout::kPoints; ++f) {
+      auto [it, added] = index.try_emplace(vp[f], uint16_t(out.vps.size()));
+      if (added) {
+        if (int64_t(out.vps.size()) == PmlLayout::kMaxPointClasses)
+          throw std::runtime_error("the geological model gives a block's C-PML more than " +
+                                   std::to_string(PmlLayout::kMaxPointClasses) + " distinct P velocities");
+        out.vps.push_back(vp[f]);
+      }
+      out.ids[size_t(f * count + p)] = it->second;
     }
   }
+  return out;
+}
+
+namespace {
+
+// Each point class's profiles along x, y and z (PmlLayout::point_tables_offset): the tables of the
+// per-axis profiles at the class's vp.
+void fill_point_tables(int x0, int y0, const BlockShape& s, const PmlPointClasses& points,
+                       const std::array<PmlAxis, 3>& axes, float* tables) {
+  const int n_axis[3] = {s.nx, s.ny, s.nz}, origin[3] = {x0, y0, 0};
+  for (size_t cls = 0; cls < points.vps.size(); ++cls)
+    for (int a = 0; a < 3; ++a) {
+      PmlAxis axis = axes[a];
+      axis.vp = points.vps[cls];
+      float* t = tables + int64_t(cls) * PmlLayout::point_floats(s) + PmlLayout::axis_offset(s, a);
+      for (int half = 0; half < 2; ++half)
+        for (int i = 0; i < n_axis[a]; ++i)
+          axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
+    }
 }
 
 }  // namespace
 
-void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, const float* mat,
-              char* pml) {
+void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+              const PmlPointClasses& points, char* pml) {
   const auto axes = pml_axes(c);
-  const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()), c.medium.ondes3d_nodes());
+  const int64_t count = static_cast<int64_t>(cells.size());
+  const PmlLayout l = PmlLayout::of(s, count, int64_t(points.vps.size()));
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
   const std::vector<double> level_vp = pml_level_vps(c, s, axes[0].vp);
   std::vector<double> classes;  // the distinct vps, in order of first use
@@ -334,8 +354,17 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
         axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
       }
   };
-  if (c.medium.ondes3d_nodes())
-    fill_pml_cell_coefficients(x0, y0, s, cells, mat, axes, reinterpret_cast<float*>(pml + l.coef_offset));
+  if (!points.vps.empty()) {
+    auto* words = reinterpret_cast<PmlPointWords*>(pml + l.point_offset);
+    std::fill(words, words + 2 * count, PmlPointWords{});
+    for (int64_t p = 0; p < count; ++p)
+      for (int f = 0; f < PmlLayout::kPoints; ++f) {
+        const int slot = pml_point_slot(f);
+        words[(f < kPointNormal ? 0 : count) + p].w[slot >> 1] |= uint32_t(points.ids[size_t(f * count + p)])
+                                                                  << (16 * (slot & 1));
+      }
+    fill_point_tables(x0, y0, s, points, axes, reinterpret_cast<float*>(pml + l.point_tables_offset));
+  }
   fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset));
   for (size_t cls = 0; cls < classes.size(); ++cls)
     for (int a = 0; a < 2; ++a) {

@@ -36,10 +36,18 @@ PmlBox pml_box(const Case& c, int x0, int y0, const BlockShape& s);
 
 // Padded indices of the block's PML cells (PmlRegion), in z, y, x order.
 std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s);
-// The PmlLayout buffer of those cells: indices, per-axis profiles (with Ondes3D's geological nodes each
-// cell's own coefficients, from the nodes of the block's material mat); memory variables left as they are.
-void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells, const float* mat,
-              char* pml);
+// With Ondes3D's geological nodes (Medium::ondes3d_nodes), the classes of those cells' field points
+// (PmlLayout): [7][count] indices into vps, the distinct vps Ondes3D's C-PML takes at them, from the
+// nodes of the block's material mat.
+struct PmlPointClasses {
+  std::vector<uint16_t> ids;
+  std::vector<double> vps;
+};
+PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t>& cells, const float* mat);
+// The PmlLayout buffer of those cells: indices, per-axis profiles, the point classes and their
+// profiles (none without Ondes3D's geological nodes); memory variables left as they are.
+void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+              const PmlPointClasses& points, char* pml);
 
 // The points through which the case's sources act on the block: forces on the velocity
 // (`material` gives the buoyancy), moment tensors on the stress; sorted by source_target.
