@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/progress.hpp"
+#include "core/pml_layout.hpp"
 #include "io/checkpoint.hpp"
 #include "io/snapshot_file.hpp"
 #include "perfmodels/cost_model.hpp"

@@ -13,6 +13,7 @@
 #include "codelets/stencil.hpp"
 #include "core/diff_places.hpp"
 #include "core/fast_div.hpp"
+#include "core/pml_layout.hpp"
 
 namespace ondes {
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/pml_layout.hpp"
 #include "io/case_reader.hpp"
 #include "physics/medium.hpp"
 #include "physics/grid_setup.hpp"

@@ -8,6 +8,7 @@
 #include <numeric>
 
 #include "core/case_error.hpp"
+#include "core/pml_layout.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/model3d.hpp"
 #include "io/h5util.hpp"

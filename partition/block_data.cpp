@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "codelets/material.hpp"
+#include "core/pml_layout.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
 

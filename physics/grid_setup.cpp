@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/diff_places.hpp"
+#include "core/pml_layout.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
