@@ -14,8 +14,9 @@ import argparse
 import json
 import sys
 
-import h5py
-import numpy as np
+from pydeps import require
+
+h5py, np = require("h5py", "numpy")
 
 
 def load(path):
@@ -87,7 +88,7 @@ def main():
 
 
 def plot(runs, out, station, fc):
-    import matplotlib
+    matplotlib = require("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, axes = plt.subplots(3, 1, figsize=(9, 7), sharex=True)

@@ -11,9 +11,9 @@ its stations are matched by name. Reads the HDF5 layout described in the README.
 import argparse
 import sys
 
-import h5py
-import matplotlib
-import numpy as np
+from pydeps import require
+
+h5py, matplotlib, np = require("h5py", "matplotlib", "numpy")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

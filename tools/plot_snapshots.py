@@ -9,9 +9,9 @@ Needs h5py, numpy and matplotlib (Debian's python3-h5py, python3-numpy, python3-
 import argparse
 import sys
 
-import h5py
-import matplotlib
-import numpy as np
+from pydeps import require
+
+h5py, matplotlib, np = require("h5py", "matplotlib", "numpy")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

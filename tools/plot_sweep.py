@@ -14,6 +14,7 @@ summary.txt gives simulated / measured. Writes into the first folder:
   summary.txt      the best policy per layout and configuration, and the points the model misses
                    by more than 20%
 """
+import argparse
 import csv
 import glob
 import os
@@ -21,10 +22,9 @@ import statistics
 import sys
 from collections import defaultdict
 
-import matplotlib
+from pydeps import require
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+plt = None  # matplotlib.pyplot, imported by main once the arguments are read
 
 COLOURS = {"compute_velocity": "tab:blue", "compute_stress": "tab:orange", "save_edges": "tab:green", "save_boundary": "tab:green",
            "update_source": "tab:red", "record_seismograms": "tab:purple", "sample_stations": "tab:brown",
@@ -206,10 +206,19 @@ def summary(folder, med):
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    folder = sys.argv[1]
-    med = medians([r for f in sys.argv[1:] for r in load(f)])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("folders", nargs="+", metavar="FOLDER", help="sweep folders (tools/sweep.py --out); "
+                    "the figures go into the first")
+    folders = ap.parse_args().folders
+    for f in folders:
+        if not os.path.isfile(os.path.join(f, "sweep.csv")):
+            sys.exit(f"plot_sweep.py: {f} holds no sweep.csv (a folder tools/sweep.py --out wrote)")
+    global plt
+    matplotlib = require("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    folder = folders[0]
+    med = medians([r for f in folders for r in load(f)])
     plot_throughput(folder, med)
     plot_predicted(folder, med)
     trace = plot_gantt(folder)

@@ -127,6 +127,10 @@ def main():
     args = ap.parse_args()
     if args.bin is None:
         args.bin = os.path.join(HERE, "..", "build-sim/project/ondes3d" if args.simulate else "build/ondes3d")
+    if not os.access(args.bin, os.X_OK):
+        raise SystemExit(f"sweep.py: no program at {os.path.normpath(args.bin)}: "
+                         + ("--simulate runs the SimGrid build (tools/build_starpu_simgrid.sh makes it)"
+                            if args.simulate else "build it with tools/setup.sh, or name one with --bin"))
     if args.simulate:
         args.repeat = 1
     os.makedirs(args.out, exist_ok=True)

@@ -9,7 +9,9 @@ Needs h5py (Debian's python3-h5py).
 import argparse
 import sys
 
-import h5py
+from pydeps import require
+
+h5py = require("h5py")
 
 
 def text(v):
