@@ -24,6 +24,13 @@
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda::march {
 
+// The shared-memory tiles of each march, by material form (XPatch's slots follow them): velocity,
+// the five stress tiles and the density's (Ondes3D's nodes: two, planes k and k + 1; none where the
+// plane's factors serve); stress, the three velocity tiles, 1/mu's two (planes k and k + 1) and, for
+// the nodes, 1/kappa's.
+ONDES_HD constexpr int velocity_tiles(int form) { return form == kPlaneForm ? 5 : form == kNodeForm ? 7 : 6; }
+ONDES_HD constexpr int stress_tiles(int form) { return form == kPlaneForm ? 3 : form == kNodeForm ? 6 : 5; }
+
 // One thread block's march (velocity_march). XF: the x halo of the faces h serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
 // kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
@@ -35,7 +42,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
   // tiles: sxx, sxy, sxz, syy, syz, rho (Nodes: rho of plane k + 1 staged, two tiles by parity)
   constexpr int F = Uniform ? 5 : 6, K = T::kSize;
-  constexpr int slots = (Nodes ? 7 : F) * K;  // XPatch's, after the tiles
+  constexpr int slots = velocity_tiles(Form) * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
@@ -128,7 +135,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
   // staged: vx, vy, vz, 1/mu of the plane below (Nodes: and 1/kappa of the plane)
   constexpr int F = Uniform ? 3 : Nodes ? 5 : 4, K = T::kSize;
-  constexpr int slots = (Uniform ? 3 : F + 1) * K;  // XPatch's, after the tiles (1/mu: two)
+  constexpr int slots = stress_tiles(Form) * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
@@ -328,13 +335,13 @@ template <int TY, int B, bool S, int Form, bool X>
 struct Velocity {
   static constexpr auto fn = velocity_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
-  static int tiles(int form) { return form == kPlaneForm ? 5 : form == kNodeForm ? 7 : 6; }
+  static int tiles(int form) { return velocity_tiles(form); }
 };
 template <int TY, int B, bool S, int Form, bool X>
 struct Stress {
   static constexpr auto fn = stress_march<TY, B, S, Form, X>;
   using Fn = decltype(fn);
-  static int tiles(int form) { return form == kPlaneForm ? 3 : form == kNodeForm ? 6 : 5; }
+  static int tiles(int form) { return stress_tiles(form); }
 };
 
 // The x faces of `ghosts` a march over box b reads from the buffers (XHalo): those whose ghost

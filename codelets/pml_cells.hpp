@@ -107,8 +107,8 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
     }
     // PerCell: the point class's tables; else x and y: the tables of the class of the field's level
     // (ZHalves: the fields half a cell down), z: the block's
-    const float* base = PerCell  ? v.point_tables + cls.of(pml_point_slot(pml_point(psi_base + q))) * PmlLayout::point_floats(s) +
-                                      PmlLayout::axis_offset(s, a)
+    const int point = cls.of(pml_point_slot(pml_point(psi_base + q)));
+    const float* base = PerCell  ? v.point_tables + point * PmlLayout::point_floats(s) + PmlLayout::axis_offset(s, a)
                         : a == 2 ? v.z
                                  : ((ZHalves >> q) & 1 ? v.xy_half : v.xy_int) + PmlLayout::axis_offset(s, a);
     const float* t = base + 2 * where.half(q) * n_axis[a];

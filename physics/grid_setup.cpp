@@ -288,8 +288,8 @@ std::array<double, 7> ondes3d_point_vps(NodeFn&& n) {
 PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t>& cells, const float* mat) {
   const int64_t count = static_cast<int64_t>(cells.size()), n = s.cells();
   PmlPointClasses out;
-  out.ids.resize(size_t(PmlLayout::kPoints * count));
-  std::map<double, uint16_t> index;
+  out.words.resize(size_t(2 * count));
+  std::map<double, uint32_t> index;
   for (int64_t p = 0; p < count; ++p) {
     const int64_t q = cells[p];
     const std::array<double, 7> vp = ondes3d_point_vps([&](int dx, int dy, int dz) {
@@ -297,44 +297,24 @@ PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t
       return NodeModuli{mat[RHO * n + at], 1.0 / double(mat[IMU * n + at]), 1.0 / double(mat[IKAP * n + at])};
     });
     for (int f = 0; f < PmlLayout::kPoints; ++f) {
-      auto [it, added] = index.try_emplace(vp[f], uint16_t(out.vps.size()));
+      auto [it, added] = index.try_emplace(vp[f], uint32_t(out.vps.size()));
       if (added) {
         if (int64_t(out.vps.size()) == PmlLayout::kMaxPointClasses)
           throw std::runtime_error("the geological model gives a block's C-PML more than " +
                                    std::to_string(PmlLayout::kMaxPointClasses) + " distinct P velocities");
         out.vps.push_back(vp[f]);
       }
-      out.ids[size_t(f * count + p)] = it->second;
+      const int slot = pml_point_slot(f);
+      out.words[size_t((f < kPointNormal ? 0 : count) + p)].w[slot >> 1] |= it->second << (16 * (slot & 1));
     }
   }
   return out;
 }
 
-namespace {
-
-// Each point class's profiles along x, y and z (PmlLayout::point_tables_offset): the tables of the
-// per-axis profiles at the class's vp.
-void fill_point_tables(int x0, int y0, const BlockShape& s, const PmlPointClasses& points,
-                       const std::array<PmlAxis, 3>& axes, float* tables) {
-  const int n_axis[3] = {s.nx, s.ny, s.nz}, origin[3] = {x0, y0, 0};
-  for (size_t cls = 0; cls < points.vps.size(); ++cls)
-    for (int a = 0; a < 3; ++a) {
-      PmlAxis axis = axes[a];
-      axis.vp = points.vps[cls];
-      float* t = tables + int64_t(cls) * PmlLayout::point_floats(s) + PmlLayout::axis_offset(s, a);
-      for (int half = 0; half < 2; ++half)
-        for (int i = 0; i < n_axis[a]; ++i)
-          axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
-    }
-}
-
-}  // namespace
-
 void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
               const PmlPointClasses& points, char* pml) {
   const auto axes = pml_axes(c);
-  const int64_t count = static_cast<int64_t>(cells.size());
-  const PmlLayout l = PmlLayout::of(s, count, int64_t(points.vps.size()));
+  const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()), int64_t(points.vps.size()));
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
   const std::vector<double> level_vp = pml_level_vps(c, s, axes[0].vp);
   std::vector<double> classes;  // the distinct vps, in order of first use
@@ -348,32 +328,27 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
     throw std::logic_error("more C-PML vp classes than PmlLayout holds");
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   const int origin[3] = {x0, y0, 0};
-  auto fill = [&](PmlAxis axis, int a, float* t) {
+  // Axis a's profiles [a_int, b_int, a_half, b_half] into t; by_level: each z level's own vp.
+  auto fill = [&](PmlAxis axis, int a, float* t, bool by_level) {
     for (int half = 0; half < 2; ++half)
       for (int i = 0; i < n_axis[a]; ++i) {
-        if (a == 2) axis.vp = level_vp[2 * i + half];
+        if (by_level) axis.vp = level_vp[2 * i + half];
         axis.coefficients(origin[a] + i + 0.5 * half, &t[2 * half * n_axis[a] + i], &t[(2 * half + 1) * n_axis[a] + i]);
       }
   };
-  if (!points.vps.empty()) {
-    auto* words = reinterpret_cast<PmlPointWords*>(pml + l.point_offset);
-    std::fill(words, words + 2 * count, PmlPointWords{});
-    for (int64_t p = 0; p < count; ++p)
-      for (int f = 0; f < PmlLayout::kPoints; ++f) {
-        const int slot = pml_point_slot(f);
-        words[(f < kPointNormal ? 0 : count) + p].w[slot >> 1] |= uint32_t(points.ids[size_t(f * count + p)])
-                                                                  << (16 * (slot & 1));
+  // The first n_axes axes' profiles at each of vps, a class every `stride` floats from base.
+  auto fill_classes = [&](const std::vector<double>& vps, int n_axes, float* base, int64_t stride) {
+    for (size_t cls = 0; cls < vps.size(); ++cls)
+      for (int a = 0; a < n_axes; ++a) {
+        PmlAxis axis = axes[a];
+        axis.vp = vps[cls];
+        fill(axis, a, base + int64_t(cls) * stride + PmlLayout::axis_offset(s, a), false);
       }
-    fill_point_tables(x0, y0, s, points, axes, reinterpret_cast<float*>(pml + l.point_tables_offset));
-  }
-  fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset));
-  for (size_t cls = 0; cls < classes.size(); ++cls)
-    for (int a = 0; a < 2; ++a) {
-      PmlAxis axis = axes[a];
-      axis.vp = classes[cls];
-      fill(axis, a, reinterpret_cast<float*>(pml + l.xy_offset) + cls * PmlLayout::xy_floats(s) +
-                        PmlLayout::axis_offset(s, a));
-    }
+  };
+  fill(axes[2], 2, reinterpret_cast<float*>(pml + l.z_offset), true);
+  fill_classes(classes, 2, reinterpret_cast<float*>(pml + l.xy_offset), PmlLayout::xy_floats(s));
+  std::copy(points.words.begin(), points.words.end(), reinterpret_cast<PmlPointWords*>(pml + l.point_offset));
+  fill_classes(points.vps, 3, reinterpret_cast<float*>(pml + l.point_tables_offset), PmlLayout::point_floats(s));
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0, int j1,

@@ -8,6 +8,7 @@
 
 #include "core/case.hpp"
 #include "core/layout.hpp"
+#include "core/pml_layout.hpp"
 
 namespace ondes {
 
@@ -37,10 +38,10 @@ PmlBox pml_box(const Case& c, int x0, int y0, const BlockShape& s);
 // Padded indices of the block's PML cells (PmlRegion), in z, y, x order.
 std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& s);
 // With Ondes3D's geological nodes (Medium::ondes3d_nodes), the classes of those cells' field points
-// (PmlLayout): [7][count] indices into vps, the distinct vps Ondes3D's C-PML takes at them, from the
-// nodes of the block's material mat.
+// as PmlLayout holds them (words: [count] of the velocity points, then [count] of the stress points)
+// and vps, the distinct vps Ondes3D's C-PML takes at them, from the nodes of the block's material mat.
 struct PmlPointClasses {
-  std::vector<uint16_t> ids;
+  std::vector<PmlPointWords> words;
   std::vector<double> vps;
 };
 PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t>& cells, const float* mat);

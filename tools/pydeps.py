@@ -26,8 +26,9 @@ def require(*modules):
             missing.append(name)
     if missing:
         tool = os.path.basename(sys.argv[0]) or "this tool"
-        how = ", ".join(f"{m} (Debian: apt-get install {PACKAGES.get(m, ('python3-' + m, m))[0]}; "
-                        f"pip: pip install {PACKAGES.get(m, ('', m))[1]})" for m in missing)
+        packages = {m: PACKAGES.get(m, ("python3-" + m, m)) for m in missing}
+        how = ", ".join(f"{m} (Debian: apt-get install {deb}; pip: pip install {pip})"
+                        for m, (deb, pip) in packages.items())
         sys.stderr.write(f"{tool} needs the Python module{'s' if len(missing) > 1 else ''} {how}; "
                          f"{sys.executable} has not got {'them' if len(missing) > 1 else 'it'}\n")
         sys.exit(2)
