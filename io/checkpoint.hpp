@@ -24,11 +24,9 @@
 
 #include "core/layout.hpp"
 #include "core/case.hpp"
+#include "io/physics_fingerprint.hpp"
 
 namespace ondes {
-
-// Everything in a case that decides the numbers (not the layout, scheduler, output or steps).
-std::string physics_fingerprint(const Case& c);
 
 class CheckpointWriter {
  public:
