@@ -60,7 +60,7 @@ int main(int argc, char** argv) try {
   const int64_t n = sh.cells();
   float* v = to_device(b.velocity, kVelocityComponents * n);
   float* s = to_device(b.stress, kStressComponents * n);
-  float* mat = to_device(b.material, sh.material_floats());
+  float* mat = to_device(b.material, material_floats(b));
   char* pml = to_device(b.pml, b.pml_bytes);
   SourcePoint* force = to_device(b.sources.force.data(), b.sources.force.size());
   SourcePoint* moment = to_device(b.sources.moment.data(), b.sources.moment.size());

@@ -25,11 +25,11 @@
 namespace ondes::cuda::march {
 
 // The shared-memory tiles of each march, by material form (XPatch's slots follow them): velocity,
-// the five stress tiles and the density's (Ondes3D's nodes: two, planes k and k + 1; none where the
-// plane's factors serve); stress, the three velocity tiles, 1/mu's two (planes k and k + 1) and, for
-// the nodes, 1/kappa's.
-ONDES_HD constexpr int velocity_tiles(int form) { return form == kPlaneForm ? 5 : form == kNodeForm ? 7 : 6; }
-ONDES_HD constexpr int stress_tiles(int form) { return form == kPlaneForm ? 3 : form == kNodeForm ? 6 : 5; }
+// the five stress tiles and the density's (none where the plane's factors or the node classes
+// serve); stress, the three velocity tiles and 1/mu's two (planes k and k + 1; none for those).
+ONDES_HD constexpr bool reads_arrays(int form) { return form == kCellForm; }
+ONDES_HD constexpr int velocity_tiles(int form) { return reads_arrays(form) ? 6 : 5; }
+ONDES_HD constexpr int stress_tiles(int form) { return reads_arrays(form) ? 5 : 3; }
 
 // One thread block's march (velocity_march). XF: the x halo of the faces h serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
@@ -39,19 +39,19 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
                                                 const float* __restrict__ s, const float* __restrict__ mat,
                                                 const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
-  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
-  // tiles: sxx, sxy, sxz, syy, syz, rho (Nodes: rho of plane k + 1 staged, two tiles by parity)
-  constexpr int F = Uniform ? 5 : 6, K = T::kSize;
+  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
+  // tiles: sxx, sxy, sxz, syy, syz, rho (Cells)
+  constexpr int F = velocity_tiles(Form), K = T::kSize;
   constexpr int slots = velocity_tiles(Form) * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
-  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, Nodes ? rho + sz : rho};
-  const int rho_tiles[2] = {5 * K, 6 * K};  // Nodes: by plane parity from k0
+  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
   VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};               // neither Uniform nor Nodes
+  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};               // if Cells
   const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
+  const NodeClasses nodes = node_classes(mat, sh);      // if Nodes
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -64,22 +64,20 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
     at.wyz[d] = syz[q + (d - 2) * sz];
     at.wzz[d] = szz[q + (d - 1) * sz];
   }
-  if constexpr (!Uniform && !Nodes) m.here = rho[q], m.up = rho[q + sz];
-  if constexpr (Nodes) {  // the density of plane k0 (the loop stages k + 1's)
-    float r0[1][T::kPasses];
-    const float* const src0[1] = {rho};
-    st.load(r0, src0, plane_base(sh, c.k0));
-    st.store(r0, rho_tiles);
-  }
+  if constexpr (Cells) m.here = rho[q], m.up = rho[q + sz];
+  // Nodes: the cell's class's buoyancies, those of the plane below loaded a plane ahead from the
+  // class loaded two planes ahead
+  Buoyancies bn{}, next_bn{};
+  uint32_t next_class = 0;
+  if constexpr (Nodes) bn = buoyancies(nodes.at(q)), next_class = nodes.cls[q + sz];
   float r[F][T::kPasses], old[kVelocityComponents];
   stage(r, c.k0);
   load_cell(old, v, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
-    const int odd = (k - c.k0) & 1;
     __syncthreads();  // the previous plane's tiles are read
     {
-      const int dst[6] = {0, K, 2 * K, 3 * K, 4 * K, Nodes ? rho_tiles[odd ^ 1] : 5 * K};
+      const int dst[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
       st.store(r, dst);
     }
     xp.store(slots);
@@ -92,14 +90,14 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       stage(r, k + 1);
       load_cell(old, v, n, q + sz);
       nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
-      if constexpr (!Uniform && !Nodes) nrho = rho[q + 2 * sz];
+      if constexpr (Cells) nrho = rho[q + 2 * sz];
+      if constexpr (Nodes) next_bn = buoyancies(nodes.of(next_class)), next_class = nodes.cls[q + 2 * sz];
     }
     if (c.active) {
       float dv[kVelocityComponents];
       const Diffs d = velocity_diffs(at);
       if constexpr (Uniform) velocity_increments(factors.buoyancies(k), d, p.dt_h, dv);
-      else if constexpr (Nodes)
-        velocity_increments(NodeAt<NodeRhoAt>{{rho_tiles[odd] + at.centre, rho_tiles[odd ^ 1] + at.centre}}, d, p.dt_h, dv);
+      else if constexpr (Nodes) velocity_increments(bn, d, p.dt_h, dv);
       else velocity_increments(m, d, p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
@@ -109,7 +107,8 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       if (Save) save_edges_of<kVelocityKind>(sh, e, now, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
-    if constexpr (!Uniform && !Nodes) m.here = m.up, m.up = nrho;
+    if constexpr (Cells) m.here = m.up, m.up = nrho;
+    if constexpr (Nodes) bn = next_bn;
   }
 }
 
@@ -132,17 +131,18 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
                                               const float* __restrict__ v, const float* __restrict__ mat,
                                               const BoundaryBuffers& e, const XHalo& h, const Column& c) {
   using T = Tile<TY>;
-  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm;
-  // staged: vx, vy, vz, 1/mu of the plane below (Nodes: and 1/kappa of the plane)
-  constexpr int F = Uniform ? 3 : Nodes ? 5 : 4, K = T::kSize;
+  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
+  // staged: vx, vy, vz, 1/mu of the plane below (Cells)
+  constexpr int F = Cells ? 4 : 3, K = T::kSize;
   constexpr int slots = stress_tiles(Form) * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
-  const float* const src[5] = {vx, vy, vz, imu + sz, lam};  // 1/mu one plane ahead of the velocities
-  const int imu_tiles[2] = {3 * K, 4 * K};                  // 1/mu by plane parity from k0
+  const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
+  const int imu_tiles[2] = {3 * K, 4 * K};              // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
+  const NodeClasses nodes = node_classes(mat, sh);  // if Nodes
   XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -155,8 +155,12 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     at.wy[d] = vy[q + (d - 1) * sz];
     at.wz[d] = vz[q + (d - 2) * sz];
   }
-  float l = Uniform || Nodes ? 0.0f : lam[q];
-  if constexpr (!Uniform) {  // 1/mu of plane k0 (the loop stages k + 1's)
+  float l = Cells ? lam[q] : 0.0f;
+  // Nodes: as velocity_column's buoyancies
+  Moduli un{}, next_un{};
+  uint32_t next_class = 0;
+  if constexpr (Nodes) un = elastic_moduli(nodes.at(q)), next_class = nodes.cls[q + sz];
+  if constexpr (Cells) {  // 1/mu of plane k0 (the loop stages k + 1's)
     float r0[1][T::kPasses];
     const float* const src0[1] = {imu};
     const int dst0[1] = {imu_tiles[0]};
@@ -171,7 +175,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     const int odd = (k - c.k0) & 1;
     __syncthreads();  // the previous plane's tiles are read
     {
-      const int dst[5] = {0, K, 2 * K, imu_tiles[odd ^ 1], 5 * K};
+      const int dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
       st.store(r, dst);
     }
     xp.store(slots);
@@ -184,7 +188,8 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       stage(r, k + 1);
       load_cell(old, s, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
-      if constexpr (!Uniform && !Nodes) nl = lam[q + sz];
+      if constexpr (Cells) nl = lam[q + sz];
+      if constexpr (Nodes) next_un = elastic_moduli(nodes.of(next_class)), next_class = nodes.cls[q + 2 * sz];
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
@@ -195,7 +200,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
         // kernel on the H100 (1.47 -> 1.66 ms a step, 6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt).
         const int lo = imu_tiles[odd] + at.centre, hi = imu_tiles[odd ^ 1] + at.centre;
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
-        else if constexpr (Nodes) return elastic_moduli(NodeAt<NodeImuAt>{{lo, hi, 5 * K + at.centre}});
+        else if constexpr (Nodes) return un;
         else return elastic_moduli(ImuAt{lo, hi, l});
       }();
       hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
@@ -206,6 +211,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
     l = nl;
+    if constexpr (Nodes) un = next_un;
   }
 }
 

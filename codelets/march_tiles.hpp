@@ -177,18 +177,6 @@ struct RhoAt {
     else return march_tiles[5 * Tile<TY>::kSize + centre + DY * kPitch + DX];
   }
 };
-// Ondes3D's nodes' densities (NodeAt) from two tiles: plane k's at lo, k + 1's at hi (element
-// offsets of the cell in march_tiles). Why tiles, not register windows as RhoAt: the node
-// averages read the plane below at y + 1 too, and its window's loads and registers spilled.
-struct NodeRhoAt {
-  int lo, hi;
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    static_assert(C == RHO && (DZ == 0 || DZ == 1), "the density at planes k and k + 1");
-    return march_tiles[(DZ == 0 ? lo : hi) + DY * kPitch + DX];
-  }
-};
-
 // The velocity components as the stress stencil reads them: x/y offsets from tiles 0-2 (Size
 // elements each from the cell's element `centre`, rows of Pitch), z from the windows (planes
 // k-1..k+2 for vx, vy; k-2..k+1 for vz, which may hold ZW - 4 more planes above).
@@ -227,18 +215,6 @@ struct ImuAt {
     }
   }
 };
-// Ondes3D's nodes (NodeAt): 1/mu as ImuAt's, 1/kappa (IKAP) of plane k from a tile at kap (the
-// node averages read it at y + 1 too).
-struct NodeImuAt {
-  int lo, hi, kap;
-  template <int C, int DX, int DY, int DZ>
-  __device__ float at() const {
-    static_assert(C == IMU || (C == IKAP && DX == 0 && DZ == 0), "1/kappa is read at the cell and y + 1 only");
-    static_assert(C == IKAP || DZ == 0 || DZ == 1, "1/mu at planes k and k+1");
-    return march_tiles[(C == IKAP ? kap : DZ == 0 ? lo : hi) + DY * kPitch + DX];
-  }
-};
-
 template <int N>
 __device__ inline void slide(float (&w)[N], float next) {
 #pragma unroll

@@ -11,7 +11,10 @@
 // (6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
 // thread block instead, they made the march 4% slower: the others waited for it at the barrier.
 #pragma once
+#include <array>
 #include <cstring>
+#include <unordered_map>
+#include <vector>
 
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
@@ -35,11 +38,31 @@ ONDES_CELL PlaneFactors plane_factors(const float* mat, const BlockShape& sh) {
   return {mat + kMaterialComponents * sh.cells()};
 }
 
+// A block's Ondes3D node classes (StepParams::node_material; core/layout.hpp kNodeClassFloats):
+// cell q's class, its values read through NodeClassAt.
+struct NodeClasses {
+  const uint32_t* cls;
+  const float* table;
+  ONDES_CELL NodeClassAt at(int64_t q) const { return of(cls[q]); }
+  ONDES_CELL NodeClassAt of(uint32_t c) const { return {table + int64_t(kNodeClassFloats) * c}; }
+};
+ONDES_CELL NodeClasses node_classes(const float* mat, const BlockShape& sh) {
+  return {reinterpret_cast<const uint32_t*>(mat + sh.node_class_offset()), mat + sh.node_table_offset()};
+}
+
 }  // namespace ondes
 
 namespace ondes::cpu {
 // The planes' factors of a block whose material is uniform by plane, from its arrays.
 void fill_plane_factors(const BlockShape& shape, float* mat);
+// The node classes of a block whose arrays hold Ondes3D's nodes (filled, ghosts included): each
+// padded cell's class (index, cells() of them; 0 where a neighbour at +1 lies outside the block:
+// no update reads those) and the classes' values (kNodeClassFloats each), distinct by their bits.
+struct NodeClassTable {
+  std::vector<uint32_t> index;
+  std::vector<float> values;
+};
+NodeClassTable node_classes(const BlockShape& shape, const float* mat);
 }  // namespace ondes::cpu
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
@@ -59,11 +82,21 @@ struct PlaneMaterial {
   PlaneAt plane;
   ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
 };
-// Ondes3D's geological nodes (StepParams::node_material), averaged as Ondes3D does (NodeAt).
+// Ondes3D's geological nodes (StepParams::node_material): a row's cells average the nodes
+// (NodeAt), vectorised as the cell form's arithmetic is; its PML runs read the cells' classes
+// (pml_at: NodeClassAt), which they cannot vectorise either way. Why: read by class, a row's cells
+// gathered eight values each, and the rows ran far slower than the cell form's (docs/performance.md).
 struct NodeMaterial {
   CellMaterial cells;
+  NodeClasses classes;
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
 };
+// The material of a PML run's cell i: the row's, or the node class.
+template <class M>
+ONDES_ROW inline auto pml_at(const M& m, int64_t i) {
+  return m.at(i);
+}
+ONDES_ROW inline NodeClassAt pml_at(const NodeMaterial& m, int64_t i) { return m.classes.at(i); }
 // f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
 // (elastic only: Nodes false leaves it out), else CellMaterial.
 template <bool Nodes = true, class F>
@@ -74,7 +107,7 @@ ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const flo
     f(PlaneMaterial{plane_at(mat, sh, k)});
   } else if constexpr (Nodes) {
     if (p.node_material)
-      f(NodeMaterial{cells});
+      f(NodeMaterial{cells, node_classes(mat, sh)});
     else
       f(cells);
   } else {
@@ -93,6 +126,53 @@ void fill_plane_factors(const BlockShape& sh, float* mat) {
   }
 }
 
+// The key of a class: its values' bits.
+struct NodeClassKey {
+  std::array<uint32_t, kNodeClassFloats> bits;
+  bool operator==(const NodeClassKey& o) const { return bits == o.bits; }
+};
+struct NodeClassHash {
+  size_t operator()(const NodeClassKey& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t b : k.bits) h = (h ^ b) * 1099511628211ull;
+    return size_t(h);
+  }
+};
+
+NodeClassTable node_classes(const BlockShape& sh, const float* mat) {
+  NodeClassTable t;
+  t.index.assign(sh.cells(), 0);
+  std::unordered_map<NodeClassKey, uint32_t, NodeClassHash> seen;
+  const CellMaterial cells{mat, sh.cells(), sh.sy(), sh.sz()};
+  NodeClassKey last{};
+  uint32_t last_class = 0;
+  auto add = [&](const NodeClassKey& key) {
+    if (!t.values.empty() && key == last) return last_class;
+    const auto [it, fresh] = seen.try_emplace(key, uint32_t(seen.size()));
+    if (fresh) {
+      const float* v = reinterpret_cast<const float*>(key.bits.data());
+      t.values.insert(t.values.end(), v, v + kNodeClassFloats);
+    }
+    last = key, last_class = it->second;
+    return last_class;
+  };
+  // Every cell whose +1 neighbours lie in the block: the updates' cells and more.
+  for (int k = -kGhost; k < sh.nz + kGhost - 1; ++k)
+    for (int j = -kGhost; j < sh.ny + kGhost - 1; ++j)
+      for (int i = -kGhost; i < sh.nx + kGhost - 1; ++i) {
+        const int64_t q = sh.idx(i, j, k);
+        const NodeAt<ArrayAt> m{cells.at(q)};
+        const Buoyancies b = buoyancies(m);
+        const Moduli u = elastic_moduli(m);
+        const float v[kNodeClassFloats] = {b.b[0], b.b[1], b.b[2], u.lam, u.l2m, u.mxy, u.mxz, u.myz};
+        NodeClassKey key;
+        std::memcpy(key.bits.data(), v, sizeof v);
+        t.index[q] = add(key);
+      }
+  if (t.values.empty()) t.values.assign(kNodeClassFloats, 0.0f);
+  return t;
+}
+
 }  // namespace ondes::cpu
 #endif
 
@@ -100,7 +180,7 @@ void fill_plane_factors(const BlockShape& sh, float* mat) {
 namespace ondes::cuda {
 
 // How a CUDA kernel reads a block's material (StepParams): a plane's factors (kPlaneForm, where
-// uniform_planes), Ondes3D's nodes (kNodeForm, node_material: NodeAt) or the arrays at each cell.
+// uniform_planes), Ondes3D's node classes (kNodeForm, node_material: NodeClassAt) or the arrays at each cell.
 enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2 };
 inline int material_form(const StepParams& p) {
   return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : kCellForm;
@@ -108,13 +188,13 @@ inline int material_form(const StepParams& p) {
 // The material at padded cell q, in form kCellForm or kNodeForm.
 template <int Form>
 __device__ inline auto cell_material(const float* mat, const BlockShape& sh, int64_t q) {
-  if constexpr (Form == kNodeForm) return NodeAt<ArrayAt>{array_at(mat, sh, q)};
+  if constexpr (Form == kNodeForm) return node_classes(mat, sh).at(q);
   else return array_at(mat, sh, q);
 }
 // Form (MaterialForm): kPlaneForm where the block's material is uniform in every plane
 // (StepParams::uniform_planes): the plane's factors (codelets/material.hpp: buoyancies, moduli)
 // rather than the material at the cell and its neighbours, the anelastic update (N > 0) the plane's
-// material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeAt);
+// material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeClassAt);
 // else the arrays at the cell.
 template <int Form>
 __device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {

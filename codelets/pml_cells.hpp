@@ -127,8 +127,8 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
                                         int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kIsNodeAt<M>>(sp.shape, pv, p, i, j, k, 0,
-                                                                                            damped, d, sp.inv_h);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kIsNodeClass<M>>(sp.shape, pv, p, i, j, k,
+                                                                                               0, damped, d, sp.inv_h);
   velocity_increments(m, d, sp.dt, dv);
 }
 // PerCell: Ondes3D's geological nodes (PmlView::point_class).
@@ -169,7 +169,7 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) now[c] = s[c * n + cell];
   hooke(u, d, sp.dt_h, plane, [&](int c, float x) { now[c] += x; });
-  stress_pml_rates<kIsNodeAt<M>>(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
+  stress_pml_rates<kIsNodeClass<M>>(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
   if (sp.damping.layers) damp_stress(sp.damping.plane(k), now);
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) s[c * n + cell] = now[c];
@@ -249,7 +249,7 @@ ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, c
   for (int t = 0; t < len; ++t) {
     const int64_t c = row + i0 + t;
     float dp[kVelocityComponents];
-    velocity_pml_increments(p, mat.at(c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
+    velocity_pml_increments(p, pml_at(mat, c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
                             dp);
     for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
   }
@@ -261,9 +261,9 @@ ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, con
 #pragma GCC ivdep
   for (int t = 0; t < len; ++t) {
     const int64_t c = row + i0 + t;
-    stress_pml_rates<kIsNodeAt<std::decay_t<decltype(mat.at(c))>>>(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k,
-                                                                   plane, damped,
-                     stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
+    constexpr bool kNodes = kIsNodeClass<std::decay_t<decltype(pml_at(mat, c))>>;
+    stress_pml_rates<kNodes>(p, elastic_moduli(pml_at(mat, c)), pv, q0 + t, i0 + t, j, k, plane, damped,
+                             stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
   }
 }
 

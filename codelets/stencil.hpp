@@ -143,7 +143,8 @@ ONDES_CELL Buoyancies buoyancies(const M& m) {
 // computeVelocity, computeStress.c computeStress, model == GEOLOGICAL; its x is the project's y,
 // its k the project's -z): buoyancy node_buoyancy's; kappa and mu at the normal stresses the
 // harmonic means of the two nodes along y, mu at sxy of the two along x, at syz of the two along
-// z, at sxz of the eight around it (CornerXYZ_GeolInverse), each in its order.
+// z, at sxz of the eight around it (CornerXYZ_GeolInverse), each in its order. Evaluated once a
+// run, into the node classes the kernels read (NodeClassAt below).
 template <class M>
 struct NodeAt {
   M m;
@@ -153,15 +154,31 @@ struct NodeAt {
   }
 };
 template <class M>
-constexpr bool kIsNodeAt = false;
-template <class M>
-constexpr bool kIsNodeAt<NodeAt<M>> = true;
-template <class M>
 ONDES_CELL Buoyancies buoyancies(const NodeAt<M>& n) {
   const M& m = n.m;
   const float r = m.template at<RHO, 0, 0, 0>(), ry = m.template at<RHO, 0, 1, 0>();
   return {{node_mean_buoyancy(r, m.template at<RHO, 1, 0, 0>(), ry, m.template at<RHO, 1, 1, 0>()), 1.0f / ry,
            node_mean_buoyancy(m.template at<RHO, 0, 0, 1>(), r, m.template at<RHO, 0, 1, 1>(), ry)}};
+}
+
+// Ondes3D's geological nodes as the kernels read them: the cell's node class (core/layout.hpp
+// kNodeClassFloats; codelets/material.hpp NodeClasses), the values NodeAt's buoyancies and
+// elastic_moduli give at its neighbourhood of nodes, computed once for the run on the CPU by those
+// functions (cpu::node_classes): the same bits.
+struct NodeClassAt {
+  const float* e;  // the class's kNodeClassFloats values, 32-byte aligned
+};
+template <class M>
+constexpr bool kIsNodeClass = false;
+template <>
+constexpr bool kIsNodeClass<NodeClassAt> = true;
+ONDES_CELL Buoyancies buoyancies(const NodeClassAt& c) {
+#ifdef __CUDA_ARCH__
+  const float4 a = __ldg(reinterpret_cast<const float4*>(c.e));
+  return {{a.x, a.y, a.z}};
+#else
+  return {{c.e[0], c.e[1], c.e[2]}};
+#endif
 }
 
 // A cell's velocity increments, scale * b * (sum of the component's differences).
@@ -216,6 +233,15 @@ ONDES_CELL Moduli elastic_moduli(const NodeAt<M>& n) {
                         m.template at<IMU, 1, 1, 1>()) + m.template at<IMU, 1, 1, 0>();
   return {lam, l2m, harmonic2(imu_y, m.template at<IMU, 1, 1, 0>()), 8.0f * (1.0f / corner),
           harmonic2(m.template at<IMU, 0, 1, 1>(), imu_y), lam, l2m};
+}
+
+ONDES_CELL Moduli elastic_moduli(const NodeClassAt& c) {
+#ifdef __CUDA_ARCH__
+  const float4 a = __ldg(reinterpret_cast<const float4*>(c.e)), b = __ldg(reinterpret_cast<const float4*>(c.e) + 1);
+  return {a.w, b.x, b.y, b.z, b.w, a.w, b.x};
+#else
+  return {c.e[3], c.e[4], c.e[5], c.e[6], c.e[7], c.e[3], c.e[4]};
+#endif
 }
 
 // put(component, scale * (Hooke's law of moduli m applied to the differences)) for each stress

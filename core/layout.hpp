@@ -32,6 +32,14 @@ constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponent
 constexpr int kPlaneMaterialFactors = 10;
 constexpr int kPlaneFactors = kPlaneMaterialFactors + kMaterialComponents;
 ONDES_HD inline int64_t z_partner_offset(int k) { return int64_t(k) * kPlaneFactors + kPlaneMaterialFactors; }
+// With Ondes3D's geological nodes (StepParams::node_material) the buffer goes on, after the planes'
+// factors, with each padded cell's node class (uint32), then, from a 32-byte boundary, the classes'
+// values, kNodeClassFloats each: the buoyancies at the cell's three velocity points, then lambda,
+// lambda + 2 mu and mu at sxy, sxz, syz, as codelets/stencil.hpp's NodeAt averages the nodes
+// (codelets/material.hpp: NodeClassAt, cpu::node_classes). Why: a geological model has few
+// distinct neighbourhoods of nodes, and a class read a cell replaces the node averages' five
+// reciprocals and the nodes' loads (the stress march issued near its peak on them).
+constexpr int kNodeClassFloats = 8;
 // Floats a velocity and a stress update read or write per cell at the least: each field once,
 // the density (velocity), lambda and 1/mu (stress).
 constexpr int kVelocityFloatsPerCell = kStressComponents + 2 * kVelocityComponents + 1;
@@ -50,6 +58,13 @@ struct BlockShape {
   ONDES_HD int64_t cells() const { return sz() * (nz + 2 * kGhost); }
   // Floats of the block's material buffer: the arrays, then the planes' factors.
   ONDES_HD int64_t material_floats() const { return kMaterialComponents * cells() + int64_t(kPlaneFactors) * nz; }
+  // Where Ondes3D's node classes start in the material buffer (kNodeClassFloats): the cells'
+  // classes, then their values; the floats of such a buffer with `classes` classes.
+  ONDES_HD int64_t node_class_offset() const { return material_floats(); }
+  ONDES_HD int64_t node_table_offset() const { return (material_floats() + cells() + 7) / 8 * 8; }
+  ONDES_HD int64_t node_material_floats(int64_t classes) const {
+    return node_table_offset() + kNodeClassFloats * classes;
+  }
   ONDES_HD int64_t idx(int i, int j, int k) const {
     return (static_cast<int64_t>(k + kGhost) * (ny + 2 * kGhost) + (j + kGhost)) * sy() + (i + kGhost);
   }

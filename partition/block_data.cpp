@@ -51,6 +51,8 @@ void* folded(size_t bytes) {
 // The point classes a block's C-PML is planned with before its material is known (a simulated run,
 // block_bytes): the count the material gives is not known before it is filled.
 int64_t pml_point_classes_planned(const Case& c) { return c.medium.ondes3d_nodes() ? 64 : 0; }
+// The same for the node classes of Ondes3D's geological nodes (core/layout.hpp kNodeClassFloats).
+int64_t node_classes_planned(const Case& c) { return c.medium.ondes3d_nodes() ? 1024 : 0; }
 
 // A simulated run needs the PML cells' count only (its models' footprints), not their list.
 void alloc_pml(const Case& c, BlockData& b) {
@@ -79,7 +81,9 @@ void alloc_boundary(BlockData& b, int dir) {
 
 size_t block_bytes(const Case& c, const BlockInfo& b) {
   const BlockShape& s = b.shape;
-  size_t bytes = sizeof(float) * (s.cells() * (kVelocityComponents + kStressComponents) + s.material_floats());
+  const int64_t classes = node_classes_planned(c);
+  const int64_t material = classes ? s.node_material_floats(classes) : s.material_floats();
+  size_t bytes = sizeof(float) * (s.cells() * (kVelocityComponents + kStressComponents) + material);
   if (c.medium.attenuating()) {
     const AnelasticShape q = anelastic_shape(c);
     bytes += AnelasticLayout::of(s, q).bytes;
@@ -128,6 +132,27 @@ float* zeroed_floats(int64_t n, bool pinned) {
   return static_cast<float*>(p);
 }
 
+void free_floats(float* p, int64_t n, bool pinned) {
+  if (!p) return;
+  if (kSimulated) starpu_free_flags(p, n * sizeof(float), kFolded);
+  else if (pinned) starpu_free(p);
+  else std::free(p);
+}
+
+// With Ondes3D's geological nodes, the block's material buffer grown by its node classes, computed
+// from its filled nodes (codelets/material.hpp cpu::node_classes).
+void add_node_classes(BlockData& b) {
+  const BlockShape& s = b.info.shape;
+  const cpu::NodeClassTable t = cpu::node_classes(s, b.material);
+  b.node_classes = int64_t(t.values.size()) / kNodeClassFloats;
+  float* m = zeroed_floats(material_floats(b), b.pinned);
+  std::memcpy(m, b.material, sizeof(float) * s.material_floats());
+  std::memcpy(m + s.node_class_offset(), t.index.data(), sizeof(uint32_t) * t.index.size());
+  std::memcpy(m + s.node_table_offset(), t.values.data(), sizeof(float) * t.values.size());
+  free_floats(b.material, s.material_floats(), b.pinned);
+  b.material = m;
+}
+
 // The rest of a local block once its material planes are filled (a simulated run's stay unfilled:
 // its source points come from zeros, their count is what matters there).
 void finish_local(const Case& c, BlockData& b) {
@@ -137,6 +162,7 @@ void finish_local(const Case& c, BlockData& b) {
     // Ondes3D's nodes average across planes otherwise than a plane's factors do: never by plane.
     b.uniform_planes = !c.medium.ondes3d_nodes() && uniform_planes(s, b.material);
     if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
+    if (c.medium.ondes3d_nodes()) add_node_classes(b);
   }
   if (c.medium.attenuating()) {
     b.anelastic_shape = anelastic_shape(c);
@@ -160,7 +186,8 @@ void build_local(const Case& c, const std::vector<BlockData*>& todo) {
     const BlockShape& s = b.info.shape;
     b.velocity = zeroed_floats(kVelocityComponents * s.cells(), b.pinned);
     b.stress = zeroed_floats(kStressComponents * s.cells(), b.pinned);
-    b.material = zeroed_floats(s.material_floats(), b.pinned);
+    if (kSimulated) b.node_classes = node_classes_planned(c);  // a real run's once its nodes are filled
+    b.material = zeroed_floats(material_floats(b), b.pinned);
   });
   constexpr int kSlab = 8;  // planes
   std::vector<std::pair<BlockData*, int>> slabs;
@@ -206,7 +233,7 @@ void register_handles(std::vector<BlockData>& blocks) {
     const int64_t n = b.info.shape.cells();
     if (b.velocity) register_vector(&b.h_velocity, b.velocity, kVelocityComponents * n);
     if (b.stress) register_vector(&b.h_stress, b.stress, kStressComponents * n);
-    if (b.material) register_vector(&b.h_material, b.material, b.info.shape.material_floats());
+    if (b.material) register_vector(&b.h_material, b.material, material_floats(b));
     if (b.pml) register_bytes(&b.h_pml, b.pml, b.pml_bytes);
     if (b.anelastic) register_bytes(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);
@@ -256,7 +283,7 @@ void release_blocks(std::vector<BlockData>& blocks) {
     const int64_t n = b.info.shape.cells();
     const Array arrays[] = {{b.velocity, sizeof(float) * kVelocityComponents * n, b.pinned},
                             {b.stress, sizeof(float) * kStressComponents * n, b.pinned},
-                            {b.material, sizeof(float) * b.info.shape.material_floats(), b.pinned},
+                            {b.material, sizeof(float) * material_floats(b), b.pinned},
                             {b.pml, b.pml_bytes, true},
                             {b.anelastic, b.anelastic_bytes, true}};
     for (const Array& a : arrays) {

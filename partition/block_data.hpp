@@ -43,7 +43,8 @@ struct BlockData {
   bool pinned = true;
   float* velocity = nullptr;  // 3 components
   float* stress = nullptr;    // 6 components
-  float* material = nullptr;  // 8 components
+  float* material = nullptr;  // core/layout.hpp's material buffer: material_floats(*this) floats
+  int64_t node_classes = 0;   // Ondes3D's node classes it holds (core/layout.hpp kNodeClassFloats), or 0
   char* pml = nullptr;        // PmlLayout buffer, null when the block has no PML cell
   char* anelastic = nullptr;   // AnelasticLayout buffer, null when the medium does not attenuate
   size_t anelastic_bytes = 0;
@@ -87,6 +88,12 @@ struct BlockData {
     std::array<void*, 3> events{};
   } chain_side;
 };
+
+// The floats of a block's material buffer: the arrays and planes' factors, then its node classes if any.
+inline int64_t material_floats(const BlockData& b) {
+  const BlockShape& s = b.info.shape;
+  return b.node_classes ? s.node_material_floats(b.node_classes) : s.material_floats();
+}
 
 // Bytes a block needs (fields, material, PML, anelastic memory, boundary buffers), for `check` and the logs.
 size_t block_bytes(const Case& c, const BlockInfo& b);
