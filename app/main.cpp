@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -326,8 +327,9 @@ std::string misspelling(const CLI::App& app, int argc, char** argv) {
     if (std::find(commands.begin(), commands.end(), first) != commands.end()) {
       const CLI::App* cmd = app.get_subcommand(first);
       std::vector<std::string> flags;
-      for (const CLI::Option* o : cmd->get_options())
-        for (const std::string& l : o->get_lnames()) flags.push_back("--" + l);
+      for (const CLI::App* a : {cmd, &app})  // the program's own (--verbose) fall through to it
+        for (const CLI::Option* o : a->get_options())
+          for (const std::string& l : o->get_lnames()) flags.push_back("--" + l);
       for (int i = 2; i < argc; ++i) {
         const std::string arg = argv[i], flag = arg.substr(0, arg.find('='));
         if (flag.rfind("--", 0) == 0 && std::find(flags.begin(), flags.end(), flag) == flags.end())
@@ -339,7 +341,7 @@ std::string misspelling(const CLI::App& app, int argc, char** argv) {
     return fmt::format("unknown command '{}'{}: the commands are {}", first, near(first, commands),
                        fmt::join(commands, ", "));
   }
-  static const std::vector<std::string> top{"--help", "-h", "--version"};
+  static const std::vector<std::string> top{"--help", "-h", "--version", "-v", "--verbose"};
   if (std::find(top.begin(), top.end(), first) == top.end())
     return fmt::format("unknown option '{}'{}: a command comes first (ondes3d run CASE, ondes3d check CASE, ...)",
                        first, near(first, top));
@@ -353,6 +355,12 @@ int main(int argc, char** argv) {
                "A case is a TOML file or an Ondes3D parameter file (.prm, either dialect)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ondes3d ") + ONDES_VERSION);
+  // Before the commands: they inherit it, so that `-v` may follow the command's own arguments.
+  app.fallthrough();
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose,
+               "StarPU's own messages too (its performance models' calibration warnings, ...); else silent "
+               "unless STARPU_SILENT says otherwise");
   Options opt;
   add_run(app, opt);
   add_check_and_compare(app, opt);
@@ -376,6 +384,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   set_up_logging();
+  // StarPU's chatter (`Too big deviation for model ...` as its models learn) is for who asks for it.
+  if (!verbose) setenv("STARPU_SILENT", "1", 0);
   try {
     return dispatch(app, opt);
   } catch (const CaseError& e) {

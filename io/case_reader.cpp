@@ -6,9 +6,9 @@
 #include <cmath>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <optional>
 #include <regex>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -158,13 +158,15 @@ std::optional<double> parse_utc(const std::string& text) {
   return static_cast<double>(whole) + sec;
 }
 
-void read_output(Section o, Case& c) {
-  c.output = o.string_or("file", c.output);
+// Every path a case names is from the case file's folder (case_relative), its outputs as its inputs:
+// a case runs the same from any folder. Without output.file, <case stem>.h5 in the current folder.
+void read_output(Section o, Case& c, const std::string& case_path) {
+  if (o.has("file")) c.output = case_relative(o.string("file"), case_path);
   ExportOptions& e = c.exports;
   e.asdf = o.boolean_or("asdf", e.asdf);
   e.sac = o.boolean_or("sac", e.sac);
   e.ondes3d_text = o.boolean_or("ondes3d_text", e.ondes3d_text);
-  e.ondes3d_dir = o.string_or("ondes3d_dir", e.ondes3d_dir);  // as output.file: from the current folder
+  if (o.has("ondes3d_dir")) e.ondes3d_dir = case_relative(o.string("ondes3d_dir"), case_path);
   e.network = o.string_or("network", e.network);
   if (!std::regex_match(e.network, std::regex("^[A-Z0-9]{1,2}$")))
     o.fail(o.node("network"), "network", "'" + e.network + "' is not an FDSN network code (1-2 capitals or digits)");
@@ -207,11 +209,11 @@ PlaneSpec parse_plane(Section& s, const toml::node& n, const std::string& text, 
   return p;
 }
 
-void read_snapshots(Section s, Case& c) {
+void read_snapshots(Section s, Case& c, const std::string& case_path) {
   SnapshotOptions& o = c.snapshots;
   o.every = s.integer("every", 1, 100000000);
   o.pgv = s.boolean_or("pgv", o.pgv);
-  o.file = s.string_or("file", "");
+  o.file = case_relative(s.string_or("file", ""), case_path);
   if (const toml::node* n = s.node("planes")) {
     const toml::array* a = n->as_array();
     if (!a || a->empty()) s.fail(n, "planes", "must be a non-empty array of strings like \"z=0\"");
@@ -323,8 +325,9 @@ Case parse_case(const std::string& text, const std::string& path) {
     c.stations.push_back(st);
   }
 
-  if (top.has("output")) read_output(top.table("output"), c);
-  if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c);
+  if (!path.empty()) c.output = std::filesystem::path(path).stem().string() + ".h5";
+  if (top.has("output")) read_output(top.table("output"), c, path);
+  if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c, path);
   if (top.has("run")) read_run(top.table("run"), c);
   if (top.has("tuning")) read_tuning(top.table("tuning"), c);
   top.reject_unknown();

@@ -142,12 +142,21 @@ void write_model(const std::string& path, const Model3D& m) {
   std::vector<float> qp, qs;  // the files hold Q, the model 1/Q
   for (const auto& [inv, out] : {std::pair{&m.inv_qp, &qp}, std::pair{&m.inv_qs, &qs}})
     for (float v : *inv) out->push_back(1.0f / v);
+  // Compressed by planes (shuffle + deflate, where the HDF5 library has deflate): a categorical model
+  // (a converted Ondes3D geology: a few materials) shrinks to a small fraction; readers see floats.
+  Id dcpl{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
+  if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0) {
+    const hsize_t chunk[3] = {1, dims[1], dims[2]};
+    h5::check(H5Pset_chunk(dcpl, 3, chunk), "model chunks");
+    h5::check(H5Pset_shuffle(dcpl), "model shuffle");
+    h5::check(H5Pset_deflate(dcpl, 6), "model deflate");
+  }
   for (const auto& [name, data] : {std::pair{"vp", &m.vp}, std::pair{"vs", &m.vs}, std::pair{"rho", &m.rho},
                                    std::pair{"qp", static_cast<const std::vector<float>*>(&qp)},
                                    std::pair{"qs", static_cast<const std::vector<float>*>(&qs)}}) {
     if (data->empty()) continue;
     Id space{H5Screate_simple(3, dims, nullptr), H5Sclose};
-    Id ds{H5Dcreate2(file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+    Id ds{H5Dcreate2(file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose};
     h5::check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data->data()), name);
   }
 }

@@ -98,6 +98,8 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
   for (const Station& s : c.stations)
     t += fmt::format("[[stations]]{}\nname = {}\nposition = [{}, {}, {}]\n", st, quoted(s.name), g17(s.position[0]),
                      g17(s.position[1]), g17(s.position[2]));
+  // A case's paths are from its own folder, its outputs' too (io/case_reader.cpp read_output): the
+  // TOML runs from any folder, writing where the .prm run from here does.
   t += fmt::format("\n[output]\nfile = {}{}\nondes3d_text = true  # Ondes3D's obs<N>.dat station files too\n"
                    "ondes3d_dir = {}\n",
                    quoted(relative_to(c.output, toml_path)), from(where, "output.file"),

@@ -111,7 +111,7 @@ TEST_F(Cli, BadFlagsAreRefused) {
     EXPECT_FALSE(fs::exists(dir_ / "o.h5")) << flag;
   }
   // `check` says so as a warning (a batch job may make the folder before it runs) and exits 0.
-  r = run("check " + small_case("file = \"small_homogeneous.h5\"", "file = \"/nonexistent/dir/o.h5\""));
+  r = run("check " + small_case("[run]", "[output]\nfile = \"/nonexistent/dir/o.h5\"\n[run]"));
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("warning: " + (dir_ / "case.toml").string() +
                           ": output.file = /nonexistent/dir/o.h5: directory /nonexistent/dir does not exist"),
@@ -278,6 +278,22 @@ TEST_F(Cli, RunWritesTheDocumentedHdf5Layout) {
 
 // compare: a source twice as strong gives traces exactly twice as large (the scheme is linear and
 // doubling commutes with float rounding), so the relative L2 difference is exactly 1.
+// Every path a case names is from the case's folder, its outputs' too: run from another folder, a
+// case writes its output.file beside itself; without one, <case stem>.h5 in the current folder.
+TEST_F(Cli, OutputsAreNamedFromTheCaseFolder) {
+  fs::create_directories(dir_ / "elsewhere");
+  fs::create_directories(dir_ / "res");
+  const std::string from_elsewhere = "cd " + (dir_ / "elsewhere").string() + " && " + ONDES_BINARY + " run ";
+  auto r = ondes::test::shell(from_elsewhere + small_case() + " --steps 5", dir_ / "log1");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "elsewhere" / "case.h5")) << r.output;
+  r = ondes::test::shell(from_elsewhere + small_case("[run]", "[output]\nfile = \"res/o.h5\"\n[run]") + " --steps 5",
+                         dir_ / "log2");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(dir_ / "res" / "o.h5")) << r.output;
+  EXPECT_FALSE(fs::exists(dir_ / "elsewhere" / "res"));
+}
+
 TEST_F(Cli, CompareTellsIdenticalFromDifferentRuns) {
   const std::string a = (dir_ / "a.h5").string(), b = (dir_ / "b.h5").string(), c = (dir_ / "c.h5").string();
   ASSERT_EQ(run("run " + small_case() + " --steps 150 --output " + a).code, 0);
@@ -316,6 +332,12 @@ TEST_F(Cli, VersionHelpAndMisspelledCommands) {
   r = run("run --help");
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("Ondes3D parameter file (.prm"), std::string::npos) << r.output;
+  // StarPU's own messages only on request: -v before or after the command's arguments.
+  EXPECT_NE(run("--help").output.find("-v,--verbose"), std::string::npos);
+  for (const std::string& args : {"-v check " + small_case(), "check " + small_case() + " --verbose"}) {
+    r = run(args);
+    EXPECT_EQ(r.code, 0) << args << "\n" << r.output;
+  }
 }
 
 // The progress line counts the whole run: the warm-up window (10 iterations) ends on

@@ -333,6 +333,15 @@ TEST_F(Ondes3dInput, ConvertAndRunCommands) {
   // The stations also where the station file put them, in its axes (x east, y north, z up).
   const std::vector<float> at = test::read_floats((dir_ / "out" / "tagged.h5").string(), "stations/file_position");
   EXPECT_EQ(at, (std::vector<float>{0, 0, 0, 600, 300, 0, -400, 500, -300}));
+  // Converted into another folder, the case names its outputs from its own folder as it does its
+  // inputs: run from any folder, it writes where the .prm run from here did.
+  fs::create_directories(dir_ / "sub");
+  fs::remove(dir_ / "out" / "tagged.h5");
+  ASSERT_EQ(std::system(("cd " + dir_.string() + " && " + bin + " convert tagged.prm -o sub/converted.toml > /dev/null 2>&1").c_str()), 0);
+  const std::string elsewhere = "cd " + fs::temp_directory_path().string() + " && " + bin;
+  ASSERT_EQ(std::system((elsewhere + " run " + (dir_ / "sub" / "converted.toml").string() + " --steps 5 > /dev/null 2>&1").c_str()), 0);
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "tagged.h5"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "obs3.dat"));
 }
 
 namespace {
@@ -368,6 +377,11 @@ TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
                          "<layer2><name>eau</name><rho>1030.</rho><vp>1530.</vp><vs>0.0</vs></layer2>"
                          "<layer3><name>rock</name><rho>2600.</rho><vp>4000.</vp><vs>2300.</vs></layer3>");
   const Case c = expect_conversion_bitwise(prm);
+  // The converted model is compressed (a categorical model is a few materials), read back to the bit.
+  ASSERT_TRUE(c.medium.model);
+  const fs::path model = dir_ / "geo_model.h5";
+  ASSERT_TRUE(fs::exists(model));
+  EXPECT_LT(fs::file_size(model), sizeof(float) * 3 * c.medium.model->vp.size() / 2) << "stored as raw floats";
   EXPECT_EQ(c.grid.nx, 16 + 18);
   EXPECT_EQ(c.grid.ny, 20 + 18);
   EXPECT_EQ(c.grid.nz, 14 + 8);

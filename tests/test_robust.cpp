@@ -335,7 +335,7 @@ TEST_F(Robust, ARestartedRunsSnapshotsAreThoseOfTheWholeRun) {
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
-  text.replace(text.find("[output]"), 8, "[snapshots]\nevery = 10\nplanes = [\"z=0\", \"y=2000\"]\npgv = true\n\n[output]");
+  text.replace(text.find("[run]"), 5, "[snapshots]\nevery = 10\nplanes = [\"z=0\", \"y=2000\"]\npgv = true\n\n[run]");
   const std::string c = path("snap.toml");
   std::ofstream(c) << text;
   ASSERT_EQ(cli("run " + c + " --steps 100 --blocks 2x2 --output " + path("whole.h5"), dir_ / "whole.log").code, 0);
@@ -452,7 +452,7 @@ TEST_F(Robust, AnOutputNamedAfterAFolderIsRefusedBeforeTheRun) {
   // The snapshots' file, in a folder that does not exist: one line naming the key, before the run
   // (it was HDF5's error stack and exit 1 at set-up).
   std::string text = read_text(c);
-  text.replace(text.find("[output]"), 8, "[snapshots]\nevery = 5\nfile = \"/nonexistent/dir/s.h5\"\n\n[output]");
+  text.replace(text.find("[run]"), 5, "[snapshots]\nevery = 5\nfile = \"/nonexistent/dir/s.h5\"\n\n[run]");
   write_text(dir_ / "snap.toml", text);
   r = cli(fmt::format("run {} --steps 10 --output {}", path("snap.toml"), path("o.h5")), dir_ / "log3");
   EXPECT_EQ(r.code, 2);
