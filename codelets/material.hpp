@@ -82,21 +82,21 @@ struct PlaneMaterial {
   PlaneAt plane;
   ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
 };
-// Ondes3D's geological nodes (StepParams::node_material): a row's cells average the nodes
-// (NodeAt), vectorised as the cell form's arithmetic is; its PML runs read the cells' classes
-// (pml_at: NodeClassAt), which they cannot vectorise either way. Why: read by class, a row's cells
-// gathered eight values each, and the rows ran far slower than the cell form's (docs/performance.md).
+// Ondes3D's geological nodes (StepParams::node_material): the CPU rows and PML runs average the
+// nodes (NodeAt), vectorised as the cell form's arithmetic is, where the CUDA kernels read the
+// cells' classes (NodeClassAt): the same bits. Why: read by class, each cell gathered eight values,
+// and the CPU loops ran far slower than the cell form's (docs/performance.md).
 struct NodeMaterial {
   CellMaterial cells;
   NodeClasses classes;
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
 };
-// The material of a PML run's cell i: the row's, or the node class.
+// The material of a PML run's cell i (pml_cells.hpp by_point_words: a sub-run's point classes).
 template <class M>
 ONDES_ROW inline auto pml_at(const M& m, int64_t i) {
   return m.at(i);
 }
-ONDES_ROW inline NodeClassAt pml_at(const NodeMaterial& m, int64_t i) { return m.classes.at(i); }
+ONDES_ROW inline NodeAt<ArrayAt> pml_at(const NodeMaterial& m, int64_t i) { return m.at(i); }
 // f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
 // (elastic only: Nodes false leaves it out), else CellMaterial.
 template <bool Nodes = true, class F>

@@ -82,10 +82,11 @@ struct DampedMask {
 };
 
 // PerCell: the coefficients are those of the class of the difference's field point
-// (PmlView::point_class, Ondes3D's geological nodes) rather than of the cell's plane.
+// (PmlView::point_class, Ondes3D's geological nodes) rather than of the cell's plane; `words`, where
+// given, the cell's classes already read (a CPU run of cells of the same classes: by_point_words).
 template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
-                                const Damped& damped, Diffs& d, float inv_h) {
+                           const Damped& damped, Diffs& d, float inv_h, const PmlPointWords* words = nullptr) {
   constexpr DiffPlaces where{Axes, Halves};
   const int ijk[3] = {i, j, k};
   const int n_axis[3] = {s.nx, s.ny, s.nz};
@@ -97,7 +98,7 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
   for (int q = 0; q < 9; ++q)
     if (damped(where.axis(q))) old[q] = v.psi[(psi_base + q) * v.count + p];
   // PerCell: the classes of the cell's points of this update, one load with the memory variables'
-  const PmlPointWords cls = PerCell ? v.point_class[(psi_base == 0 ? 0 : v.count) + p] : PmlPointWords{};
+  const PmlPointWords cls = !PerCell ? PmlPointWords{} : words ? *words : v.point_class[(psi_base == 0 ? 0 : v.count) + p];
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) {
     const int a = where.axis(q);
@@ -126,17 +127,19 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 // second in a pass of their own over the PML runs, the CUDA kernels both in registers.
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
-                                        int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents]) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kIsNodeClass<M>>(sp.shape, pv, p, i, j, k,
-                                                                                               0, damped, d, sp.inv_h);
+                                        int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents],
+                                        const PmlPointWords* words = nullptr) {
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kIsNodeClass<M> || kIsNodeAt<M>>(
+      sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h, words);
   velocity_increments(m, d, sp.dt, dv);
 }
-// PerCell: Ondes3D's geological nodes (PmlView::point_class).
+// PerCell: Ondes3D's geological nodes (PmlView::point_class; words as pml_memory's).
 template <bool PerCell, class Damped, class Put>
 ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
-                                 int k, int plane, const Damped& damped, Diffs d, Put&& put) {
+                                 int k, int plane, const Damped& damped, Diffs d, Put&& put,
+                                 const PmlPointWords* words = nullptr) {
   pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, PerCell>(sp.shape, pv, p, i, j, k, 9, damped, d,
-                                                                                 sp.inv_h);
+                                                                                 sp.inv_h, words);
   hooke(u, d, sp.dt, plane, put);
 }
 
@@ -241,30 +244,55 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
 // `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
 // one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
 // one core either way, absorbing.toml.)
+// A PML run's sub-runs of cells whose points have the same classes (PerCell: Ondes3D's geological
+// nodes; first: the run's first cell's place among the point words), f(t0, t1, their words): the
+// classes read once a sub-run, so that a sub-run's profiles are contiguous in x as the plane's are
+// and its loop vectorises; the whole run at once otherwise (no words).
+template <bool PerCell, class F>
+ONDES_ROW inline void by_point_words(const PmlView& pv, int64_t first, int len, F&& f) {
+  if constexpr (!PerCell) {
+    f(0, len, nullptr);
+  } else {
+    const PmlPointWords* w = pv.point_class + first;
+    auto same = [&](int a, int b) { return w[a].w[0] == w[b].w[0] && w[a].w[1] == w[b].w[1]; };
+    for (int t0 = 0, t1; t0 < len; t0 = t1) {
+      for (t1 = t0 + 1; t1 < len && same(t1, t0);) ++t1;
+      const PmlPointWords words = w[t0];
+      f(t0, t1, &words);
+    }
+  }
+}
+
 template <class Damped, class M>
 ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
                                 int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+  constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
+  by_point_words<kNodes>(pv, q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
-  for (int t = 0; t < len; ++t) {
-    const int64_t c = row + i0 + t;
-    float dp[kVelocityComponents];
-    velocity_pml_increments(p, pml_at(mat, c), pv, q0 + t, i0 + t, j, k, damped, velocity_diffs(ArrayAt{s, n, c, sy, sz}),
-                            dp);
-    for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
-  }
+    for (int t = t0; t < t1; ++t) {
+      const int64_t c = row + i0 + t;
+      float dp[kVelocityComponents];
+      velocity_pml_increments(p, pml_at(mat, c), pv, q0 + t, i0 + t, j, k, damped,
+                              velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp, words);
+      for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
+    }
+  });
 }
 template <class Damped, class M>
 ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
                               int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+  constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
+  by_point_words<kNodes>(pv, pv.count + q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
-  for (int t = 0; t < len; ++t) {
-    const int64_t c = row + i0 + t;
-    constexpr bool kNodes = kIsNodeClass<std::decay_t<decltype(pml_at(mat, c))>>;
-    stress_pml_rates<kNodes>(p, elastic_moduli(pml_at(mat, c)), pv, q0 + t, i0 + t, j, k, plane, damped,
-                             stress_diffs(ArrayAt{v, n, c, sy, sz}, plane), [&](int w, float x) { s[w * n + c] += x; });
-  }
+    for (int t = t0; t < t1; ++t) {
+      const int64_t c = row + i0 + t;
+      stress_pml_rates<kNodes>(p, elastic_moduli(pml_at(mat, c)), pv, q0 + t, i0 + t, j, k, plane, damped,
+                               stress_diffs(ArrayAt{v, n, c, sy, sz}, plane),
+                               [&](int w, float x) { s[w * n + c] += x; }, words);
+    }
+  });
 }
 
 }  // namespace

@@ -154,6 +154,10 @@ struct NodeAt {
   }
 };
 template <class M>
+constexpr bool kIsNodeAt = false;
+template <class M>
+constexpr bool kIsNodeAt<NodeAt<M>> = true;
+template <class M>
 ONDES_CELL Buoyancies buoyancies(const NodeAt<M>& n) {
   const M& m = n.m;
   const float r = m.template at<RHO, 0, 0, 0>(), ry = m.template at<RHO, 0, 1, 0>();
