@@ -42,9 +42,13 @@ void print_attenuation(const Medium& m) {
   fmt::print("attenuation: Q constant over [{}, {}] Hz with {} ({} memory variables a cell: "
              "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
              f0, f1,
-             m.q_coarse_grained ? fmt::format("{} relaxation mechanisms coarse-grained, one per cell of each 2x2x2 cube",
-                                              kCubeMechanisms)
-                                : fmt::format("{} relaxation mechanisms in every cell", sets),
+             m.day_bradley.on()
+                 ? fmt::format("Ondes3D's Day and Bradley (taum {} s, tauM {} s, w0 {} rad/s: each cell one of {} "
+                               "relaxation times by its indices' signs and parities)",
+                               m.day_bradley.tau_min, m.day_bradley.tau_max, m.day_bradley.w0, kOndes3dCubeCells)
+             : m.q_coarse_grained ? fmt::format("{} relaxation mechanisms coarse-grained, one per cell of each 2x2x2 cube",
+                                                kCubeMechanisms)
+                                  : fmt::format("{} relaxation mechanisms in every cell", sets),
              kStressComponents * sets, bytes + extra, bytes, double(bytes + extra) / bytes, m.q_reference);
   QFits fits = q_fits(m);
   std::vector<double> f;

@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <type_traits>
+#include "codelets/day_bradley.hpp"
 #include "codelets/edges.hpp"
 #include "codelets/faces.hpp"
 #include "core/execution_policy.hpp"
@@ -14,6 +15,7 @@
 #include "codelets/march.hpp"
 #include "codelets/material.hpp"
 #include "codelets/pml_cells.hpp"
+#include "codelets/pml_runs.hpp"
 #include "codelets/stencil.hpp"
 #include "codelets/surface.hpp"
 
@@ -47,13 +49,14 @@ namespace ondes {
 
 // One cell's stress update: elastic (N = 0) or with N memory sets, r the cell's relaxation
 // (AnelasticView::relaxation).
+// (x, y, z): its block indices.
 template <int N, class M>
 ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t q,
-                            const M& m, const Diffs& d, float scale, int plane) {
+                            const M& m, const Diffs& d, float scale, int plane, int x, int y, int z) {
   if constexpr (N == 0)
     add_stress(s, n, q, m, d, scale, plane);
   else
-    add_stress_anelastic<N>(s, a.memory, r, n, q, m, d, scale, plane);
+    add_stress_anelastic<N>(s, a, r, n, q, m, d, scale, plane, x, y, z);
 }
 }  // namespace ondes
 
@@ -78,8 +81,9 @@ ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, int64_t row,
 // The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium
 // the plane's, or (coarse-grained, N = 1) the two cube cells the row's cells alternate between,
 // loaded once and selected per cell (gathered per cell, the row ran at a third of the speed its
-// bytes allow); in a 3D model (PerCell) each cell's own, gathered. (PerCell is a template
-// parameter: tested at run time in the loop, it cost the layered rows their vectorisation.)
+// bytes allow); in a 3D model, or with Ondes3D's Day and Bradley (PerCell), each cell's own,
+// gathered. (PerCell is a template parameter: tested at run time in the loop, it cost the layered
+// rows their vectorisation.)
 template <int N, bool PerCell>
 struct RowRelaxation {
   const AnelasticView& a;
@@ -123,7 +127,7 @@ ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, cons
     const int64_t i = row + t;
     float g[2], d;
     stress_cell<N>(s, a, relax.at(t, i, g, d), n, i, mat.at(i), stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale,
-                   Plane);
+                   Plane, x0 + t, j, k);
   }
 }
 template <int N, bool PerCell, class M>
@@ -170,7 +174,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count, p.node_material) : PmlView{};
   // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
-  const bool uniform = p.uniform_planes && !PerCell;
+  const bool uniform = p.uniform_planes && !a.per_cell;
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
@@ -190,7 +194,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
             for (int t = 0; t < len; ++t) {
               const int64_t c = row + i0 + t;
               float g[2], r;
-              anelastic_stress_pml_cell<N>(p, s, a.memory, relax.at(t, c, g, r), m.at(c), pk, q0 + t, c, i0 + t, j, k,
+              anelastic_stress_pml_cell<N>(p, s, a, relax.at(t, c, g, r), m.at(c), pk, q0 + t, c, i0 + t, j, k,
                                            plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
             }
           }
@@ -199,17 +203,18 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
       }
     });
   }
+  if constexpr (N == 1) ondes3d_sxz_columns(p, s, v, mat, a);  // after every cell's own update
   freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
-      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j, image_damping(p));
+      for (int i = 0; i < sh.nx; ++i) image_free_surface_column(sh, s, i, j, image_damping(p), a.image_stride);
 }
 
 ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                               int64_t count, char* anelastic, AnelasticShape q) {
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
-    if (a.per_cell)
+    if (a.per_cell || a.ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (layout.hpp)
       stress_sweep_n<decltype(n)::value, true>(p, s, v, mat, pml, count, a);
     else
       stress_sweep_n<decltype(n)::value, false>(p, s, v, mat, pml, count, a);
@@ -288,7 +293,7 @@ __global__ void __launch_bounds__(512, MinBlocks)
   for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
     stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
-                   stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane);
+                   stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane, i, j, k);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
   });
@@ -296,10 +301,10 @@ __global__ void __launch_bounds__(512, MinBlocks)
 
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
-__global__ void image_kernel(BlockShape sh, float* s, float a) {
+__global__ void image_kernel(BlockShape sh, float* s, float a, bool kept) {
   const int i = blockIdx.x * kTx + threadIdx.x, j = blockIdx.y * kTy + threadIdx.y;
   if (i >= sh.nx || j >= sh.ny) return;
-  image_free_surface_column(sh, s, i, j, a);
+  image_free_surface_column(sh, s, i, j, a, kept);
 }
 
 }  // namespace
@@ -363,9 +368,13 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_pml_cells");
     }
   });
+  if ((steps & kImagesStep) && anelastic && q.yz_skew != kNoSkew) {  // after every cell's own update
+    ondes3d_sxz_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat, a, edges);
+    check_launch("ondes3d_sxz_kernel");
+  }
   if (steps & kImagesStep) freeze_faces(p, kStressKind, s, stream);
   if (p.free_surface && (steps & kImagesStep)) {
-    image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s, image_damping(p));
+    image_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p.shape, s, image_damping(p), a.image_stride);
     check_launch("image_kernel");
   }
 }

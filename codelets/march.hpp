@@ -42,7 +42,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
   // tiles: sxx, sxy, sxz, syy, syz, rho (Cells)
   constexpr int F = velocity_tiles(Form), K = T::kSize;
-  constexpr int slots = velocity_tiles(Form) * K;  // XPatch's, after the tiles
+  constexpr int slots = F * K;  // XPatch's, after the tiles
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();

@@ -88,15 +88,8 @@ struct PlaneMaterial {
 // and the CPU loops ran far slower than the cell form's (docs/performance.md).
 struct NodeMaterial {
   CellMaterial cells;
-  NodeClasses classes;
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
 };
-// The material of a PML run's cell i (pml_cells.hpp by_point_words: a sub-run's point classes).
-template <class M>
-ONDES_ROW inline auto pml_at(const M& m, int64_t i) {
-  return m.at(i);
-}
-ONDES_ROW inline NodeAt<ArrayAt> pml_at(const NodeMaterial& m, int64_t i) { return m.at(i); }
 // f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
 // (elastic only: Nodes false leaves it out), else CellMaterial.
 template <bool Nodes = true, class F>
@@ -107,7 +100,7 @@ ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const flo
     f(PlaneMaterial{plane_at(mat, sh, k)});
   } else if constexpr (Nodes) {
     if (p.node_material)
-      f(NodeMaterial{cells, node_classes(mat, sh)});
+      f(NodeMaterial{cells});
     else
       f(cells);
   } else {

@@ -176,6 +176,9 @@ template <class M>
 constexpr bool kIsNodeClass = false;
 template <>
 constexpr bool kIsNodeClass<NodeClassAt> = true;
+// Ondes3D's geological nodes, averaged (NodeAt) or read by class (NodeClassAt).
+template <class M>
+constexpr bool kOndes3dNodes = kIsNodeClass<M> || kIsNodeAt<M>;
 ONDES_CELL Buoyancies buoyancies(const NodeClassAt& c) {
 #ifdef __CUDA_ARCH__
   const float4 a = __ldg(reinterpret_cast<const float4*>(c.e));
@@ -312,18 +315,31 @@ ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Dif
 // elastic part does. N memory sets: every mechanism in every cell, or (N = 1) coarse-grained, the
 // cell's one mechanism of its 2 x 2 x 2 cube with the weights of physics/attenuation.hpp's
 // fit_coarse_q (8 x the every-cell weights instead missed the exact solution by 25% at Q = 15).
+// Ondes3D's Day and Bradley (a.ondes3d: physics/attenuation.hpp day_bradley_relaxation), as its
+// computeIntermediates.c LocalComputeDayBradley and computeStress.c computeStress compute it: at
+// the surface its memory's drive folds dz vz with the sign reversed (its dzV0z), and in its C-PML
+// (FREEABS) not at all (pml); its yz, our sxz, keeps no memory (it writes fyz to [i][j][j]: only
+// the cells of codelets/day_bradley.hpp relax); and the surface's images take its memory back (the
+// images above it, t0.xz[1] = -t0.xz[0] and the like, get + dt ksi of the cell they mirror): a cell
+// of the surface's two planes leaves its mean memory term in the image slot it mirrors into, which
+// image_free_surface_column adds.
+// (x, y, z): the cell's block indices.
 template <int N, class M>
-ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxation& r, int64_t n, int64_t i,
-                                     const M& m, const Diffs& d, float scale, int plane) {
+ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t i,
+                                     const M& m, const Diffs& d, float scale, int plane, int x, int y, int z,
+                                     bool pml = false) {
+  float* memory = a.memory;
   const Moduli u = elastic_moduli(m);
   const float mu = shear_modulus(m.template at<IMU, 0, 0, 0>());
+  const float fold = !a.ondes3d ? 1.0f : pml ? 0.0f : -1.0f;
   // Hooke's law is linear in the moduli: a mechanism's rates are gain_P x (those of lambda + 2 mu
   // alone) + gain_S x (those of mu alone), 12 values computed once instead of Hooke per mechanism
   // (fewer registers: the CUDA kernel ran at 46% of the DRAM bandwidth, latency-bound, before).
   float rate[kStressComponents], p_rate[kStressComponents], s_rate[kStressComponents];
   hooke(u, d, scale, plane, [&](int c, float x) { rate[c] = x; });
-  hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, u.lam, u.l2m}, d, scale, plane, [&](int c, float x) { p_rate[c] = x; });
-  hooke(Moduli{-2.0f * mu, 0.0f, u.mxy, u.mxz, u.myz, u.lam, u.l2m}, d, scale, plane,
+  hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, fold * u.lam, u.l2m}, d, scale, plane,
+        [&](int c, float x) { p_rate[c] = x; });
+  hooke(Moduli{-2.0f * mu, 0.0f, u.mxy, u.mxz, u.myz, fold * u.lam, u.l2m}, d, scale, plane,
         [&](int c, float x) { s_rate[c] = x; });
   // Every memory variable is loaded before any is stored: the compiler cannot tell that one
   // mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
@@ -334,13 +350,17 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
     ONDES_UNROLL
     for (int c = 0; c < kStressComponents; ++c) z0[l][c] = memory[(int64_t(l) * kStressComponents + c) * n + i];
   }
+  float kept[kStressComponents] = {};
+  const int m0 = a.ondes3d ? a.cube_cell(x, y, z) : 0;
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
-    const float gp = r.p[2 * l], gs = r.s[2 * l], decay = r.decay[l];
     ONDES_UNROLL
     for (int c = 0; c < kStressComponents; ++c) {
-      if (at_surface(plane) && c == SZZ) continue;
+      if ((at_surface(plane) && c == SZZ) || (a.ondes3d && c == SXZ)) continue;
+      const int e = a.ondes3d ? a.ondes3d_cell(c, x, y, z) - m0 : 0;  // c's mechanism (Day and Bradley)
+      const float gp = r.p[2 * (l + e)], gs = r.s[2 * (l + e)], decay = r.decay[l + e];
       const float z1 = decay * z0[l][c] + (gp * p_rate[c] + gs * s_rate[c]);
+      kept[c] += 0.5f * (z0[l][c] + z1);
       rate[c] -= 0.5f * (z0[l][c] + z1);
       memory[(int64_t(l) * kStressComponents + c) * n + i] = z1;
     }
@@ -348,20 +368,28 @@ ONDES_CELL void add_stress_anelastic(float* s, float* memory, const CellRelaxati
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c)
     if (!at_surface(plane) || c != SZZ) s[c * n + i] += rate[c];
+  if (a.image_stride && z < 2) {
+    const int64_t sz = a.image_stride;  // the slots image_free_surface_column mirrors this cell into
+    const int64_t xz = z == 0 ? i - sz : i - 3 * sz;
+    s[SXZ * n + xz] = kept[SXZ], s[SYZ * n + xz] = kept[SYZ];
+    if (z == 1) s[SZZ * n + i - 2 * sz] = kept[SZZ];
+  }
 }
 
 // Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
 // about z = 0 (their index k is at depth k + 1/2), times a: 1, or with Ondes3D's surface and q0
 // damping the top layer's factor (computeStress.c: its images are damped in their cells' turn).
-ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j, float a) {
+// kept: Ondes3D's Day and Bradley, the image slots hold the memory terms add_stress_anelastic
+// left there, added to the images (sxz, syz of planes -1 and -2, szz of plane -1).
+ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j, float a, bool kept = false) {
   const int64_t n = sh.cells();
   const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
   const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
-  for (int c = SXZ; c <= SYZ; ++c) {
-    s[c * n + m1] = a * -s[c * n + k0];
-    s[c * n + m2] = a * -s[c * n + k1];
-  }
-  s[SZZ * n + m1] = a * -s[SZZ * n + k1];
+  auto image = [&](int c, int64_t to, int64_t from) {
+    s[c * n + to] = kept ? a * -s[c * n + from] + s[c * n + to] : a * -s[c * n + from];
+  };
+  for (int c = SXZ; c <= SYZ; ++c) image(c, m1, k0), image(c, m2, k1);
+  image(SZZ, m1, k1);
   s[SZZ * n + m2] = a * -s[SZZ * n + k2];
 }
 // The images' factor of a step's parameters.

@@ -75,6 +75,19 @@ struct Model3D;
 // does, vacuum keeping its density (Medium::ondes3d_nodes).
 enum class LayerSampling { Average, Ondes3d };
 
+// Ondes3D's Day and Bradley attenuation (its DAYandBRADLEY method: <taum> <tauM> <w0>; in a case
+// q_scheme = "day_bradley", physics/attenuation.hpp day_bradley_relaxation): relaxation times (s),
+// the reference angular frequency (rad/s), and the Ondes3D indices (jmp, imp, k counted up) of grid
+// cell (0, 0, 0), whose signs and parities give each cell its relaxation time.
+// yz_skew: Ondes3D's k - jmp of the cells whose yz memory its misplaced fyz drives (one process;
+// codelets/day_bradley.hpp), none: no cell's.
+struct DayBradley {
+  double tau_min = 0, tau_max = 0, w0 = 0;
+  std::array<int, 3> origin{0, 0, 1};
+  std::optional<int> yz_skew;
+  bool on() const { return tau_min > 0; }
+};
+
 // Homogeneous media are one layer with top 0. A 3D model (medium.model) replaces the layers.
 struct Medium {
   std::vector<Layer> layers;
@@ -85,6 +98,7 @@ struct Medium {
   std::array<double, 2> q_band{0, 0};
   double q_reference = 0;
   bool q_coarse_grained = false;  // q_scheme = "coarse_grained" (physics/attenuation.hpp's QScheme)
+  DayBradley day_bradley;         // q_scheme = "day_bradley" (q_band then reports its times' band)
   // Ondes3D's `q0` (its "ANOTHER" method): after each velocity update the velocity is multiplied by
   // exp(-pi f0 dt / q0) of its layer, f0 = q0_frequency (Hz); an approximation (docs/user-guide.md).
   double q0_frequency = 0;

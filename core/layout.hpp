@@ -222,9 +222,24 @@ static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
 // The attenuation a compute_stress task applies: mechanisms 0 for an elastic medium, 1 for a
 // coarse-grained one; parity: bit 0 the block's first x index's parity, bit 1 its first y's (the
 // cube cells follow the global indices, so every layout relaxes a cell alike).
+// Ondes3D's Day and Bradley cells (ondes3d = 1; physics/attenuation.hpp DayBradley): a stress
+// point's relaxation time follows the signs and parities of its Ondes3D cell's indices as C's %
+// gives them (computeIntermediates.c ComputeIntermediates: tk from imp % 2, jmp % 2 and k % 2,
+// each -1, 0 or 1). origin: the Ondes3D (jmp, imp, k) of the block's normal stresses at (0, 0, 0),
+// its k counted up; Ondes3D's cell of a point of ours shifts by one along its x for sxy and syz
+// (its xy and xz lie half a cell before its xx), and down one for sxz and syz (its xz and yz half
+// a cell above its xx). images: its surface's images take the memory back (stencil.hpp
+// add_stress_anelastic). yz_skew, x0: where its misplaced fyz drives sxz's memory
+// (codelets/day_bradley.hpp); yz_skew kNoSkew: nowhere.
+constexpr int kOndes3dCubeCells = 27, kNoSkew = -2147483647 - 1;
+ONDES_HD constexpr int ondes3d_cube_cell(int imp_mod, int jmp_mod, int k_mod) {
+  return (imp_mod + 1) + 3 * (jmp_mod + 1) + 9 * (k_mod + 1);
+}
 struct AnelasticShape {
   int mechanisms = 0, classes = 0, parity = 0, per_cell = 0;
-  ONDES_HD int gain_sets() const { return mechanisms == 1 ? kCubeCells : mechanisms; }
+  int ondes3d = 0, images = 0, yz_skew = kNoSkew, x0 = 0;
+  int origin[3] = {0, 0, 0};
+  ONDES_HD int gain_sets() const { return ondes3d ? kOndes3dCubeCells : mechanisms == 1 ? kCubeCells : mechanisms; }
 };
 struct AnelasticLayout {
   int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
@@ -249,10 +264,20 @@ struct AnelasticView {
   const float* gains;  // [class][mechanism][P, S]
   const float* decay;  // [mechanism]
   int sets, parity, per_cell;  // AnelasticShape::gain_sets(), parity, per_cell
-  // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices).
+  int ondes3d, yz_skew, x0, origin[3];  // AnelasticShape's
+  int64_t image_stride;                 // AnelasticShape::images: a plane's cells (BlockShape::sz); else 0
+  // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices); Ondes3D's Day and
+  // Bradley: that of its normal stresses.
   ONDES_HD int cube_cell(int i, int j, int k) const {
+    if (ondes3d) return ondes3d_cell(SXX, i, j, k);
     return ((i + parity) & 1) | (((j + (parity >> 1)) & 1) << 1) | ((k & 1) << 2);
   }
+  // Ondes3D's Day and Bradley: component c's mechanism at cell (i, j, k).
+  ONDES_HD int ondes3d_cell(int c, int i, int j, int k) const {
+    const int dx = c == SXY || c == SYZ, dz = c == SXZ || c == SYZ;
+    return ondes3d_cube_cell((j + origin[1] + dx) % 2, (i + origin[0]) % 2, (origin[2] - k - dz) % 2);
+  }
+
   // The relaxation of cell (i, j, k), padded index q, for N memory sets: its class's N mechanisms,
   // or, coarse-grained (N = 1), its cube cell's one.
   template <int N>
@@ -276,7 +301,8 @@ ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, 
   const AnelasticLayout l = AnelasticLayout::of(s, q);
   return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
-          q.gain_sets(), q.parity, q.per_cell};
+          q.gain_sets(), q.parity, q.per_cell, q.ondes3d, q.yz_skew, q.x0, {q.origin[0], q.origin[1], q.origin[2]},
+          q.images ? s.sz() : 0};
 }
 // Ondes3D's simple attenuation (Medium::q0_frequency): after each velocity update and each stress
 // update a field at depth z (in cells) is multiplied by the factor of the layer holding z: layer l

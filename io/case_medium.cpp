@@ -65,7 +65,8 @@ void read_q_scheme(Section& s, Medium& m) {
   const std::string scheme = s.string_or("q_scheme", "every_cell");
   if (scheme != "every_cell" && scheme != "coarse_grained")
     s.fail(s.node("q_scheme"), "q_scheme",
-           fmt::format("\"{}\": the allowed values are \"every_cell\" (default) and \"coarse_grained\"", scheme));
+           fmt::format("\"{}\": the allowed values are \"every_cell\" (default), \"coarse_grained\" and "
+                       "\"day_bradley\"", scheme));
   m.q_coarse_grained = scheme == "coarse_grained";
   if (!m.q_coarse_grained) return;
   constexpr double kLowestQ = 20;
@@ -90,9 +91,38 @@ void read_q_scheme(Section& s, Medium& m) {
     }
 }
 
+// [medium] q_scheme = "day_bradley": Ondes3D's Day and Bradley (core/case.hpp DayBradley) from
+// q_tau = [taum, tauM] (s) and q_w0 (rad/s), as its <taum> <tauM> <w0>, with no q_band; q_origin =
+// [jmp, imp, k], Ondes3D's indices of the grid's cell (0, 0, 0) (default [0, 0, 1]), and q_yz_skew
+// (default none) say where its cells lie, as `convert` writes them from a .prm.
+void read_day_bradley(Section& s, Medium& m) {
+  if (!m.attenuating()) s.fail(s.node("q_scheme"), "q_scheme", "\"day_bradley\" given without any qp/qs in the medium");
+  for (const char* k : {"q_band", "q_reference"})
+    if (s.has(k)) s.fail(s.node(k), k, "not with q_scheme = \"day_bradley\": its band is q_tau's (and q_w0)");
+  if (!s.has("q_tau")) s.fail(nullptr, "q_tau", "missing: [taum, tauM] in s, needed by q_scheme = \"day_bradley\"");
+  DayBradley& d = m.day_bradley;
+  const std::array<double, 2> tau = s.vector<2>("q_tau");
+  if (!(tau[0] > 0) || !(tau[1] > tau[0]))
+    s.fail(s.node("q_tau"), "q_tau", fmt::format("[{}, {}] s: need 0 < taum < tauM", tau[0], tau[1]));
+  d.tau_min = tau[0], d.tau_max = tau[1];
+  d.w0 = s.number("q_w0", 0, kHuge, true);
+  if (s.has("q_origin")) {
+    const std::array<double, 3> o = s.vector<3>("q_origin");
+    for (int a = 0; a < 3; ++a) {
+      if (o[a] != std::round(o[a]) || std::abs(o[a]) > 1e8)
+        s.fail(s.node("q_origin"), "q_origin", "Ondes3D's indices [jmp, imp, k] must be integers");
+      d.origin[a] = static_cast<int>(o[a]);
+    }
+  }
+  if (s.has("q_yz_skew")) d.yz_skew = s.integer_or("q_yz_skew", 0, -100000000, 100000000);
+  m.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
+  m.q_reference = d.w0 / (2 * M_PI);
+}
+
 // [medium] q_band = [f_min, f_max] (Hz) and q_reference (Hz, default the band's geometric centre),
 // required with and only with qp/qs.
 void read_q_band(Section& s, Medium& m) {
+  if (s.string_or("q_scheme", "") == "day_bradley") return read_day_bradley(s, m);
   if (!s.has("q_band")) {
     if (m.attenuating())
       s.fail(nullptr, "q_band", "missing: the band [f_min, f_max] in Hz over which qp and qs hold is needed with them");
@@ -151,6 +181,8 @@ Medium read_medium(Section s, const std::string& case_path) {
     }
     m.model_q = m.model->attenuating();
     read_layer_sampling(s, m);
+    if (s.string_or("q_scheme", "") == "day_bradley")
+      s.fail(s.node("q_scheme"), "q_scheme", "\"day_bradley\" with a 3D model is not supported yet: layers only");
     read_q_band(s, m);
     s.reject_unknown();
     return m;

@@ -108,6 +108,12 @@ void check_blocks(const Case& c) {
                                 "\"ondes3d\", every layered .prm) the blocks are cut along one axis only: "
                                 "[1, N] or [N, 1]",
                                 c.path, c.run.nbx, c.run.nby));
+  // codelets/day_bradley.hpp: the cell Ondes3D's misplaced yz drive reaches is its driving column's
+  // x neighbour, whose velocities above the surface a block computes for its own columns only.
+  if (c.medium.day_bradley.yz_skew && xs.size() > 2)
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: with Ondes3D's Day and Bradley (medium.q_yz_skew, every "
+                                "layered .prm with <taum>) the blocks are cut along y only: [1, N]",
+                                c.path, c.run.nbx, c.run.nby));
   auto widths = [](const std::vector<int>& b) {
     int least = b.back(), most = 0;
     for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);

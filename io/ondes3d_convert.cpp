@@ -73,9 +73,15 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
   if (m.layer_sampling == LayerSampling::Ondes3d)
     t += fmt::format("layer_sampling = \"ondes3d\"{}\n", from(where, "medium.layer_sampling"));
   if (m.q0_frequency > 0) t += fmt::format("q0_frequency = {}{}\n", g17(m.q0_frequency), from(where, "medium.q0_frequency"));
-  if (m.q_band[1] > 0)
+  if (const DayBradley& d = m.day_bradley; d.on()) {
+    t += fmt::format("q_scheme = \"day_bradley\"{}\nq_tau = [{}, {}]\nq_w0 = {}\nq_origin = [{}, {}, {}]\n",
+                     from(where, "medium.day_bradley"), g17(d.tau_min), g17(d.tau_max), g17(d.w0), d.origin[0],
+                     d.origin[1], d.origin[2]);
+    if (d.yz_skew) t += fmt::format("q_yz_skew = {}\n", *d.yz_skew);
+  } else if (m.q_band[1] > 0) {
     t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),
                      from(where, "medium.q_band"), g17(m.q_reference), from(where, "medium.q_reference"));
+  }
   for (size_t l = 0; l < m.layers.size(); ++l) {
     const Layer& L = m.layers[l];
     t += fmt::format("[[medium.layers]]{}\ntop = {}\nvp = {}\nvs = {}\nrho = {}\n", from(where, fmt::format("medium.layers[{}]", l)),

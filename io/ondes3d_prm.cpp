@@ -48,6 +48,8 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
   g.stations.lo = {xmin * ds, ymin * ds, zmin * ds};
   g.stations.hi = {xmax * ds, ymax * ds, 0};
   g.stations.closed = true;
+  g.indices = {ymin - kDelta + 2, xmin - kDelta + 2, 1};  // the first computed cell, the surface's k
+  g.y_min = ymin, g.z_low = zmin - kDelta;
   // Ondes3D chooses the top at compile time (options.h: surface = FREE in its stock builds, when
   // <zMax> is read but unused); <surface>absorbing</surface>, a tag Ondes3D ignores, asks for the
   // absorbing top that its surface = ABSORBING builds compute up to zMax + DELTA.
@@ -59,12 +61,16 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
     g.offset[2] = (zmax + kDelta - 1) * ds;
     g.sources.hi[2] = zmax * ds;
     g.stations.hi[2] = zmax * ds;
+    g.indices[2] = zmax + kDelta;
+    g.levels = (zmax + kDelta + 2) - (zmin - kDelta) + 1;  // IO.c: ZMAX0 = zMax + DELTA + 2
     where.push_back({"boundaries.free_surface", v.origin("surface") + ", <zMax>: an absorbing top"});
   } else if (surface == "free") {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
     g.nz = kDelta - zmin;
     // One more cell west (core/case.hpp PmlProfile::Ondes3d): its vx there, held at zero beside.
     g.ny += 1;
     g.offset[1] += ds;
+    g.indices[1] -= 1;
+    g.levels = 2 - (zmin - kDelta) + 1;  // IO.c: ZMAX0 = 2
     where.push_back({"boundaries.free_surface", v.path() + ": Ondes3D's free surface (surface = FREE)"});
   } else {
     v.fail("surface", "= '" + surface + "' is neither free nor absorbing", "the top of the grid");
@@ -115,6 +121,29 @@ double layer_top(double depth_km, const Geometry& g, bool first) {
   return first ? 0.0 : std::max(0.0, g.offset[2] - 1000.0 * depth_km);  // Ondes3D's laydep = 1000 depth
 }
 
+// Ondes3D's DAYandBRADLEY (<taum> <tauM> <w0>) as its code runs it in one process (core/case.hpp
+// DayBradley): its cells' indices, and where its misplaced yz drive lands (codelets/day_bradley.hpp:
+// at k = j - levels, its local j being jmp - (<yMin> - DELTA - 1)).
+void day_bradley(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where) {
+  DayBradley& d = c.medium.day_bradley;
+  d.tau_min = v.number("taum", "the shortest relaxation time (s)", 0, 1e6, true);
+  d.tau_max = v.number("tauM", "the longest relaxation time (s), above <taum>", d.tau_min, 1e6, true);
+  d.w0 = v.number("w0", "the reference angular frequency (rad/s)", 0, 1e6, true);
+  if (!(d.tau_max > d.tau_min)) v.fail("tauM", "must exceed <taum>", "the longest relaxation time (s)");
+  d.origin = g.indices;
+  d.yz_skew = kDelta - g.y_min - g.levels;
+  // Its bands' ends, for what `check` reports (the method has no band of its own).
+  c.medium.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
+  c.medium.q_reference = d.w0 / (2 * M_PI);
+  // A column whose local j - (ZMIN - DELTA) reaches two columns' levels drives a cell two columns over.
+  const int last_local_j = g.indices[0] + g.nx - 1 - (g.y_min - kDelta - 1);
+  if (last_local_j - g.z_low >= 2 * g.levels)
+    spdlog::warn("{}: Day and Bradley over {} cells along y: Ondes3D's yz drive of its columns from local j {} on "
+                 "lands two columns over, which this port leaves out (codelets/day_bradley.hpp)",
+                 v.origin("taum"), g.nx, 2 * g.levels + g.z_low);
+  where.push_back({"medium.day_bradley", v.origin("taum") + ", <tauM>, <w0>: Ondes3D's Day and Bradley"});
+}
+
 // The <layerN> blocks: with depths (a layered model) or names (a geological one's materials, whose
 // names go to `names`). vs = 0 is water, vp = vs = 0 vacuum.
 void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where,
@@ -151,14 +180,7 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
     c.medium.q0_frequency = v.number("fd0", "the C-PML's frequency (Hz)", 0, 1e6, true);
     where.push_back({"medium.q0_frequency", v.origin("fd0") + " (no <f0>: the q0 damping's frequency is <fd0>)"});
   }
-  if (q) {  // Day and Bradley: relaxation times taum < tauM, reference frequency w0
-    const double tm = v.number("taum", "the shortest relaxation time (s)", 0, 1e6, true);
-    const double tM = v.number("tauM", "the longest relaxation time (s)", 0, 1e6, true);
-    c.medium.q_band = {1 / (2 * M_PI * std::max(tm, tM)), 1 / (2 * M_PI * std::min(tm, tM))};
-    c.medium.q_reference = v.number("w0", "the reference frequency (Hz)", 0, 1e6, true);
-    where.push_back({"medium.q_band", v.origin("taum") + ", <tauM>: 1 / (2 pi tau)"});
-    where.push_back({"medium.q_reference", v.origin("w0")});
-  }
+  if (q) day_bradley(v, g, c, where);
 }
 
 void key_value_layers(const PrmValues& v, const Geometry& g, double df, Case& c, std::vector<Provenance>& where) {

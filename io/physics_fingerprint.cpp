@@ -34,6 +34,9 @@ std::string physics_fingerprint(const Case& c) {
   if (c.medium.attenuating()) {
     f += fmt::format(" q band {} {} reference {}{}", c.medium.q_band[0], c.medium.q_band[1], c.medium.q_reference,
                      c.medium.q_coarse_grained ? " coarse-grained" : "");
+    if (const DayBradley& d = c.medium.day_bradley; d.on())
+      f += fmt::format(" Day and Bradley {} {} {} at {} {} {} skew {}", d.tau_min, d.tau_max, d.w0, d.origin[0],
+                       d.origin[1], d.origin[2], d.yz_skew.value_or(0));
     for (const Layer& l : c.medium.layers) f += fmt::format(" {}/{}", l.qp, l.qs);
     f += ";";
   }

@@ -150,8 +150,8 @@ std::complex<double> relative_modulus(const Relaxation& r, double f) {
   const double w = kTwoPi * f;
   if (r.coarse) {  // the geometric mean of the cube's cells
     std::complex<double> log_sum = 0.0;
-    for (int l = 0; l < kCubeMechanisms; ++l) log_sum += std::log(cell_modulus(r, f, l));
-    return std::exp(log_sum / double(kCubeMechanisms));
+    for (size_t l = 0; l < r.omega.size(); ++l) log_sum += std::log(cell_modulus(r, f, int(l)));
+    return std::exp(log_sum / double(r.omega.size()));
   }
   std::complex<double> m = 1.0;
   for (size_t l = 0; l < r.omega.size(); ++l) m -= r.y[l] * r.omega[l] / std::complex<double>(r.omega[l], w);
@@ -159,7 +159,7 @@ std::complex<double> relative_modulus(const Relaxation& r, double f) {
 }
 
 double element_unrelaxed(const Relaxation& r, int l) {
-  if (!r.coarse) return 1.0;
+  if (!r.coarse || r.centre == 0) return 1.0;  // every cell, or Day and Bradley's (all M_U alike)
   const double w = kTwoPi * r.centre;
   return 1.0 / (1.0 - r.y[l] * r.omega[l] / std::complex<double>(r.omega[l], w)).real();
 }
@@ -245,6 +245,30 @@ int q_level(double q) {
 }
 double level_q(int level) { return std::pow(1.01, level); }
 
+Relaxation day_bradley_relaxation(double q, const DayBradley& d) {
+  if (!(q > 0) || !(d.tau_min > 0) || !(d.tau_max > d.tau_min))
+    throw std::invalid_argument("Day and Bradley: need q > 0 and 0 < taum < tauM");
+  const double a = (2.0 / (M_PI * q)) * std::log(d.tau_max / d.tau_min) /
+                   (1.0 - (2.0 / (M_PI * q)) * std::log(d.w0 * d.tau_min));
+  Relaxation r;
+  r.coarse = true;  // centre 0: no element moduli
+  for (int m = 0; m < kOndes3dCubeCells; ++m) {
+    const int n = 1 + (m % 3 - 1) + 2 * ((m / 3) % 3 - 1) + 4 * (m / 9 - 1);  // ondes3d_cube_cell's inverse
+    const double tk = std::exp(std::log(d.tau_min) + (2.0 * n - 1.0) * (std::log(d.tau_max) - std::log(d.tau_min)) / 16.0);
+    r.omega.push_back(1.0 / tk);
+    r.y.push_back(a);
+  }
+  return r;
+}
+
+double day_bradley_unrelaxed(double q, const DayBradley& d) {
+  const double tm = d.tau_min, tM = d.tau_max, w0 = d.w0;
+  const double c1 = 1.0 - (1.0 / (M_PI * q)) * std::log((tM * tM + w0 * w0 * tm * tm * tM * tM) /
+                                                         (tm * tm + w0 * w0 * tm * tm * tM * tM));
+  const double c2 = (2.0 / (M_PI * q)) * std::atan(w0 * (tM - tm) / (1.0 + w0 * w0 * tm * tM));
+  return 1.0 / std::sqrt(c1 * c1 + c2 * c2);
+}
+
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme) {
   return scheme == QScheme::CoarseGrained ? fit_coarse_q(q, f_min, f_max)
                                           : fit_constant_q(q, f_min, f_max, mechanisms_for(f_min, f_max));
@@ -258,6 +282,8 @@ double quality_at(const Relaxation& r, double f) {
 const QFits::Fit& QFits::fit(double q) {
   auto it = fits_.find(q);
   if (it == fits_.end()) {
+    if (scheme_ == QScheme::DayBradley)
+      return fits_.emplace(q, Fit{day_bradley_relaxation(q, db_), day_bradley_unrelaxed(q, db_)}).first->second;
     Relaxation r = fit_q(q, f_min_, f_max_, scheme_);
     const double u = unrelaxed_factor(r, f_ref_);
     it = fits_.emplace(q, Fit{std::move(r), u}).first;

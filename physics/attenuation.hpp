@@ -15,6 +15,7 @@
 #include <map>
 #include <vector>
 
+#include "core/case.hpp"
 #include "core/layout.hpp"
 
 namespace ondes {
@@ -35,7 +36,7 @@ double element_unrelaxed(const Relaxation& r, int l);
 // Where the memory variables live (Medium::q_scheme): every mechanism in every cell (6 N memory
 // variables a cell), or coarse-grained (Day & Bradley 2001): kCubeMechanisms mechanisms, one per
 // cell of each 2 x 2 x 2 cube, so 6 memory variables a cell whatever the band.
-enum class QScheme { EveryCell, CoarseGrained };
+enum class QScheme { EveryCell, CoarseGrained, DayBradley };
 constexpr int kCubeMechanisms = kCubeCells;
 
 // The fewest mechanisms for a band [f_min, f_max] (Hz).
@@ -63,6 +64,21 @@ constexpr int kQLevels = 1400;  // Q from 1 to 1.1e6
 int q_level(double q);          // the nearest rung, clamped
 double level_q(int level);
 
+// Ondes3D's Day and Bradley method (QScheme::DayBradley, core/case.hpp DayBradley) as its original
+// code computes it: every cell relaxes with one time of its own, tk = exp(ln taum + (2 n - 1)
+// (ln tauM - ln taum) / 16), n = 1 + imp % 2 + 2 (jmp % 2) + 4 (k % 2) in C (so -1 at odd negative
+// indices, and n from -6 to 8: 27 cells of core/layout.hpp's ondes3d_cube_cell), and every one
+// with the same Y = Q2A(Q) = (2 / (pi Q)) ln(tauM / taum) / (1 - (2 / (pi Q)) ln(w0 taum))
+// (computeIntermediates.c Q2A, ComputeIntermediates). Its memory follows Crank-Nicolson,
+// ksi' = ((tk/dt - 1/2) ksi + (f + f') / 2) / (tk/dt + 1/2), the stress taking -dt ksi': the
+// solver's update exactly (stencil.hpp add_stress_anelastic: its memory's mean over the step is
+// ksi), whose step_coefficients these mechanisms give. Its moduli are unrelaxed by
+// day_bradley_unrelaxed (alloAndInit.c InitializeDayBradley).
+Relaxation day_bradley_relaxation(double q, const DayBradley& d);
+// M_U / M for quality q: 1 / |c1 + i c2|, c1 = 1 - ln((tauM^2 + w0^2 taum^2 tauM^2) / (taum^2 +
+// w0^2 taum^2 tauM^2)) / (pi q), c2 = 2 atan(w0 (tauM - taum) / (1 + w0^2 taum tauM)) / (pi q).
+double day_bradley_unrelaxed(double q, const DayBradley& d);
+
 // The solver's fit for a scheme (mechanisms_for the band in every cell, or the cube's eight).
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme);
 
@@ -81,8 +97,8 @@ double unrelaxed_factor(const Relaxation& r, double f_ref);
 // for it at every cell).
 class QFits {
  public:
-  QFits(double f_min, double f_max, double f_ref, QScheme scheme = QScheme::EveryCell)
-      : f_min_(f_min), f_max_(f_max), f_ref_(f_ref), scheme_(scheme) {}
+  QFits(double f_min, double f_max, double f_ref, QScheme scheme = QScheme::EveryCell, DayBradley db = {})
+      : f_min_(f_min), f_max_(f_max), f_ref_(f_ref), scheme_(scheme), db_(db) {}
   const Relaxation& of(double q) { return fit(q).relaxation; }
   // M_U / M_ref for a modulus of quality q (1 for q = 0: elastic).
   double unrelaxed(double q) { return q > 0 ? fit(q).unrelaxed : 1.0; }
@@ -97,6 +113,7 @@ class QFits {
   const Fit& fit(double q);
   double f_min_, f_max_, f_ref_;
   QScheme scheme_;
+  DayBradley db_;
   std::map<double, Fit> fits_;
 };
 

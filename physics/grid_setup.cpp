@@ -145,8 +145,15 @@ std::vector<std::pair<double, double>> q_classes(const Case& c) {
 
 AnelasticShape anelastic_shape(const Case& c) {
   if (!c.medium.attenuating()) return {};
-  if (c.medium.model_q) return {memory_sets(c.medium), kQLevels, 0, 1};
-  return {memory_sets(c.medium), static_cast<int>(q_classes(c).size())};
+  AnelasticShape q = c.medium.model_q ? AnelasticShape{memory_sets(c.medium), kQLevels, 0, 1}
+                                      : AnelasticShape{memory_sets(c.medium), static_cast<int>(q_classes(c).size())};
+  if (const DayBradley& d = c.medium.day_bradley; d.on()) {  // the grid's origin; each block adds its own
+    q.ondes3d = 1;
+    q.images = c.boundaries.free_surface;
+    q.yz_skew = d.yz_skew.value_or(kNoSkew);
+    for (int a = 0; a < 3; ++a) q.origin[a] = d.origin[a];
+  }
+  return q;
 }
 
 namespace {
@@ -175,8 +182,7 @@ void fill_cell_classes(const Case& c, int x0, int y0, const BlockShape& s, int n
 void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* buffer) {
   const std::vector<std::pair<double, double>> classes =
       c.medium.model_q ? std::vector<std::pair<double, double>>{} : q_classes(c);
-  const AnelasticShape shape = c.medium.model_q ? anelastic_shape(c)
-                                                : AnelasticShape{memory_sets(c.medium), static_cast<int>(classes.size())};
+  const AnelasticShape shape = anelastic_shape(c);
   const int nm = shape.gain_sets();
   const AnelasticLayout layout = AnelasticLayout::of(s, shape);
   auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
@@ -232,7 +238,11 @@ std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& 
 static std::vector<double> pml_level_vps(const Case& c, const BlockShape& s, double vp_max) {
   std::vector<double> vps(2 * size_t(s.nz), vp_max);
   if (c.boundaries.pml_profile == PmlProfile::Ondes3d && !c.medium.model && c.medium.layers.size() > 1)
-    for (int level = 0; level < 2 * s.nz; ++level) vps[level] = layer_above(c.medium, 0.5 * level * c.grid.h).vp;
+    for (int level = 0; level < 2 * s.nz; ++level) {
+      const Layer& l = layer_above(c.medium, 0.5 * level * c.grid.h);
+      // Ondes3D's Day and Bradley: vp of its unrelaxed moduli (InitializeDayBradley before InitializeABC).
+      vps[level] = c.medium.day_bradley.on() ? l.vp * std::sqrt(q_fits(c.medium).unrelaxed(l.qp)) : l.vp;
+    }
   return vps;
 }
 

@@ -64,13 +64,15 @@ Layer cell_properties(const Medium& m, double z, double h) {
 }
 
 QFits q_fits(const Medium& m) {
-  return QFits(m.q_band[0], m.q_band[1], m.q_reference,
-               m.q_coarse_grained ? QScheme::CoarseGrained : QScheme::EveryCell);
+  const QScheme scheme = m.day_bradley.on()  ? QScheme::DayBradley
+                         : m.q_coarse_grained ? QScheme::CoarseGrained
+                                              : QScheme::EveryCell;
+  return QFits(m.q_band[0], m.q_band[1], m.q_reference, scheme, m.day_bradley);
 }
 
 int memory_sets(const Medium& m) {
   if (!m.attenuating()) return 0;
-  return m.q_coarse_grained ? 1 : mechanisms_for(m.q_band[0], m.q_band[1]);
+  return m.q_coarse_grained || m.day_bradley.on() ? 1 : mechanisms_for(m.q_band[0], m.q_band[1]);
 }
 
 double vp_max(const Medium& m) {
