@@ -7,6 +7,8 @@
 # GPU: where there are GPUs and the bundle's programs: the plain loop and StarPU 1x1 / 2x2 / 4x4
 #      against the bandwidth floor, then one GPU against all of them in one process and as ranks,
 #      with weak scaling (gpu_check.sh benchmark scaling; SCALING_GPUS narrows the counts).
+# Attenuation: Ondes3D's q0 and Day and Bradley against elastic on the Chuetsu-oki references (CPU;
+#      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
 # Writes OUT/harness.txt: the tables, one after another.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +41,37 @@ if [ -x "$peer" ] && [ -x "$bin" ]; then
   STARPU_NCUDA=0 "$peer" --bin "$bin" --cores "$(nproc)" --repeat "${PEER_REPEAT:-1}" --cases "${cases[@]}" \
     2>&1 | tee -a "$summary" || note "Devito not available here: CPU peer skipped (PEER_PYTHON=python-with-devito)"
 fi
+# Attenuation: Ondes3D's methods against elastic on the same layered grid (the Chuetsu-oki
+# references of ../shared/ondes3d-sets: elastic, q0, Day and Bradley; on a GPU widened to 471 x 490 x
+# 260 cells), the time of a step relative to the elastic one's.
+refs=$here/../../shared/ondes3d-sets/reference
+[ -d "$refs" ] || refs=$here/sets/reference
+attenuation() {  # $1: cpu | gpu
+  note ""
+  note "## Attenuation on $1: Ondes3D's methods against elastic, the same grid ($([ "$1" = gpu ] && echo "widened Chuetsu-oki, 300" || echo "Chuetsu-oki, 400") steps)"
+  note "| method | cell-updates/s | time vs elastic |"
+  note "| --- | --- | --- |"
+  local elastic=""
+  for v in chuetsu-layered:elastic chuetsu-layered-q0:q0 chuetsu-layered-daybradley:day_bradley; do
+    local d=$out/attenuation/${v%%:*}
+    rm -rf "$d"; mkdir -p "$d/output/chuetsu-oki"; cp -r "$refs/${v%%:*}/parameters" "$d/"
+    local prm=$d/parameters/chuetsu-oki/chuetsu-oki.prm
+    if [ "$1" = gpu ]; then
+      sed -i -e 's#<xMin> -50 </xMin> <xMax> 20 </xMax>#<xMin> -250 </xMin> <xMax> 220 </xMax>#' \
+             -e 's#<yMin> -30 </yMin> <yMax> 40 </yMax>#<yMin> -230 </yMin> <yMax> 240 </yMax>#' \
+             -e 's#<zMin> -90 </zMin>#<zMin> -250 </zMin>#' -e 's#<tmax> 400 </tmax>#<tmax> 300 </tmax>#' "$prm"
+    fi
+    local env=STARPU_NCUDA=0; [ "$1" = gpu ] && env=STARPU_NCPU=0
+    local rate
+    rate=$(cd "$d" && env $env "$bin" run parameters/chuetsu-oki/chuetsu-oki.prm --output "$d/out.h5" 2>&1 |
+           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+    [ -n "$elastic" ] || elastic=$rate
+    note "| ${v#*:} | $rate | $(awk -v e="$elastic" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+  done
+}
+[ -d "$refs/chuetsu-layered-daybradley" ] && [ -x "$bin" ] && attenuation cpu
 if [ -x "$here/gpu_check.sh" ] && command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+  [ -d "$refs/chuetsu-layered-daybradley" ] && attenuation gpu
   note ""
   note "## GPU: plain loop and StarPU against the bandwidth floor; one GPU against several"
   bash "$here/gpu_check.sh" "$out/gpu" "$steps" "benchmark scaling" > "$out/gpu_check.out" 2>&1

@@ -285,14 +285,16 @@ __device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, 
   }
 }
 
-// N: the mechanisms of an attenuating medium, a the block's anelastic buffer.
-template <int MinBlocks, bool Save, int N>
+// N: the mechanisms of an attenuating medium, a the block's anelastic buffer; Form: the material's
+// (a plane's where uniform, as the CPU rows read it: with Ondes3D's layer sampling the points below
+// an interface take their own layer's moduli only so).
+template <int MinBlocks, bool Save, int N, int Form>
 __global__ void __launch_bounds__(512, MinBlocks)
     stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, AnelasticView a, BoundaryBuffers e) {
   for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
     const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, array_at(mat, sh, q),
+    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, stress_material<Form, N>(mat, sh, q, k),
                    stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane, i, j, k);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
     if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
@@ -350,7 +352,9 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       // 3 mechanisms 5.38 / 5.20 G cell-updates/s with 2 / 1 blocks; 4: 4.06 / 4.59; 6: 1.80 (spills
       // doubled the DRAM bytes) / 3.61.
       constexpr int kBlocks = N <= 3 ? 2 : 1;
-      auto k = any(edges) ? stress_cells<kBlocks, true, N> : stress_cells<kBlocks, false, N>;
+      const bool plane = material_form(p) == kPlaneForm;  // the nodes are elastic (N = 0)
+      auto k = any(edges) ? (plane ? stress_cells<kBlocks, true, N, kPlaneForm> : stress_cells<kBlocks, true, N, kCellForm>)
+                          : (plane ? stress_cells<kBlocks, false, N, kPlaneForm> : stress_cells<kBlocks, false, N, kCellForm>);
       k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
       check_launch("stress_cells");
     }
