@@ -39,8 +39,10 @@ void print_attenuation(const Medium& m) {
   // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
   // elastic 120 (the time follows the bytes: 6bb2ab2:bench/results/gpu_h100_attenuation.txt).
   const int bytes = 4 * (kVelocityFloatsPerCell + kStressFloatsPerCell), extra = 8 * kStressComponents * sets;
-  fmt::print("attenuation: Q constant over [{}, {}] Hz with {} ({} memory variables a cell: "
+  fmt::print("attenuation: {} [{}, {}] Hz with {} ({} memory variables a cell: "
              "{} bytes per cell-update instead of {}: about {:.1f}x the elastic time where bandwidth bounds it), velocities at {:.4g} Hz\n",
+             m.day_bradley.on() ? "not a constant-Q body (its Q(f) below: the geometric mean of its cells' moduli), over"
+                                : "Q constant over",
              f0, f1,
              m.day_bradley.on()
                  ? fmt::format("Ondes3D's Day and Bradley (taum {} s, tauM {} s, w0 {} rad/s: each cell one of {} "
