@@ -137,7 +137,7 @@ void day_bradley(const PrmValues& v, const Geometry& g, Case& c, std::vector<Pro
   c.medium.q_reference = d.w0 / (2 * M_PI);
   // A column whose local j - (ZMIN - DELTA) reaches two columns' levels drives a cell two columns over.
   const int last_local_j = g.indices[0] + g.nx - 1 - (g.y_min - kDelta - 1);
-  if (last_local_j - g.z_low >= 2 * g.levels)
+  if (g.levels > 0 && last_local_j - g.z_low >= 2 * g.levels)  // layered grids (a geological one is refused)
     spdlog::warn("{}: Day and Bradley over {} cells along y: Ondes3D's yz drive of its columns from local j {} on "
                  "lands two columns over, which this port leaves out (codelets/day_bradley.hpp)",
                  v.origin("taum"), g.nx, 2 * g.levels + g.z_low);
