@@ -129,7 +129,6 @@ void day_bradley(const PrmValues& v, const Geometry& g, Case& c, std::vector<Pro
   d.tau_min = v.number("taum", "the shortest relaxation time (s)", 0, 1e6, true);
   d.tau_max = v.number("tauM", "the longest relaxation time (s), above <taum>", d.tau_min, 1e6, true);
   d.w0 = v.number("w0", "the reference angular frequency (rad/s)", 0, 1e6, true);
-  if (!(d.tau_max > d.tau_min)) v.fail("tauM", "must exceed <taum>", "the longest relaxation time (s)");
   d.origin = g.indices;
   d.yz_skew = kDelta - g.y_min - g.levels;
   // Its bands' ends, for what `check` reports (the method has no band of its own).

@@ -237,12 +237,14 @@ std::vector<int64_t> pml_cells(const Case& c, int x0, int y0, const BlockShape& 
 // (computeVeloAndSource.c computeVelocity: vp, vpxz; computeIntermediates.c: vpx, vpz).
 static std::vector<double> pml_level_vps(const Case& c, const BlockShape& s, double vp_max) {
   std::vector<double> vps(2 * size_t(s.nz), vp_max);
-  if (c.boundaries.pml_profile == PmlProfile::Ondes3d && !c.medium.model && c.medium.layers.size() > 1)
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d && !c.medium.model && c.medium.layers.size() > 1) {
+    QFits fits = q_fits(c.medium);
     for (int level = 0; level < 2 * s.nz; ++level) {
       const Layer& l = layer_above(c.medium, 0.5 * level * c.grid.h);
       // Ondes3D's Day and Bradley: vp of its unrelaxed moduli (InitializeDayBradley before InitializeABC).
-      vps[level] = c.medium.day_bradley.on() ? l.vp * std::sqrt(q_fits(c.medium).unrelaxed(l.qp)) : l.vp;
+      vps[level] = c.medium.day_bradley.on() ? l.vp * std::sqrt(fits.unrelaxed(l.qp)) : l.vp;
     }
+  }
   return vps;
 }
 
