@@ -146,6 +146,9 @@ int check_command(const Case& c, int ranks, int gpus, const std::string& restart
              100 * c.time.dt / limit, limit, c.time.steps, c.time.steps * c.time.dt);
   fmt::print("points per shortest S wavelength: {:.2f} (vs_min {} m/s)\n", points_per_wavelength(c),
              vs_min(c.medium));
+  if (c.medium.model)
+    fmt::print("medium: the model {}, vp max {:.0f} m/s, slowest wave {:.0f} m/s\n", c.medium.model->path,
+               c.medium.model->vp_max, c.medium.model->vs_min);
   fmt::print("boundaries: {}, PML {} cells\n", c.boundaries.free_surface ? "free surface on top" : "absorbing all round",
              c.boundaries.pml_width);
   if (c.medium.attenuating()) print_attenuation(c.medium);
@@ -258,7 +261,8 @@ int convert_command(const std::string& prm, const std::string& toml_path) {
     out << toml;
     if (!out.flush()) throw CaseError(fmt::format("{}: cannot write", toml_path));
   });
-  const std::string medium = c.medium.model ? "a geological model" : fmt::format("{} layer(s)", c.medium.layers.size());
+  const std::string medium = !c.medium.model ? fmt::format("{} layer(s)", c.medium.layers.size())
+                             : c.medium.ondes3d_nodes() ? "a geological model" : "a 3D model";
   spdlog::info("{}: {} x {} x {} cells, {}, {} source point(s), {} station(s) -> {}", prm, c.grid.nx, c.grid.ny,
                c.grid.nz, medium, c.sources.size(), c.stations.size(), toml_path);
   return 0;

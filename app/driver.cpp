@@ -353,8 +353,7 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
 
 void check_result_files(const Case& c, const RunControl& rc) {
   check_result_path(fmt::format("{}: output.file = {}", c.path, c.output), c.output, c.path);
-  if (const std::string snapshots = snapshot_path(c); c.snapshots.every > 0)
-    check_result_path(fmt::format("{}: snapshots.file = {}", c.path, snapshots), snapshots, c.path);
+  check_snapshot_outputs(c);
   const std::pair<const char*, std::string> named[] = {
       {"--checkpoint", rc.checkpoint}, {"--trace", rc.trace}, {"--summary", rc.summary}};
   for (const auto& [flag, file] : named)

@@ -26,6 +26,7 @@
 #include <regex>
 
 #include "app/calibrate.hpp"
+#include "app/cli_checks.hpp"
 #include "app/commands.hpp"
 #include "app/driver.hpp"
 #include "app/info.hpp"
@@ -36,6 +37,7 @@
 #include "io/tuning.hpp"
 #include "io/compare.hpp"
 #include "io/partial_file.hpp"
+#include "io/snapshot_file.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/output_h5.hpp"
 #include "partition/mapping.hpp"
@@ -54,6 +56,8 @@ struct Overrides {
   std::string blocks, scheduler, output, mapping;
   int steps = 0;
   int watchdog_every = -1;
+  int snapshot_every = 0;
+  std::string snapshot_quantity;
   int window = 0;
   std::string small_tasks;
   std::string cpu_compute;
@@ -83,9 +87,17 @@ Case load(const std::string& path, const Overrides& o) {
   if (!o.balance.empty()) c.run.balance = o.balance;
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
   if (!o.mapping.empty()) c.run.mapping = o.mapping;
-  if (!o.output.empty()) c.output = o.output, c.exports.ondes3d_dir.clear();  // Ondes3D's files beside it
+  if (!o.output.empty())  // Ondes3D's files beside it
+    c.output = o.output, c.exports.ondes3d_dir.clear(), c.snapshots.ondes3d.dir.clear();
   if (o.steps > 0) c.time.steps = o.steps;
   if (o.watchdog_every >= 0) c.run.watchdog_every = o.watchdog_every;
+  if (o.snapshot_every > 0 || !o.snapshot_quantity.empty()) {
+    if (o.snapshot_every > 0) c.snapshots.every = o.snapshot_every;
+    if (c.snapshots.every <= 0) throw CaseError("--snapshot-quantity: the case has no [snapshots]; give --snapshot-every");
+    if (c.snapshots.requested.empty() && !c.snapshots.ondes3d.on) c.snapshots.requested.push_back({2, 0, "z=0"});
+    if (!o.snapshot_quantity.empty()) set_snapshot_quantity(c.snapshots, o.snapshot_quantity, [](const std::string&) {});
+    resolve_snapshot_planes(c);
+  }
   if (o.window > 0) c.run.window = o.window;
   if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
   if (!o.cpu_compute.empty()) c.run.cpu_compute = o.cpu_compute;
@@ -104,45 +116,6 @@ Case load(const std::string& path, const Overrides& o) {
 }
 
 constexpr long kMaxSteps = 100000000;  // as time.steps in a case
-
-// The whole of `text` read by parse (std::stol, std::stod), or nothing when it is empty, has
-// something left over or is not a number at all.
-template <class T>
-std::optional<T> read_whole(const std::string& text, T (*parse)(const std::string&, std::size_t*)) {
-  std::size_t used = 0;
-  try {
-    const T v = parse(text, &used);
-    if (!text.empty() && used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  return std::nullopt;
-}
-long to_long(const std::string& s, std::size_t* used) { return std::stol(s, used); }
-double to_double(const std::string& s, std::size_t* used) { return std::stod(s, used); }
-
-// An integer option's check, with a message a user can read: "--steps: -4 is outside [1, 100000000]"
-// or "'abc' is not an integer".
-CLI::Validator integer_in(long lo, long hi) {
-  return CLI::Validator(
-      [lo, hi](std::string& text) -> std::string {
-        const std::optional<long> v = read_whole(text, to_long);
-        if (!v) return fmt::format("'{}' is not an integer", text);
-        if (*v < lo || *v > hi) return fmt::format("{} is outside [{}, {}]", *v, lo, hi);
-        return "";
-      },
-      fmt::format("INT in [{}, {}]", lo, hi));
-}
-
-CLI::Validator number_at_least(double lo) {
-  return CLI::Validator(
-      [lo](std::string& text) -> std::string {
-        const std::optional<double> v = read_whole(text, to_double);
-        if (!v || !std::isfinite(*v)) return fmt::format("'{}' is not a number", text);
-        if (*v < lo) return fmt::format("{} is below {}", *v, lo);
-        return "";
-      },
-      fmt::format("NUMBER >= {}", lo));
-}
 
 // Everything the command line can set.
 struct Options {
@@ -189,6 +162,11 @@ void add_run(CLI::App& app, Options& opt) {
   run_cmd->add_option("--watchdog-every", o.watchdog_every,
                       "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
       ->check(integer_in(0, 1000000));
+  run_cmd->add_option("--snapshot-every", o.snapshot_every,
+                      "a snapshot frame every N steps (overrides snapshots.every; a .prm's: Ondes3D's SURFACE_STEP, 1000)")
+      ->check(integer_in(1, kMaxSteps));
+  run_cmd->add_option("--snapshot-quantity", o.snapshot_quantity, "the snapshots' velocity, displacement or both "
+                      "(overrides snapshots.quantity)")->check(CLI::IsMember({"velocity", "displacement", "both"}));
   run_cmd->add_option("--window", o.window,
                       "iterations of tasks submitted ahead (default 16; overrides run.window): what a "
                       "scheduler sees at once")

@@ -75,7 +75,8 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   ChainRefusal refusal;
   const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
-                                           c.snapshots.every > 0 && c.snapshots.pgv, chain_memory_, &refusal);
+                                           c.snapshots.every > 0 && (c.snapshots.pgv || c.snapshots.any_displacement()),
+                                           chain_memory_, &refusal);
   if (chained)
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps); "
                  "{} with a second stream (chain_side_stream)",

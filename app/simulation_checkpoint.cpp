@@ -1,6 +1,7 @@
 // Simulation's checkpoints (app/simulation.hpp): rank 0 writes the one file, its blocks from
 // memory and the others' as their owners send them; every rank reads back its own blocks.
 #include "app/simulation.hpp"
+#include "core/case_error.hpp"
 
 #include <starpu.h>
 #include "partition/mpi.hpp"
@@ -112,6 +113,11 @@ void Simulation::save_checkpoint(const std::string& path) {
 // so that the series and the peaks are the uninterrupted run's.
 void Simulation::restore_snapshots(CheckpointReader& r, const std::string& path) {
   const bool root = Runtime::rank() == 0;
+  if (case_.snapshots.any_displacement())
+    throw CaseError(fmt::format("{}: a restart cannot go on with displacement snapshots (a checkpoint does not hold "
+                                "their sums over the steps before it): restart with snapshots.quantity = \"velocity\" "
+                                "(--snapshot-quantity velocity), or run from the start",
+                                path));
   if (case_.snapshots.pgv) {
     if (r.has_pgv())
       snapshots_->restore_pgv(r.pgv());

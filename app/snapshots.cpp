@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/ondes3d_surface_files.hpp"
 #include "partition/halo.hpp"
 #include "partition/handles.hpp"
 #include "tasks/gather.hpp"
@@ -38,12 +39,12 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       const PlaneSpec& spec = c.snapshots.planes[p];
       const int origin = spec.axis == 0 ? b.info.x0 : spec.axis == 1 ? b.info.y0 : 0;
       const int n = spec.axis == 0 ? s.nx : spec.axis == 1 ? s.ny : s.nz;
-      if (spec.index < origin || spec.index >= origin + n) continue;
+      if (spec.index < origin - (spec.axis == 2) || spec.index >= origin + n) continue;  // z = -1: above the surface
       const int64_t tag = kSnapshotTagBase + index++;
       if (rank != 0 && owner != rank) continue;
       buffers_.emplace_back(3 * plane_points(s, spec.axis));
       PlanePart part;
-      part.args = PlaneArgs{s, spec.axis, spec.index - origin};
+      part.args = PlaneArgs{s, spec.axis, spec.index - origin, spec.displacement ? float(c.time.dt) : 0.0f};
       part.owner = owner;
       part.tag = tag;
       part.velocity = b.local ? b.h_velocity : nullptr;
@@ -114,6 +115,7 @@ void SnapshotRecorder::flush() {
       done = frames_.extract(frames_.begin());
     }
     for (size_t p = 0; p < done.mapped().planes.size(); ++p) writer_->write_frame(p, done.key(), done.mapped().planes[p]);
+    write_ondes3d_surfaces(case_, done.key(), done.mapped().planes);
   }
 }
 

@@ -1,10 +1,12 @@
 // Wavefield snapshots, shared by the CPU and CUDA kernels: a plane of a block's velocity copied to
-// a buffer, and the running peak ground velocity of its top face. Values are taken at each
-// component's own staggered point (half a cell off the grid point along that component).
+// a buffer (or added to its displacement), and the running peak ground velocity of its top face.
+// Values are taken at each component's own staggered point (half a cell off the grid point along
+// that component).
 #pragma once
 #include <cmath>
 
 #include "codelets/kernel_support.hpp"
+#include "core/plane_layout.hpp"
 
 namespace ondes {
 
@@ -17,12 +19,16 @@ ONDES_HD inline int64_t plane_cell(const PlaneArgs& p, int a, int b) {
   }
 }
 
-// Point q of the plane (q = b n1 + a), all three components.
+// Point q of the plane (q = b n1 + a), all three components: copied, or (accumulate = dt) added to
+// the running displacement.
 ONDES_HD inline void extract_plane_point(const PlaneArgs& p, const float* v, int64_t q, float* plane) {
   const int n1 = plane_n1(p.shape, p.axis);
   const int64_t cell = plane_cell(p, static_cast<int>(q % n1), static_cast<int>(q / n1));
   const int64_t n = p.shape.cells(), np = plane_points(p.shape, p.axis);
-  for (int c = 0; c < 3; ++c) plane[c * np + q] = v[c * n + cell];
+  for (int c = 0; c < 3; ++c) {
+    float& out = plane[c * np + q];
+    out = p.accumulate != 0.0f ? out + p.accumulate * v[c * n + cell] : v[c * n + cell];
+  }
 }
 
 // Peak ground velocity at top-face point (i, j): pgv[0] horizontal |(vx, vy)|, pgv[1] |v|; each

@@ -23,6 +23,9 @@ struct Grid {
 struct TimeStepping {
   double dt = 0;  // seconds
   int steps = 0;
+  // A dt above the CFL limit of the fastest cell is a warning, not an error ([time] beyond_cfl):
+  // Ondes3D checks none, and its own public sets run above it (the GPU port's chuetsu3d by 0.5%).
+  bool beyond_cfl = false;
 };
 
 // How the free surface is computed. Imaging: stress imaging (szz = 0 on the normal-stress plane,
@@ -176,17 +179,44 @@ struct ExportOptions {
   double origin_epoch = 946684800.0;  // origin_time in seconds since 1970-01-01 UTC
 };
 
-// Wavefield snapshots ([snapshots]): planes of the velocity every `every` steps, HDF5 + XDMF.
+// Wavefield snapshots ([snapshots]): planes of the velocity or of the displacement (its running
+// integral over the steps, as Ondes3D's ODISPL) every `every` steps, HDF5 + XDMF.
 struct PlaneSpec {
   int axis = 2;      // normal: 0 x, 1 y, 2 z
   int index = 0;     // grid index along the normal
   std::string name;  // as given, e.g. "z=0"
+  bool displacement = false;
+  // Read by Ondes3D's files only, not written to the snapshot file: the plane above a free surface
+  // (index -1) where Ondes3D's surface scheme keeps the velocities it extrapolates.
+  bool hidden = false;
+};
+// Ondes3D's surface files (a .prm's <i0> <j0> <k0>; io/ondes3d_surface_files.hpp), written beside
+// the planes they are cut from: its plane indices (k0: the level of its vx, 1 on a layered model's
+// free surface), the level of its displacement's xy file (1 wherever its surface is FREE, its
+// geological models included), its indices (j, i, k) of grid cell (0, 0, 0) (io/ondes3d_geology.hpp
+// Geometry::indices), its lowest written i, j, k and highest i, j (the highest k is 2), its <dir>.
+struct Ondes3dSurfaceFiles {
+  bool on = false;
+  int displacement_k = 1;
+  std::array<int, 3> at{}, origin{}, lo{};
+  std::array<int, 2> hi{};
+  std::string dir;
 };
 struct SnapshotOptions {
   int every = 0;  // steps between frames; 0: no snapshots
-  std::vector<PlaneSpec> planes;  // default: the top face z = 0
+  std::vector<PlaneSpec> requested;  // the case's planes (default: the top face z = 0)
+  bool velocity = true, displacement = false;  // quantity = "velocity", "displacement" or "both"
+  // What the run writes: each requested plane in each quantity, then Ondes3D's files' planes
+  // (io/snapshot_file.hpp resolve_snapshot_planes).
+  std::vector<PlaneSpec> planes;
   bool pgv = true;  // peak ground velocity map of the top face over the whole run
   std::string file;  // default: <stem>_snapshots.h5 (and .xdmf)
+  Ondes3dSurfaceFiles ondes3d;
+  bool any_displacement() const {
+    for (const PlaneSpec& p : planes)
+      if (p.displacement) return true;
+    return false;
+  }
 };
 
 struct RunOptions {

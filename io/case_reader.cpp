@@ -18,6 +18,7 @@
 #include "io/fault_reader.hpp"
 #include "io/ondes3d_prm.hpp"
 #include "io/ondes3d_sources.hpp"
+#include "io/snapshot_file.hpp"
 #include "io/toml_guard.hpp"
 #include "io/toml_section.hpp"
 #include "io/case_medium.hpp"
@@ -209,21 +210,50 @@ PlaneSpec parse_plane(Section& s, const toml::node& n, const std::string& text, 
   return p;
 }
 
+template <size_t N>
+std::array<int, N> integers(Section& s, const std::string& key) {
+  std::array<int, N> out{};
+  const std::array<double, N> v = s.vector<N>(key);
+  for (size_t i = 0; i < N; ++i) {
+    if (v[i] != std::floor(v[i]) || std::abs(v[i]) > 1e8) s.fail(s.node(key), key, "must hold integers");
+    out[i] = static_cast<int>(v[i]);
+  }
+  return out;
+}
+
+// [snapshots.ondes3d]: Ondes3D's surface files (core/case.hpp Ondes3dSurfaceFiles; convert writes it).
+void read_ondes3d_surfaces(Section s, Case& c, const std::string& case_path) {
+  Ondes3dSurfaceFiles& o = c.snapshots.ondes3d;
+  o.on = true;
+  o.at = integers<3>(s, "at");
+  o.displacement_k = s.integer_or("displacement_k", o.at[2], -100000000, 100000000);
+  o.origin = integers<3>(s, "origin");
+  o.lo = integers<3>(s, "lo");
+  o.hi = integers<2>(s, "hi");
+  o.dir = case_relative(s.string("dir"), case_path);
+  s.reject_unknown();
+}
+
 void read_snapshots(Section s, Case& c, const std::string& case_path) {
   SnapshotOptions& o = c.snapshots;
   o.every = s.integer("every", 1, 100000000);
   o.pgv = s.boolean_or("pgv", o.pgv);
   o.file = case_relative(s.string_or("file", ""), case_path);
+  set_snapshot_quantity(o, s.string_or("quantity", "velocity"), [&](const std::string& why) {
+    s.fail(s.node("quantity"), "quantity", why);
+  });
   if (const toml::node* n = s.node("planes")) {
     const toml::array* a = n->as_array();
     if (!a || a->empty()) s.fail(n, "planes", "must be a non-empty array of strings like \"z=0\"");
     for (const auto& e : *a) {
       if (!e.is_string()) s.fail(n, "planes", "must be an array of strings like \"z=0\"");
-      o.planes.push_back(parse_plane(s, *n, **e.as_string(), c.grid));
+      o.requested.push_back(parse_plane(s, *n, **e.as_string(), c.grid));
     }
-  } else {
-    o.planes.push_back(PlaneSpec{2, 0, "z=0"});
+  } else if (!s.has("ondes3d")) {
+    o.requested.push_back(PlaneSpec{2, 0, "z=0"});
   }
+  if (s.has("ondes3d")) read_ondes3d_surfaces(s.table("ondes3d"), c, case_path);
+  resolve_snapshot_planes(c);
   s.reject_unknown();
 }
 
@@ -289,6 +319,7 @@ Case parse_case(const std::string& text, const std::string& path) {
   Section t = top.table("time");
   c.time.dt = t.number("dt", 0, kHuge, true);
   c.time.steps = t.integer("steps", 1, 100000000);
+  c.time.beyond_cfl = t.boolean_or("beyond_cfl", false);
   t.reject_unknown();
 
   if (top.has("boundaries")) {

@@ -166,9 +166,12 @@ std::vector<std::string> validate_case(const Case& c) {
   std::vector<std::string> warnings;
   check_model_covers(c);
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
-  if (c.time.dt > limit)
-    throw CaseError(fmt::format("{}: time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
-                                c.path, c.time.dt, limit, c.grid.h, vp_max(c.medium)));
+  const std::string beyond = fmt::format("time.dt = {} s exceeds the CFL limit {:.6g} s (h = {} m, vp_max = {} m/s)",
+                                         c.time.dt, limit, c.grid.h, vp_max(c.medium));
+  if (c.time.dt > limit && !c.time.beyond_cfl) throw CaseError(fmt::format("{}: {}", c.path, beyond));
+  if (c.time.dt > limit)  // time.beyond_cfl: Ondes3D's files
+    warnings.push_back(beyond + ", as Ondes3D allows (time.beyond_cfl): the fastest cells may grow; the watchdog "
+                                "(run.watchdog_every) stops a run that blows up");
   check_points(c, warnings);
   check_blocks(c);
   check_pml_classes(c);

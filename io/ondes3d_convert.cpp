@@ -49,8 +49,8 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
       c.path);
   t += fmt::format("[grid]\nnx = {}{}\nny = {}{}\nnz = {}{}\nh = {}{}\n\n", c.grid.nx, from(where, "grid.nx"), c.grid.ny,
                    from(where, "grid.ny"), c.grid.nz, from(where, "grid.nz"), g17(c.grid.h), from(where, "grid.h"));
-  t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\n\n", g17(c.time.dt), from(where, "time.dt"), c.time.steps,
-                   from(where, "time.steps"));
+  t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\nbeyond_cfl = true  # Ondes3D checks no stability limit\n\n",
+                   g17(c.time.dt), from(where, "time.dt"), c.time.steps, from(where, "time.steps"));
   t += fmt::format("[boundaries]\nfree_surface = {}{}\n", c.boundaries.free_surface,
                    from(where, "boundaries.free_surface"));
   if (c.boundaries.surface == SurfaceScheme::Ondes3d)
@@ -110,6 +110,14 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                    "ondes3d_dir = {}\n",
                    quoted(relative_to(c.output, toml_path)), from(where, "output.file"),
                    quoted(relative_to(c.exports.ondes3d_dir, toml_path)));
+  if (const Ondes3dSurfaceFiles& o = c.snapshots.ondes3d; o.on)
+    t += fmt::format("\n[snapshots]{}\nevery = {}  # Ondes3D's SURFACE_STEP\npgv = false\nquantity = \"velocity\"\n\n"
+                     "[snapshots.ondes3d]  # its surfacexy/xz/yz files: i0 j0 k0, where grid cell (0, 0, 0) is in its "
+                     "indices (j i k), its files' first i j k and last i j\nat = [{}, {}, {}]\ndisplacement_k = {}\n"
+                     "origin = [{}, {}, {}]\nlo = [{}, {}, {}]\nhi = [{}, {}]\ndir = {}\n",
+                     from(where, "snapshots"), c.snapshots.every, o.at[0], o.at[1], o.at[2], o.displacement_k,
+                     o.origin[0], o.origin[1], o.origin[2], o.lo[0], o.lo[1], o.lo[2], o.hi[0], o.hi[1],
+                     quoted(relative_to(o.dir, toml_path)));
   return t;
 }
 

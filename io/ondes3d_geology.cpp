@@ -27,6 +27,8 @@ Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenan
               v.number("z0", "the model's origin along z (m, up)", -1e12, 1e12)};
   const auto [xmax, ymax, zmax] = g.cells;
   g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
+  g.ranges = {1, xmax, 1, ymax, 1};
+  g.indices = {2 - kDelta + 1, 2 - kDelta, zmax};  // its node (i, j, k) at (y, x) = (j + 7, i + 8) h, z = (zmax - k) h
   g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 1.5) * ds, g.origin[2] + (zmax - 1) * ds};
   // Sources in cells [xMin + 2, xMax] (index i from (x - x0) / ds + 1), stations within
   // [xMin ds, xMax ds] of the origin, xMin = 1 (the cells on the model's outer edge are not kept).

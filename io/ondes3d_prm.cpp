@@ -18,6 +18,9 @@
 #include "io/ondes3d_values.hpp"
 #include "io/model_reader.hpp"
 #include "io/ondes3d_sources.hpp"
+#include "io/ondes3d_surface_files.hpp"
+#include "io/snapshot_file.hpp"
+#include "io/ondes3d_velocity_model.hpp"
 #include "physics/model3d.hpp"
 
 namespace ondes {
@@ -49,6 +52,7 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
   g.stations.hi = {xmax * ds, ymax * ds, 0};
   g.stations.closed = true;
   g.indices = {ymin - kDelta + 2, xmin - kDelta + 2, 1};  // the first computed cell, the surface's k
+  g.ranges = {xmin, xmax, ymin, ymax, zmin};
   g.y_min = ymin, g.z_low = zmin - kDelta;
   // Ondes3D chooses the top at compile time (options.h: surface = FREE in its stock builds, when
   // <zMax> is read but unused); <surface>absorbing</surface>, a tag Ondes3D ignores, asks for the
@@ -85,14 +89,15 @@ Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>&
 Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
   const int ndim = v.integer("NDIM", "the order of the scheme", 4, 4);
   (void)ndim;
-  // The StarPU port reads neither MODEL_TYPE nor MODEL_FILE (its reader says it lacks a 3D model
-  // reader): it runs the layers whatever MODEL_TYPE says, and so does this reader, saying so.
+  // MODEL_TYPE = 3D reads MODEL_FILE as the GPU Ondes3D does (io/ondes3d_velocity_model.hpp); without
+  // one, the layers run, as the StarPU port of Ondes3D runs them whatever MODEL_TYPE says.
   const std::string model = v.has("MODEL_TYPE") ? v.text("MODEL_TYPE", "1D or 3D") : "1D";
-  if (model != "1D") {
-    spdlog::warn("{}: MODEL_TYPE = {}: the layers (LAYER_n) are run, as the StarPU port of Ondes3D does; its "
-                 "MODEL_FILE is not read",
-                 v.origin("MODEL_TYPE"), model);
-    where.push_back({"medium.model_type", v.origin("MODEL_TYPE") + " = " + model + ": the layers run, MODEL_FILE unread"});
+  if (model != "1D" && model != "3D") v.fail("MODEL_TYPE", "= " + model + " is neither 1D nor 3D", "the model's type");
+  if (model == "3D" && !v.has("MODEL_FILE")) {
+    spdlog::warn("{}: MODEL_TYPE = 3D without MODEL_FILE: the layers (LAYER_n) are run, as the StarPU port of "
+                 "Ondes3D runs them",
+                 v.origin("MODEL_TYPE"));
+    where.push_back({"medium.model_type", v.origin("MODEL_TYPE") + " = 3D without MODEL_FILE: the layers run"});
   }
   const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"XMIN", "XMAX", "YMIN", "YMAX", "ZMIN"}, 0);
   Geometry g;
@@ -244,6 +249,28 @@ void read_stations(const std::string& file, const Geometry& g, Case& c, const Ge
 
 std::string stem(const std::string& path) { return std::filesystem::path(path).stem().string(); }
 
+// <i0> <j0> <k0>: Ondes3D's surface files every SURFACE_STEP steps, in <dir> (io/ondes3d_surface_files.hpp;
+// IO.c reads them: k0 = 0 on a layered model's free surface, whose xy file is then its level 1).
+void snapshot_planes(const PrmValues& v, const Geometry& g, bool layered, const std::string& dir, Case& c,
+                     std::vector<Provenance>& where) {
+  if (!v.has("i0") && !v.has("j0") && !v.has("k0")) return;
+  Ondes3dSurfaceFiles& o = c.snapshots.ondes3d;
+  o.on = true;
+  o.at[0] = v.integer("i0", "the x index of Ondes3D's yz snapshot plane", -1000000, 1000000);
+  o.at[1] = v.integer("j0", "the y index of Ondes3D's xz snapshot plane", -1000000, 1000000);
+  o.at[2] = layered && g.free_surface ? 1 : v.integer("k0", "the z index of Ondes3D's xy snapshot plane", -1000000, 1000000);
+  o.displacement_k = g.free_surface ? 1 : o.at[2];
+  o.origin = g.indices;
+  const auto [xmin, xmax, ymin, ymax, zmin] = g.ranges;
+  o.lo = {xmin - kDelta + 1, ymin - kDelta + 1, zmin - kDelta + 1};
+  o.hi = {xmax + kDelta + 1, ymax + kDelta + 1};
+  o.dir = dir;
+  c.snapshots.every = kOndes3dSurfaceStep;
+  c.snapshots.pgv = false;  // its stock builds compute no PGV map (nor displacement: OVELO)
+  resolve_snapshot_planes(c);
+  where.push_back({"snapshots", v.origin("i0") + ", <j0>, <k0>: Ondes3D's surface files every 1000 steps (its SURFACE_STEP)"});
+}
+
 }  // namespace
 
 PrmDialect prm_dialect(const std::string& text) {
@@ -280,6 +307,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.grid.h = v.number(key("ds", "DS"), "the cell size (m)", 0, 1e6, true);
   c.time.dt = v.number(key("dt", "DT"), "the time step (s)", 0, 1e6, true);
   c.time.steps = v.integer(key("tmax", "TIME_STEPS"), "the number of time steps", 1, 100000000);
+  c.time.beyond_cfl = true;  // Ondes3D checks no stability limit: a warning (io/case_validation.cpp)
   const Geometry g = tagged ? tagged_geometry(v, c.grid.h, where) : key_value_geometry(v, c.grid.h, where);
   c.grid.nx = g.nx, c.grid.ny = g.ny, c.grid.nz = g.nz;
   where.push_back({"grid.h", v.origin(key("ds", "DS"))});
@@ -311,10 +339,12 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   } else {
     if (tagged)
       tagged_layers(v, g, c, where);
-    else
+    else if (!read_key_value_model(v, files, c, where))
       key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
-    c.medium.layer_sampling = LayerSampling::Ondes3d;
-    where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
+    if (!c.medium.model) {
+      c.medium.layer_sampling = LayerSampling::Ondes3d;
+      where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
+    }
     // The CPU Ondes3D's free surface (its layered model's FREESURFACE cells); its geological models
     // have none (vacuum over the ground), and the KEY = value ports are not the source of this rule.
     if (tagged && c.boundaries.free_surface) {
@@ -351,6 +381,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
   c.exports.ondes3d_dir = out_dir.string();
   if (v.has(key("dir", "OUTPUT_DIR"))) where.push_back({"output.file", v.origin(key("dir", "OUTPUT_DIR"))});
+  if (tagged) snapshot_planes(v, g, !geological, out_dir.string(), c, where);
   if (where_out) *where_out = std::move(where);
   return c;
 }

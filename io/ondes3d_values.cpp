@@ -101,14 +101,18 @@ PrmValues read_key_value(const std::string& path, const std::string& text) {
   std::istringstream in(text);
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {
+    const bool assignment = line.find('=') != std::string::npos;
     std::replace(line.begin(), line.end(), '=', ' ');
     std::istringstream words(line);
     std::string key, value, rest;
     if (!(words >> key) || key[0] == '#') continue;
+    const auto& known = ondes3d_keys();
+    // Free text: a line that neither assigns nor starts with a key (the GPU port's files say "write
+    // what you like, as long as a line does not start with a key word").
+    if (!assignment && key.rfind("LAYER_", 0) != 0 && std::find(known.begin(), known.end(), key) == known.end()) continue;
     if (!(words >> value))
       throw CaseError(fmt::format("{}:{}: {} has no value (expected `{} = value`)", path, number, key, key));
     std::getline(words, rest);
-    const auto& known = ondes3d_keys();
     if (key.rfind("LAYER_", 0) != 0 && std::find(known.begin(), known.end(), key) == known.end()) {
       const std::string near = nearest_name(key, known);
       warn_unknown(path, number, key, near, near);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -10,8 +11,10 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "core/layout.hpp"
+#include "core/plane_layout.hpp"
 #include "io/h5util.hpp"
+#include "io/ondes3d_surface_files.hpp"
+#include "io/partial_file.hpp"
 
 namespace ondes {
 namespace {
@@ -24,12 +27,18 @@ hid_t group(hid_t parent, const std::string& name) {
   return H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
-void write_array(hid_t where, const char* name, const int dims[3], const float* data) {
+// A plane's datasets: its three components and their norm.
+std::array<const char*, 4> datasets(const PlaneSpec& p) {
+  if (p.displacement) return {"ux", "uy", "uz", "norm"};
+  return {"vx", "vy", "vz", "norm"};
+}
+
+void write_array(hid_t where, const char* name, const int dims[3], const float* data, const char* units = "m/s") {
   const hsize_t d[3] = {hsize_t(dims[0]), hsize_t(dims[1]), hsize_t(dims[2])};
   Id space{H5Screate_simple(3, d, nullptr), H5Sclose};
   Id ds{H5Dcreate2(where, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
   check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), name);
-  h5::attr_string(ds, "units", "m/s");
+  h5::attr_string(ds, "units", units);
 }
 
 std::string frame_name(int iteration) { return fmt::format("{:08d}", iteration); }
@@ -66,12 +75,31 @@ PlaneExtent plane_extent(const Grid& g, const PlaneSpec& p) {
   return e;
 }
 
+void resolve_snapshot_planes(Case& c) {
+  SnapshotOptions& o = c.snapshots;
+  o.planes.clear();
+  for (const PlaneSpec& p : o.requested) {
+    if (o.velocity) o.planes.push_back({p.axis, p.index, p.name, false});
+    if (o.displacement) o.planes.push_back({p.axis, p.index, p.name + " displacement", true});
+  }
+  if (o.ondes3d.on) add_ondes3d_planes(c, o.velocity, o.displacement);
+}
+
+void check_snapshot_outputs(const Case& c) {
+  if (c.snapshots.every <= 0) return;
+  const std::string snapshots = snapshot_path(c);
+  check_result_path(fmt::format("{}: snapshots.file = {}", c.path, snapshots), snapshots, c.path);
+  check_ondes3d_surface_dir(c);
+}
+
 std::string snapshot_path(const Case& c) {
   if (!c.snapshots.file.empty()) return c.snapshots.file;
   return std::filesystem::path(c.output).replace_extension().string() + "_snapshots.h5";
 }
 
-std::string plane_group(const PlaneSpec& p) { return fmt::format("{}{}", "xyz"[p.axis], p.index); }
+std::string plane_group(const PlaneSpec& p) {
+  return fmt::format("{}{}{}", "xyz"[p.axis], p.index, p.displacement ? "_displacement" : "");
+}
 
 SnapshotWriter::SnapshotWriter(const std::string& path, const Case& c)
     : case_(c), path_(path), h5_(path), xdmf_(std::filesystem::path(path).replace_extension(".xdmf").string()),
@@ -91,6 +119,7 @@ SnapshotWriter::~SnapshotWriter() {
 
 void SnapshotWriter::write_frame(size_t plane, int iteration, const std::vector<float>& data) {
   const PlaneSpec& p = case_.snapshots.planes[plane];
+  if (p.hidden) return;
   const PlaneExtent e = plane_extent(case_.grid, p);
   const size_t n = size_t(e.n1) * e.n2;
   Id g{group(file_, plane_group(p)), H5Gclose};
@@ -103,10 +132,10 @@ void SnapshotWriter::write_frame(size_t plane, int iteration, const std::vector<
     const float x = data[q], y = data[n + q], z = data[2 * n + q];
     norm[q] = std::sqrt(x * x + y * y + z * z);
   }
-  write_array(f, "vx", e.dims, data.data());
-  write_array(f, "vy", e.dims, data.data() + n);
-  write_array(f, "vz", e.dims, data.data() + 2 * n);
-  write_array(f, "norm", e.dims, norm.data());
+  const auto names = datasets(p);
+  const char* units = p.displacement ? "m" : "m/s";
+  for (int c = 0; c < 3; ++c) write_array(f, names[c], e.dims, data.data() + c * n, units);
+  write_array(f, names[3], e.dims, norm.data(), units);
   frames_[plane].push_back(iteration);
 }
 
@@ -146,9 +175,10 @@ std::vector<int> frames_in(hid_t g) {
 }
 
 // Whether a frame group holds the plane this case writes (its arrays' shape).
-bool frame_fits(hid_t frame, const PlaneExtent& e) {
-  if (H5Lexists(frame, "vx", H5P_DEFAULT) <= 0) return false;
-  Id ds{H5Dopen2(frame, "vx", H5P_DEFAULT), H5Dclose};
+bool frame_fits(hid_t frame, const PlaneSpec& p, const PlaneExtent& e) {
+  const char* first = datasets(p)[0];
+  if (H5Lexists(frame, first, H5P_DEFAULT) <= 0) return false;
+  Id ds{H5Dopen2(frame, first, H5P_DEFAULT), H5Dclose};
   Id space{H5Dget_space(ds), H5Sclose};
   hsize_t d[3] = {0, 0, 0};
   return H5Sget_simple_extent_ndims(space) == 3 && H5Sget_simple_extent_dims(space, d, nullptr) == 3 &&
@@ -165,6 +195,7 @@ std::vector<EarlierFrame> frames_of(const std::string& file, const Case& c, int 
   Id src{H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   if (src < 0 || double_attr(src, "h") != c.grid.h || double_attr(src, "dt") != c.time.dt) return out;
   for (size_t p = 0; p < c.snapshots.planes.size(); ++p) {
+    if (c.snapshots.planes[p].hidden) continue;
     const std::string name = plane_group(c.snapshots.planes[p]);
     if (H5Lexists(src, name.c_str(), H5P_DEFAULT) <= 0) continue;
     Id from{H5Gopen2(src, name.c_str(), H5P_DEFAULT), H5Gclose};
@@ -172,7 +203,7 @@ std::vector<EarlierFrame> frames_of(const std::string& file, const Case& c, int 
     for (int it : frames_in(from)) {
       if (it >= done) break;  // the restarted run makes those itself
       Id frame{H5Gopen2(from, frame_name(it).c_str(), H5P_DEFAULT), H5Gclose};
-      if (frame_fits(frame, e)) out.push_back({p, it});
+      if (frame_fits(frame, c.snapshots.planes[p], e)) out.push_back({p, it});
     }
   }
   return out;
@@ -210,6 +241,7 @@ std::string SnapshotWriter::xdmf_text() const {
   std::string grids;
   for (size_t p = 0; p < frames_.size(); ++p) {
     const PlaneSpec& spec = case_.snapshots.planes[p];
+    if (spec.hidden) continue;
     const PlaneExtent e = plane_extent(case_.grid, spec);
     const double at = spec.index * h;
     const double oz = spec.axis == 2 ? at : 0, oy = spec.axis == 1 ? at : 0, ox = spec.axis == 0 ? at : 0;
@@ -219,7 +251,7 @@ std::string SnapshotWriter::xdmf_text() const {
       grids += fmt::format("    <Grid Name=\"{} it {}\" GridType=\"Uniform\">\n      <Time Value=\"{:.9g}\"/>\n      ",
                            spec.name, it, (it + 0.5) * case_.time.dt);
       grids += topology(e.dims, oz, oy, ox, h);
-      for (const char* a : {"vx", "vy", "vz", "norm"}) grids += attribute(a, e.dims, file, base + a);
+      for (const char* a : datasets(spec)) grids += attribute(a, e.dims, file, base + a);
       grids += "    </Grid>\n";
     }
     grids += "  </Grid>\n";

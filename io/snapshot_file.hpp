@@ -20,6 +20,17 @@
 
 namespace ondes {
 
+// quantity (velocity, displacement or both) into o's flags; else why(message).
+template <class Fail>
+void set_snapshot_quantity(SnapshotOptions& o, const std::string& quantity, Fail&& why) {
+  if (quantity != "velocity" && quantity != "displacement" && quantity != "both")
+    why("'" + quantity + "': allowed values are velocity, displacement, both");
+  o.velocity = quantity != "displacement", o.displacement = quantity != "velocity";
+}
+// c.snapshots.planes: each requested plane in each quantity asked for, then the planes Ondes3D's
+// surface files are cut from (io/ondes3d_surface_files.hpp).
+void resolve_snapshot_planes(Case& c);
+
 // The global size of a plane: n1 (fast) x n2 (slow), and its 3-D dims [z][y][x] with 1 on the normal.
 struct PlaneExtent {
   int n1 = 0, n2 = 0;
@@ -27,6 +38,8 @@ struct PlaneExtent {
 };
 PlaneExtent plane_extent(const Grid& g, const PlaneSpec& p);
 std::string plane_group(const PlaneSpec& p);  // "z0", "x120"
+// Before a run: CaseError where the snapshot file or Ondes3D's surface files cannot be written.
+void check_snapshot_outputs(const Case& c);
 // snapshots.file, or <output stem>_snapshots.h5 beside the run's output.
 std::string snapshot_path(const Case& c);
 

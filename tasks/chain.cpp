@@ -343,7 +343,7 @@ int gpu_node(const BlockData& b) {
 ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
                       const ExecutionPolicy& policy, bool per_step_readers, int ranks) {
   if (policy.chain_steps <= 0) return {"chain_steps = 0"};
-  if (per_step_readers) return {"peak ground velocity maps read every step"};
+  if (per_step_readers) return {"peak ground velocity maps or displacement snapshots read every step"};
   if (blocks.size() < 2) return {"one block", true};
   if (!policy.peer_halos) return {"peer_halos = false"};
   std::set<int> nodes;

@@ -68,9 +68,9 @@ struct ChainMemory {
 // every neighbour's halo of this process routed to it by peer writes (route_peer_halos before) and
 // every neighbour of another rank on this node (`host`), its GPU reachable by CUDA IPC, every
 // station group sampled by the compute tasks, and no reader of the velocity between steps
-// (`per_step_readers`: peak ground velocity maps). Over MPI collective: every rank calls it, and
-// all ranks chain or none. Returns the local blocks chained (0 or all of them); `refusal`, if not
-// null, says why not (over MPI: the first rank's reason).
+// (`per_step_readers`: peak ground velocity maps, displacement snapshots). Over MPI collective:
+// every rank calls it, and all ranks chain or none. Returns the local blocks chained (0 or all of
+// them); `refusal`, if not null, says why not (over MPI: the first rank's reason).
 struct ChainRefusal {
   std::string why;
   // The run has no GPU a block to give (CPU workers, one block, several blocks on a process's one

@@ -101,6 +101,8 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   if (g.pgv)
     for (BlockData& b : g.blocks)
       if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
+  if (g.planes)
+    for (const PlanePart& p : *g.planes) s.tasks += submit_accumulate(p, plan.rank, plan.small_where);
   if (due(plan.watchdog_every, n)) {
     if (!lone)  // else measured by the step task
       for (BlockData& b : g.blocks)

@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "core/plane_layout.hpp"
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"

@@ -1,5 +1,5 @@
 // extract_plane: a plane of a block's velocity into a buffer (args PlaneArgs; buffers: the
-// velocity (R), the plane (W)). update_pgv: the running peak ground velocity of a block's top face
+// velocity (R), the plane (W)); accumulate_plane: the same added to a displacement (the plane RW). update_pgv: the running peak ground velocity of a block's top face
 // (args BlockShape; buffers: the velocity (R), the peaks (RW)). Models: history.
 // (codelets/snapshot.hpp)
 #pragma once
@@ -22,6 +22,13 @@ inline starpu_codelet& codelet() {
   static starpu_perfmodel model = history_model("ondes3d_extract_plane");
   static starpu_codelet cl =
       make_codelet("extract_plane", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {STARPU_R, STARPU_W});
+  return cl;
+}
+// A displacement plane's (PlaneArgs::accumulate): the buffer read and written every iteration.
+inline starpu_codelet& accumulate_codelet() {
+  static starpu_perfmodel model = history_model("ondes3d_accumulate_plane");
+  static starpu_codelet cl =
+      make_codelet("accumulate_plane", entry<OnCpu>, ONDES_CUDA_ENTRY(entry), &model, {STARPU_R, STARPU_RW});
   return cl;
 }
 
@@ -49,9 +56,10 @@ inline starpu_codelet& codelet() {
 // as update_pgv and watch_velocity do: no copy of the block's velocity to another GPU, and (chained
 // steps, tasks/chain.hpp) never queued on another block's GPU behind a window that waits for this
 // block's next one, which waits for this task.
+// A displacement part's buffer is brought up to date every iteration (submit_accumulate), here only sent.
 inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) {
   int tasks = 0;
-  if (p.owner == rank) {
+  if (p.owner == rank && p.args.accumulate == 0.0f) {
     const WorkerSet& workers = p.workers ? *p.workers : any_workers();
     check_starpu(starpu_task_insert(&plane_task::codelet(), STARPU_R, p.velocity, STARPU_W, p.buffer, STARPU_VALUE,
                                     &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS,
@@ -65,6 +73,17 @@ inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) 
   else if (p.owner != 0)
     receive(t);
   return tasks;
+}
+
+// A displacement part this rank owns: its buffer += dt v, after every iteration. Returns the tasks submitted.
+inline int submit_accumulate(const PlanePart& p, int rank, unsigned long long where) {
+  if (p.owner != rank || p.args.accumulate == 0.0f) return 0;
+  const WorkerSet& workers = p.workers ? *p.workers : any_workers();
+  check_starpu(starpu_task_insert(&plane_task::accumulate_codelet(), STARPU_R, p.velocity, STARPU_RW, p.buffer,
+                                  STARPU_VALUE, &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where,
+                                  STARPU_TASK_WORKERIDS, workers.len(), workers.data(), 0),
+               "submitting accumulate_plane");
+  return 1;
 }
 
 // Returns the tasks submitted (1).
