@@ -323,10 +323,14 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   if (geological) {  // the layers are materials, the model their arrangement
     std::vector<std::string> names;
     tagged_layers(v, g, c, where, &names);
-    for (size_t l = 0; l < c.medium.layers.size(); ++l)
-      if (c.medium.layers[l].q0 > 0 || c.medium.layers[l].qp > 0)
-        v.fail(fmt::format("layer{}", l + 1), "has q0 or Qp/Qs: attenuation with a geological model is not supported yet",
+    for (size_t l = 0; l < c.medium.layers.size(); ++l) {
+      if (c.medium.layers[l].q0 > 0)  // computeStress.c, ANOTHER: `if (model == GEOLOGICAL) exit(EXIT_FAILURE);`
+        v.fail(fmt::format("layer{}", l + 1), "has q0: Ondes3D's ANOTHER method stops on a geological model (its "
+               "computeStress.c exits), and so does this reader", "an elastic geological model, or Qp / Qs");
+      if (c.medium.layers[l].qp > 0)
+        v.fail(fmt::format("layer{}", l + 1), "has Qp/Qs: attenuation with a geological model is not supported yet",
                "an elastic geological model");
+    }
     const std::string file = files.find(v.text("fgeo", "the geological model file"), v.origin("fgeo"));
     geo = read_geology(file, g, c.grid.h, names);
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);

@@ -408,6 +408,12 @@ TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
   bad.replace(bad.find("rock"), 4, "lava");
   write("geo.txt", bad);
   expect_refused(prm, R"(cell \(1, 1, 1\) is 'lava', which no <layerN> <name> is)");
+  // q0 on a geological model: Ondes3D's ANOTHER method exits there (computeStress.c).
+  write("geo.txt", geology());
+  std::ifstream in(prm);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  text.replace(text.find("<vs>2300.</vs>"), 14, "<vs>2300.</vs><q0>50</q0>");
+  expect_refused(write("geo_q0.prm", text), R"(layer3.*has q0: Ondes3D's ANOTHER method stops on a geological model)");
 }
 
 // Ondes3D's leniency, as its readers have it (original/src/IO.c ReadSrc and ReadStation; the StarPU

@@ -44,7 +44,7 @@ strip --strip-unneeded "$bundle"/bin/* "$bundle"/lib/* 2>/dev/null || true
 # gzip -9 brings the bundle from 73 to under 64 MiB): gpu_check.sh unpacks them on the GPU machine.
 gzip -9 "$bundle"/bin/*
 cp -r "$here/inputs" "$bundle/inputs"
-cp "$here/tools/gpu_check.sh" "$here/bench/harness.sh" "$here/bench/peer_devito.sh" "$here/bench/peer_devito.py" "$bundle/"
+cp "$here/tools/gpu_check.sh" "$here/tools/gpu_scaling.sh" "$here/bench/harness.sh" "$here/bench/peer_devito.sh" "$here/bench/peer_devito.py" "$bundle/"
 mkdir -p "$bundle/tools" && cp "$here/tools/sweep.py" "$here/tools/gpu_q0_cost.sh" "$here/tools/cpu_balance.sh" \
   "$here/tools/sim_validate_gpu.sh" "$bundle/tools/"
 du -sh "$bundle"

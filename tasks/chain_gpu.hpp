@@ -1,0 +1,19 @@
+// Shared by tasks/chain.cpp (the windows) and tasks/chain_route.cpp (their set-up); not an
+// interface of its own. Chained steps need the CUDA codelets and real GPUs (not the SimGrid builds).
+#pragma once
+#if defined(ONDES_CUDA_CODELETS) && !defined(STARPU_SIMGRID)
+#define ONDES_CHAINED_STEPS 1
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+namespace ondes::chain_gpu {
+
+void check_cuda(cudaError_t e, const char* what);
+// Whether the CUDA driver offers the stream memory operations (cuStreamWaitValue32, cuStreamWriteValue32).
+bool stream_memory_operations();
+// StarPU's watchdog hook (arg: the run's std::vector<BlockData>): what each chained block's GPU heard.
+void report_stall(void* arg);
+
+}  // namespace ondes::chain_gpu
+#endif
