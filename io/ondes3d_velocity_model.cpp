@@ -96,7 +96,7 @@ std::shared_ptr<const Model3D> read_velocity_model(const VelocityModelFile& f, c
     const int k = std::clamp(1 - z, d.zmin, 1);
     const Bracket bz = bracket(s.z, -((k - 1) * km));
     for (size_t c = 0; c < columns.size(); ++c) {
-      const auto& [bx, by] = columns[c];
+      const Bracket &bx = columns[c].first, &by = columns[c].second;
       const auto value = [&](const std::vector<float>& v) {
         double sum = 0;
         for (int dk = 0; dk < 2; ++dk)

@@ -1,6 +1,8 @@
 // Shared by tasks/chain.cpp (the windows) and tasks/chain_route.cpp (their set-up); not an
 // interface of its own. Chained steps need the CUDA codelets and real GPUs (not the SimGrid builds).
 #pragma once
+#include "tasks/codelet.hpp"  // ONDES_CUDA_CODELETS
+
 #if defined(ONDES_CUDA_CODELETS) && !defined(STARPU_SIMGRID)
 #define ONDES_CHAINED_STEPS 1
 #include <cuda.h>

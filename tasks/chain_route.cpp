@@ -3,6 +3,7 @@
 // the windows.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "tasks/chain.hpp"
