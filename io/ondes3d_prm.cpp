@@ -386,6 +386,9 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.exports.ondes3d_dir = out_dir.string();
   if (v.has(key("dir", "OUTPUT_DIR"))) where.push_back({"output.file", v.origin(key("dir", "OUTPUT_DIR"))});
   if (tagged) snapshot_planes(v, g, !geological, out_dir.string(), c, where);
+  else if (v.has("I0") || v.has("J0"))
+    spdlog::info("{}: I0, J0 read and unused, as by the GPU port of Ondes3D (which writes no planes); a TOML "
+                 "case's [snapshots] writes planes", v.origin(v.has("I0") ? "I0" : "J0"));
   if (where_out) *where_out = std::move(where);
   return c;
 }
