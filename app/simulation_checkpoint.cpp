@@ -11,6 +11,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <stdexcept>
 
@@ -100,9 +101,12 @@ void Simulation::save_checkpoint(const std::string& path) {
   const std::vector<float> seis = seismograms();  // every rank takes part
   std::vector<float> pgv;
   if (snapshots_ && case_.snapshots.pgv) pgv = snapshots_->pgv_map();  // every rank takes part
+  std::map<size_t, std::vector<float>> displacement;
+  if (snapshots_ && case_.snapshots.any_displacement()) displacement = snapshots_->displacement_planes();  // all ranks
   if (w) {
     w->write_seismograms(seis);
     if (snapshots_) w->write_snapshots(std::filesystem::absolute(snapshot_path(case_)).string(), pgv);
+    for (const auto& [plane, sums] : displacement) w->write_displacement(plane_group(case_.snapshots.planes[plane]), sums);
     w->commit();
   }
 }
@@ -113,11 +117,20 @@ void Simulation::save_checkpoint(const std::string& path) {
 // so that the series and the peaks are the uninterrupted run's.
 void Simulation::restore_snapshots(CheckpointReader& r, const std::string& path) {
   const bool root = Runtime::rank() == 0;
-  if (case_.snapshots.any_displacement())
-    throw CaseError(fmt::format("{}: a restart cannot go on with displacement snapshots (a checkpoint does not hold "
-                                "their sums over the steps before it): restart with snapshots.quantity = \"velocity\" "
-                                "(--snapshot-quantity velocity), or run from the start",
-                                path));
+  // The displacement planes go on from their sums in the checkpoint; one it lacks cannot.
+  std::map<size_t, std::vector<float>> displacement;
+  for (size_t p = 0; p < case_.snapshots.planes.size(); ++p) {
+    const PlaneSpec& spec = case_.snapshots.planes[p];
+    if (!spec.displacement) continue;
+    const PlaneExtent e = plane_extent(case_.grid, spec);
+    displacement[p] = r.displacement(plane_group(spec), 3 * size_t(e.n1) * e.n2);
+    if (displacement[p].empty())
+      throw CaseError(fmt::format("{}: holds no displacement sums for the plane {} (written by a run without it): "
+                                  "restart without displacement snapshots (--snapshot-quantity velocity), or run "
+                                  "from the start",
+                                  path, spec.name));
+  }
+  if (!displacement.empty()) snapshots_->restore_displacement(displacement);
   if (case_.snapshots.pgv) {
     if (r.has_pgv())
       snapshots_->restore_pgv(r.pgv());

@@ -41,6 +41,7 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       const int n = spec.axis == 0 ? s.nx : spec.axis == 1 ? s.ny : s.nz;
       if (spec.index < origin - (spec.axis == 2) || spec.index >= origin + n) continue;  // z = -1: above the surface
       const int64_t tag = kSnapshotTagBase + index++;
+      all_.push_back({p, owner, b.info.x0, b.info.y0, s, nullptr, nullptr});
       if (rank != 0 && owner != rank) continue;
       buffers_.emplace_back(3 * plane_points(s, spec.axis));
       PlanePart part;
@@ -50,6 +51,7 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       part.velocity = b.local ? b.h_velocity : nullptr;
       part.workers = b.local ? &b.workers : nullptr;
       register_vector(&part.buffer, buffers_.back());
+      if (owner == rank) all_.back().buffer = part.buffer;
       planes_.push_back(part);
       places_.push_back({p, b.info.x0, b.info.y0});
     }
@@ -83,23 +85,66 @@ void SnapshotRecorder::deliver(int it) {
 }
 
 // On a StarPU thread, once the block's plane is in main memory: into the frame's global plane.
+namespace {
+// Row b of component c of a part (shape s, at x0, y0) in its global plane: f(offset in the plane,
+// offset in the part, row length).
+template <class F>
+void for_each_part_row(const Grid& g, const PlaneSpec& spec, const BlockShape& s, int x0, int y0, F&& f) {
+  const PlaneExtent e = plane_extent(g, spec);
+  const int n1 = plane_n1(s, spec.axis), n2 = plane_n2(s, spec.axis);
+  const int off1 = spec.axis == 0 ? y0 : x0, off2 = spec.axis == 2 ? y0 : 0;
+  const size_t local = size_t(n1) * n2, global = size_t(e.n1) * e.n2;
+  for (int c = 0; c < 3; ++c)
+    for (int b = 0; b < n2; ++b) f(c * global + size_t(off2 + b) * e.n1 + off1, c * local + size_t(b) * n1, n1);
+}
+}  // namespace
+
+std::map<size_t, std::vector<float>> SnapshotRecorder::displacement_planes() {
+  starpu_task_wait_for_all();
+  std::map<size_t, std::vector<float>> out;
+  std::vector<GatherItem> items;
+  std::vector<size_t> parts;
+  for (size_t q = 0; q < all_.size(); ++q) {
+    const AnyPart& a = all_[q];
+    const PlaneSpec& spec = case_.snapshots.planes[a.plane];
+    if (!spec.displacement) continue;
+    if (rank_ == 0 && !out.count(a.plane)) {
+      const PlaneExtent e = plane_extent(case_.grid, spec);
+      out[a.plane].assign(3 * size_t(e.n1) * e.n2, 0.0f);
+    }
+    items.push_back({a.owner, a.buffer, 3 * size_t(plane_points(a.shape, spec.axis)), kSnapshotGatherTagBase + int64_t(q)});
+    parts.push_back(q);
+  }
+  gather_to_root(rank_, items, [&](size_t i, const float* src) {
+    const AnyPart& a = all_[parts[i]];
+    for_each_part_row(case_.grid, case_.snapshots.planes[a.plane], a.shape, a.x0, a.y0,
+                      [&](size_t in_plane, size_t in_part, int n) { std::copy_n(src + in_part, n, out[a.plane].begin() + in_plane); });
+  });
+  return out;
+}
+
+void SnapshotRecorder::restore_displacement(const std::map<size_t, std::vector<float>>& planes) {
+  for (const AnyPart& a : all_) {
+    if (!a.buffer || !case_.snapshots.planes[a.plane].displacement) continue;
+    const std::vector<float>& plane = planes.at(a.plane);
+    Acquired acquired(a.buffer, STARPU_W);
+    float* dst = static_cast<float*>(starpu_data_get_local_ptr(a.buffer));
+    for_each_part_row(case_.grid, case_.snapshots.planes[a.plane], a.shape, a.x0, a.y0,
+                      [&](size_t in_plane, size_t in_part, int n) { std::copy_n(plane.begin() + in_plane, n, dst + in_part); });
+  }
+}
+
 void SnapshotRecorder::on_part(void* arg) {
   std::unique_ptr<Delivery> d(static_cast<Delivery*>(arg));
   SnapshotRecorder& r = *d->recorder;
   const PlanePart& part = r.planes_[d->part];
   const Place& at = r.places_[d->part];
-  const PlaneSpec& spec = r.case_.snapshots.planes[at.plane];
-  const PlaneExtent e = plane_extent(r.case_.grid, spec);
-  const int n1 = plane_n1(part.args.shape, spec.axis), n2 = plane_n2(part.args.shape, spec.axis);
-  const int off1 = spec.axis == 0 ? at.y0 : at.x0, off2 = spec.axis == 2 ? at.y0 : 0;
-  const size_t local = size_t(n1) * n2, global = size_t(e.n1) * e.n2;
   const float* buffer = r.buffers_[d->part].data();
   std::lock_guard<std::mutex> g(r.mutex_);
   Frame& f = r.frames_.at(d->iteration);
   std::vector<float>& out = f.planes[at.plane];
-  for (int c = 0; c < 3; ++c)
-    for (int b = 0; b < n2; ++b)
-      std::copy_n(buffer + c * local + size_t(b) * n1, n1, out.begin() + c * global + size_t(off2 + b) * e.n1 + off1);
+  for_each_part_row(r.case_.grid, r.case_.snapshots.planes[at.plane], part.args.shape, at.x0, at.y0,
+                    [&](size_t in_plane, size_t in_part, int n) { std::copy_n(buffer + in_part, n, out.begin() + in_plane); });
   starpu_data_release(part.buffer);
   --f.pending;
   r.delivered_.notify_all();

@@ -44,6 +44,11 @@ class SnapshotRecorder {
   // earlier snapshot file (io/snapshot_file earlier_frames).
   std::vector<float> pgv_map();
   void restore_pgv(const std::vector<float>& map);
+  // The displacement planes' sums so far, each [3][n2][n1] by the case's plane index (rank 0; every
+  // rank takes part), and a restart's: each owner's parts from them (`planes` by plane index, empty
+  // for velocity planes).
+  std::map<size_t, std::vector<float>> displacement_planes();
+  void restore_displacement(const std::map<size_t, std::vector<float>>& planes);
   void carry_frames(const EarlierFrames& earlier);
 
  private:
@@ -60,6 +65,16 @@ class SnapshotRecorder {
   std::vector<int> owner_;  // by block
   int rank_;
   std::unique_ptr<SnapshotWriter> writer_;  // rank 0
+  // Every part of every rank in global order (a displacement plane's gather): its plane, owner and
+  // place, and its buffer where this rank owns it.
+  struct AnyPart {
+    size_t plane;
+    int owner, x0, y0;
+    BlockShape shape;
+    starpu_data_handle_t buffer;  // null unless this rank owns it
+    HostFloats* data;
+  };
+  std::vector<AnyPart> all_;
   std::vector<PlanePart> planes_;  // those this rank extracts or receives, in global order
   std::vector<Place> places_;      // of each of planes_
   std::vector<HostFloats> buffers_;  // of each of planes_

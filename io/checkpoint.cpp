@@ -187,6 +187,19 @@ void CheckpointWriter::write_snapshots(const std::string& snapshot_file, const s
   check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, pgv.data()), "pgv");
 }
 
+void CheckpointWriter::write_displacement(const std::string& group, const std::vector<float>& plane) {
+  Impl& w = *impl_;
+  if (H5Lexists(w.file, "displacement", H5P_DEFAULT) <= 0) {
+    Id g{H5Gcreate2(w.file, "displacement", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
+  }
+  const hsize_t dims[1] = {plane.size()};
+  Id space{H5Screate_simple(1, dims, nullptr), H5Sclose};
+  const std::string name = "/displacement/" + group;
+  Id ds{H5Dcreate2(w.file, name.c_str(), H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (ds < 0) throw std::runtime_error(fmt::format("{}: cannot create {}", w.out.tmp(), name));
+  check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, plane.data()), "displacement");
+}
+
 void CheckpointWriter::commit() {
   Impl& w = *impl_;
   if (w.pml_written != w.pml_total) throw std::logic_error("checkpoint: PML cells missing");
@@ -347,6 +360,17 @@ std::vector<float> CheckpointReader::pgv() {
   Id ds{r.open_dataset("/pgv", {2, r.ny, r.nx}), H5Dclose};
   if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
     r.fail("cannot read /pgv (damaged or truncated)");
+  return out;
+}
+
+std::vector<float> CheckpointReader::displacement(const std::string& group, size_t floats) {
+  const Impl& r = *impl_;
+  const std::string name = "/displacement/" + group;
+  if (H5Lexists(r.file, "displacement", H5P_DEFAULT) <= 0 || H5Lexists(r.file, name.c_str(), H5P_DEFAULT) <= 0) return {};
+  std::vector<float> out(floats);
+  Id ds{r.open_dataset(name.c_str(), {floats}), H5Dclose};
+  if (H5Dread(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
+    r.fail(fmt::format("cannot read {} (damaged or truncated)", name));
   return out;
 }
 

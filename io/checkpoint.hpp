@@ -12,6 +12,7 @@
 //   /pgv              float32 [2][ny][nx]  the peak ground velocity so far (horizontal, norm), with
 //                                          [snapshots] pgv; /checkpoint's attribute `snapshots`
 //                                          names the run's snapshot file (its frames so far)
+//   /displacement/<plane> float32 [3 n2 n1]  a displacement snapshot plane's sums so far
 // A run restarts from it with any number of steps from `iteration` on (a run goes on past the end
 // of the one that wrote it), any block layout, scheduler or rank count.
 // A checkpoint is written to FILE.partial and renamed over FILE when complete, so FILE is always
@@ -44,6 +45,8 @@ class CheckpointWriter {
   void write_seismograms(const std::vector<float>& seismograms);
   // The run's snapshot file and its peak ground velocity map so far ([2][ny][nx]; empty: none).
   void write_snapshots(const std::string& snapshot_file, const std::vector<float>& pgv);
+  // A displacement plane's sums so far ([3][n2][n1]) as /displacement/<group> (its plane_group).
+  void write_displacement(const std::string& group, const std::vector<float>& plane);
   void commit();
 
  private:
@@ -71,6 +74,8 @@ class CheckpointReader {
   std::string snapshot_file() const;
   bool has_pgv() const;
   std::vector<float> pgv();
+  // A displacement plane's sums (write_displacement), `floats` of them; empty where it holds none.
+  std::vector<float> displacement(const std::string& group, size_t floats);
 
  private:
   void load_pml();

@@ -9,6 +9,7 @@
 //   finished traces of group g (once, at the end): kTraceTagBase + g
 //   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
 //   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
+//   a displacement snapshot plane's part p at a checkpoint (to rank 0): kSnapshotGatherTagBase + p
 //   a checkpoint's part p (0 velocity, 1 stress, 2 PML, 3 anelastic memory) of block b (to rank 0):
 //                                          kCheckpointTagBase + 4 b + p
 //   a stop vote to rank 0 and its verdict back (tasks/stop_vote): kStopVoteTag, kStopVoteTag + 1
@@ -37,6 +38,7 @@ constexpr int64_t kStopVoteTag = int64_t(1) << 45;
 constexpr int64_t kIpcOfferTagBase = int64_t(1) << 46;
 constexpr int64_t kIpcAnswerTagBase = int64_t(1) << 47;
 constexpr int64_t kChainTagBase = int64_t(1) << 48;
+constexpr int64_t kSnapshotGatherTagBase = int64_t(1) << 49;
 
 inline int64_t boundary_tag(int block, int dir, int kind) { return (int64_t(block) * kDirections + dir) * 2 + kind; }
 inline int64_t sample_tag(int group, int slot) { return kSampleTagBase + int64_t(group) * kMaxStationBlocks + slot; }
