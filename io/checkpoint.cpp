@@ -46,6 +46,29 @@ BlockSlab block_slab(hid_t dataset, int ncomp, int x0, int y0, const BlockShape&
   return b;
 }
 
+// Ondes3D's surface keeps state above the grid's +x and +y faces (codelets/surface.hpp: Sz and Svy of
+// the column past the last cell, in the velocity's top ghost planes), which the fields' arrays do not
+// reach: /fields/surface_edge_x [3][kGhost][ny] (column nx) and _y [3][kGhost][nx] (row ny). A block
+// on that face writes its part from its padded velocity `from`, or reads it into `into`.
+void surface_edge(hid_t dataset, const BlockShape& s, int along0, bool x_face, const float* from, float* into) {
+  const int n = x_face ? s.ny : s.nx;
+  std::vector<float> edge(size_t(kVelocityComponents) * kGhost * n);
+  Id fs{H5Dget_space(dataset), H5Sclose};
+  const hsize_t start[3] = {0, 0, static_cast<hsize_t>(along0)};
+  const hsize_t count[3] = {kVelocityComponents, kGhost, static_cast<hsize_t>(n)};
+  check(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, nullptr, count, nullptr), "surface edge selection");
+  Id ms{H5Screate_simple(3, count, nullptr), H5Sclose};
+  auto at = [&](int c, int g, int q) {
+    return c * s.cells() + (x_face ? s.idx(s.nx, q, g - kGhost) : s.idx(q, s.ny, g - kGhost));
+  };
+  if (into) check(H5Dread(dataset, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, edge.data()), "surface edge");
+  size_t e = 0;
+  for (int c = 0; c < kVelocityComponents; ++c)
+    for (int g = 0; g < kGhost; ++g)
+      for (int q = 0; q < n; ++q, ++e) into ? void(into[at(c, g, q)] = edge[e]) : void(edge[e] = from[at(c, g, q)]);
+  if (from) check(H5Dwrite(dataset, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, edge.data()), "surface edge");
+}
+
 std::string read_string_attr(hid_t obj, const char* name) {
   if (H5Aexists(obj, name) <= 0) return "";
   Id a{H5Aopen(obj, name, H5P_DEFAULT), H5Aclose};
@@ -75,13 +98,13 @@ int memory_components(const Case& c) { return kStressComponents * anelastic_shap
 
 struct CheckpointWriter::Impl {
   PartialFile out;
-  hid_t file = -1, velocity = -1, stress = -1, memory = -1, cells = -1, psi = -1, seis = -1;
+  hid_t file = -1, velocity = -1, stress = -1, memory = -1, cells = -1, psi = -1, seis = -1, edge_x = -1, edge_y = -1;
   int memory_components = 0;
   hsize_t pml_written = 0, pml_total = 0, ny = 0, nx = 0;
   explicit Impl(const std::string& path) : out(path) {}
 
   void close() {
-    for (hid_t* d : {&velocity, &stress, &memory, &cells, &psi, &seis})
+    for (hid_t* d : {&velocity, &stress, &memory, &cells, &psi, &seis, &edge_x, &edge_y})
       if (*d >= 0) H5Dclose(*d), *d = -1;
     if (file >= 0) H5Fclose(file), file = -1;
   }
@@ -119,6 +142,10 @@ CheckpointWriter::CheckpointWriter(const std::string& path, const Case& c, int i
   if (w.memory_components)
     w.memory = dataset("/fields/memory", H5T_IEEE_F32LE,
                        {static_cast<hsize_t>(w.memory_components), planes(c.grid), ny, nx});
+  if (c.boundaries.surface == SurfaceScheme::Ondes3d) {
+    w.edge_x = dataset("/fields/surface_edge_x", H5T_IEEE_F32LE, {kVelocityComponents, kGhost, ny});
+    w.edge_y = dataset("/fields/surface_edge_y", H5T_IEEE_F32LE, {kVelocityComponents, kGhost, nx});
+  }
   w.cells = dataset("/pml/cells", H5T_STD_I64LE, {w.pml_total});
   w.psi = dataset("/pml/psi", H5T_IEEE_F32LE, {w.pml_total, kPsi});
   w.seis = dataset("/seismograms", H5T_IEEE_F32LE, {c.stations.size(), 3, static_cast<hsize_t>(c.time.steps)});
@@ -139,6 +166,8 @@ void CheckpointWriter::write_fields(int x0, int y0, const BlockShape& s, const f
     BlockSlab b = block_slab(ds, nc, x0, y0, s);
     check(H5Dwrite(ds, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, data), "checkpoint fields");
   }
+  if (impl_->edge_x >= 0 && hsize_t(x0 + s.nx) == impl_->nx) surface_edge(impl_->edge_x, s, y0, true, velocity, nullptr);
+  if (impl_->edge_y >= 0 && hsize_t(y0 + s.ny) == impl_->ny) surface_edge(impl_->edge_y, s, x0, false, velocity, nullptr);
 }
 
 void CheckpointWriter::write_pml(const std::vector<int64_t>& global_cells, const float* psi) {
@@ -331,6 +360,14 @@ void CheckpointReader::read_surface_ghosts(int x0, int y0, const BlockShape& s, 
                             std::min<hsize_t>(hsize_t(s.ny) + 1, impl_->ny - hsize_t(y0)));
   if (H5Dread(impl_->velocity, H5T_NATIVE_FLOAT, b.mem_space, b.file_space, H5P_DEFAULT, velocity) < 0)
     impl_->fail("cannot read the fields (damaged or truncated)");
+  // Checkpoints written before these datasets leave that state as the run starts it.
+  for (const bool x_face : {true, false}) {
+    const char* name = x_face ? "/fields/surface_edge_x" : "/fields/surface_edge_y";
+    const bool on_face = x_face ? hsize_t(x0 + s.nx) == impl_->nx : hsize_t(y0 + s.ny) == impl_->ny;
+    if (!on_face || H5Lexists(impl_->file, name, H5P_DEFAULT) <= 0) continue;
+    Id ds{impl_->open_dataset(name, {kVelocityComponents, kGhost, x_face ? impl_->ny : impl_->nx}), H5Dclose};
+    surface_edge(ds, s, x_face ? y0 : x0, x_face, nullptr, velocity);
+  }
 }
 
 void CheckpointReader::read_pml(const std::vector<int64_t>& global_cells, float* psi) {

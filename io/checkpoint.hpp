@@ -13,6 +13,8 @@
 //                                          [snapshots] pgv; /checkpoint's attribute `snapshots`
 //                                          names the run's snapshot file (its frames so far)
 //   /displacement/<plane> float32 [3 n2 n1]  a displacement snapshot plane's sums so far
+//   /fields/surface_edge_x, _y float32 [3][ghost planes][ny or nx]  Ondes3D's surface state past the
+//                                          grid's last column / row (codelets/surface.hpp)
 // A run restarts from it with any number of steps from `iteration` on (a run goes on past the end
 // of the one that wrote it), any block layout, scheduler or rank count.
 // A checkpoint is written to FILE.partial and renamed over FILE when complete, so FILE is always
