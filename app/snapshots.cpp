@@ -41,7 +41,7 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       const int n = spec.axis == 0 ? s.nx : spec.axis == 1 ? s.ny : s.nz;
       if (spec.index < origin - (spec.axis == 2) || spec.index >= origin + n) continue;  // z = -1: above the surface
       const int64_t tag = kSnapshotTagBase + index++;
-      all_.push_back({p, owner, b.info.x0, b.info.y0, s, nullptr, nullptr});
+      all_.push_back({p, owner, b.info.x0, b.info.y0, s, nullptr});
       if (rank != 0 && owner != rank) continue;
       buffers_.emplace_back(3 * plane_points(s, spec.axis));
       PlanePart part;

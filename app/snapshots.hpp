@@ -72,7 +72,6 @@ class SnapshotRecorder {
     int owner, x0, y0;
     BlockShape shape;
     starpu_data_handle_t buffer;  // null unless this rank owns it
-    HostFloats* data;
   };
   std::vector<AnyPart> all_;
   std::vector<PlanePart> planes_;  // those this rank extracts or receives, in global order

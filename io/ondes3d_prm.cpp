@@ -326,7 +326,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
     for (size_t l = 0; l < c.medium.layers.size(); ++l) {
       if (c.medium.layers[l].q0 > 0)  // computeStress.c, ANOTHER: `if (model == GEOLOGICAL) exit(EXIT_FAILURE);`
         v.fail(fmt::format("layer{}", l + 1), "has q0: Ondes3D's ANOTHER method stops on a geological model (its "
-               "computeStress.c exits), and so does this reader", "an elastic geological model, or Qp / Qs");
+               "computeStress.c exits), and so does this reader", "an elastic geological model");
       if (c.medium.layers[l].qp > 0)
         v.fail(fmt::format("layer{}", l + 1), "has Qp/Qs: attenuation with a geological model is not supported yet",
                "an elastic geological model");

@@ -55,15 +55,15 @@ std::string file_name(File f, bool displacement) {
 constexpr int kOurs[3] = {1, 0, 2};
 constexpr float kSign[3] = {1.0f, 1.0f, -1.0f};
 
-// Its value of component c at its node (i, j, k) from our plane `plane` of the frame, or from the
-// hidden plane above the surface (our z = -1: the velocities Ondes3D extrapolates there, which it
+// Its value of component q at its node (i, j, k) from our plane `plane` of the frame, or from the
+// hidden plane `above` the surface (our z = -1: the velocities Ondes3D extrapolates there, which it
 // writes in its xz and yz files), or 0 (its LIMIT cells, and what it leaves at 0 above the surface).
-float its_value(const Case& c, int plane, const std::vector<std::vector<float>>& frame, int q, int i, int j, int k,
-                bool displacement) {
+float its_value(const Case& c, int plane, int above, const std::vector<std::vector<float>>& frame, int q, int i, int j,
+                int k) {
   const Grid& g = c.grid;
   const Ondes3dSurfaceFiles& o = c.snapshots.ondes3d;
   const int a = j - o.origin[0], b = i - o.origin[1] - (q == 0), z = o.origin[2] - k - (q == 2);
-  if (z == -1) plane = find_plane(c.snapshots, {2, -1}, displacement);
+  if (z == -1) plane = above;
   if (plane < 0 || a < 0 || a >= g.nx || b < 0 || b >= g.ny || z < -1 || z >= g.nz) return 0.0f;
   const PlaneSpec& p = c.snapshots.planes[plane];
   const BlockShape whole{g.nx, g.ny, g.nz};
@@ -86,6 +86,7 @@ void write_file(const Case& c, File f, bool displacement, int step, const std::v
   int plane[3];
   for (int q = 0; q < 3; ++q) plane[q] = find_plane(c.snapshots, our_plane(o, f, q, displacement), displacement);
   if (plane[0] < 0 && plane[1] < 0 && plane[2] < 0) return;  // outside the grid (add_ondes3d_planes warned)
+  const int above = find_plane(c.snapshots, {2, -1}, displacement);  // -1 without a free surface
   // Its fast and slow axes: xy (i, j), xz (i, k), yz (j, k); k up to 2.
   const int lo_f = f == kYZ ? o.lo[1] : o.lo[0], hi_f = f == kYZ ? o.hi[1] : o.hi[0];
   const int lo_s = f == kXY ? o.lo[1] : o.lo[2], hi_s = f == kXY ? o.hi[1] : 2;
@@ -104,7 +105,7 @@ void write_file(const Case& c, File f, bool displacement, int step, const std::v
       for (int q = 0; q < 3; ++q) {
         const int i = f == kYZ ? yz_i(o, displacement) : r, j = f == kXY ? s : f == kXZ ? o.at[1] : r;
         const int k = f == kXY ? xy_k(o, displacement) - (q == 2) : s;
-        put_big_endian(text, its_value(c, plane[q], planes, q, i, j, k, displacement));
+        put_big_endian(text, its_value(c, plane[q], above, planes, q, i, j, k));
       }
   const std::string path =
       (std::filesystem::path(ondes3d_surface_dir(c)) / fmt::format("{}{:04d}00.vtk", file_name(f, displacement), step))

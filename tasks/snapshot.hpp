@@ -1,6 +1,7 @@
 // extract_plane: a plane of a block's velocity into a buffer (args PlaneArgs; buffers: the
-// velocity (R), the plane (W)); accumulate_plane: the same added to a displacement (the plane RW). update_pgv: the running peak ground velocity of a block's top face
-// (args BlockShape; buffers: the velocity (R), the peaks (RW)). Models: history.
+// velocity (R), the plane (W)); accumulate_plane: the same added to a displacement (the plane RW).
+// update_pgv: the running peak ground velocity of a block's top face (args BlockShape; buffers: the
+// velocity (R), the peaks (RW)). Models: history.
 // (codelets/snapshot.hpp)
 #pragma once
 #include "codelets/snapshot.hpp"
@@ -57,14 +58,19 @@ inline starpu_codelet& codelet() {
 // steps, tasks/chain.hpp) never queued on another block's GPU behind a window that waits for this
 // block's next one, which waits for this task.
 // A displacement part's buffer is brought up to date every iteration (submit_accumulate), here only sent.
+inline void insert_plane_task(const PlanePart& p, unsigned long long where) {
+  const bool accumulate = p.args.accumulate != 0.0f;
+  const WorkerSet& workers = p.workers ? *p.workers : any_workers();
+  check_starpu(starpu_task_insert(accumulate ? &plane_task::accumulate_codelet() : &plane_task::codelet(), STARPU_R,
+                                  p.velocity, accumulate ? STARPU_RW : STARPU_W, p.buffer, STARPU_VALUE, &p.args,
+                                  sizeof(p.args), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, workers.len(),
+                                  workers.data(), 0),
+               accumulate ? "submitting accumulate_plane" : "submitting extract_plane");
+}
 inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) {
   int tasks = 0;
   if (p.owner == rank && p.args.accumulate == 0.0f) {
-    const WorkerSet& workers = p.workers ? *p.workers : any_workers();
-    check_starpu(starpu_task_insert(&plane_task::codelet(), STARPU_R, p.velocity, STARPU_W, p.buffer, STARPU_VALUE,
-                                    &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS,
-                                    workers.len(), workers.data(), 0),
-                 "submitting extract_plane");
+    insert_plane_task(p, where);
     tasks = 1;
   }
   const Transfer t{p.buffer, rank == 0 ? p.owner : 0, p.tag, 0};
@@ -78,11 +84,7 @@ inline int submit_plane(const PlanePart& p, int rank, unsigned long long where) 
 // A displacement part this rank owns: its buffer += dt v, after every iteration. Returns the tasks submitted.
 inline int submit_accumulate(const PlanePart& p, int rank, unsigned long long where) {
   if (p.owner != rank || p.args.accumulate == 0.0f) return 0;
-  const WorkerSet& workers = p.workers ? *p.workers : any_workers();
-  check_starpu(starpu_task_insert(&plane_task::accumulate_codelet(), STARPU_R, p.velocity, STARPU_RW, p.buffer,
-                                  STARPU_VALUE, &p.args, sizeof(p.args), STARPU_EXECUTE_WHERE, where,
-                                  STARPU_TASK_WORKERIDS, workers.len(), workers.data(), 0),
-               "submitting accumulate_plane");
+  insert_plane_task(p, where);
   return 1;
 }
 
