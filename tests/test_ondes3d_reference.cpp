@@ -15,13 +15,14 @@
 #include <sstream>
 #include <vector>
 
+#include "ondes3d_sets.hpp"
 #include "shell.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path sets() { return fs::path(ONDES_SOURCE_DIR).parent_path() / "shared" / "ondes3d-sets"; }
+fs::path sets() { return ondes::test::ondes3d_sets(); }
 
 // An Ondes3D station file: "step vx vy vz" a line (x east, y north, z up).
 std::array<std::vector<double>, 3> read_obs(const fs::path& file) {
@@ -32,16 +33,8 @@ std::array<std::vector<double>, 3> read_obs(const fs::path& file) {
   return v;
 }
 
-class Ondes3dReference : public ::testing::Test {
+class Ondes3dReference : public ondes::test::WithOndes3dSets {
  protected:
-  void SetUp() override {
-    if (!fs::is_directory(sets())) GTEST_SKIP() << sets() << " is missing (CI has it beside the clone)";
-    dir_ = fs::temp_directory_path() / fmt::format("ondes3d_reference_{}", getpid());
-    fs::create_directories(dir_);
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
   ondes::test::CommandResult run_in(const fs::path& folder, const std::string& args) {
     return ondes::test::shell("cd " + folder.string() + " && " + ONDES_BINARY + " " + args, dir_ / "log.txt");
   }
@@ -88,7 +81,6 @@ class Ondes3dReference : public ::testing::Test {
     std::cout << fmt::format("{}: {} traces, worst relative L2 {:.2e}, worst peak ratio off by {:.2e}\n", variant,
                              traces, worst_l2, worst_peak);
   }
-  fs::path dir_;
 };
 
 }  // namespace

@@ -18,13 +18,14 @@
 #include <vector>
 
 #include "h5read.hpp"
+#include "ondes3d_sets.hpp"
 #include "shell.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-fs::path sets() { return fs::path(ONDES_SOURCE_DIR).parent_path() / "shared" / "ondes3d-sets"; }
+fs::path sets() { return ondes::test::ondes3d_sets(); }
 
 std::string read_file(const fs::path& p, bool gz) {
   std::string out;
@@ -64,11 +65,11 @@ Vtk parse(const std::string& text) {
   return f;
 }
 
-class Ondes3dSurface : public ::testing::Test {
+class Ondes3dSurface : public ondes::test::WithOndes3dSets {
  protected:
   void SetUp() override {
-    if (!fs::is_directory(sets())) GTEST_SKIP() << sets() << " is missing (CI has it beside the clone)";
-    dir_ = fs::temp_directory_path() / fmt::format("ondes3d_surface_{}", getpid());
+    WithOndes3dSets::SetUp();
+    if (IsSkipped()) return;
     fs::create_directories(dir_ / "parameters" / "chuetsu-oki");
     fs::create_directories(dir_ / "output" / "chuetsu-oki");
     const fs::path p = dir_ / "parameters" / "chuetsu-oki";
@@ -83,14 +84,10 @@ class Ondes3dSurface : public ::testing::Test {
     prm = std::regex_replace(prm, std::regex("<j0> 1 </j0>"), "<j0> -10 </j0>");
     std::ofstream(p / "chuetsu-oki.prm") << prm;
   }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
   ondes::test::CommandResult run(const std::string& args) {
     return ondes::test::shell("cd " + dir_.string() + " && " + ONDES_BINARY + " run parameters/chuetsu-oki/chuetsu-oki.prm " + args,
                               dir_ / "log.txt");
   }
-  fs::path dir_;
 };
 
 // The variant's geometry: its i in [-44, 6], j in [-24, 26], k in [-39, 2]; the C-PML outside
