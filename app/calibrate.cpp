@@ -48,8 +48,8 @@ bool measure(const Case& c, int steps, bool cuda, int ncpu, MachineModel& m) {
   const auto [cx, cy] = coarse_layout(workers);
   const int fine = std::max(8, 2 * std::max(cx, cy));
   Case a = c, b = c;
-  a.run.nbx = cx, a.run.nby = cy;
-  b.run.nbx = fine, b.run.nby = fine;
+  a.run.set_blocks(cx, cy);
+  b.run.set_blocks(fine, fine);
   const double ta = seconds_per_iteration(a, steps), tb = seconds_per_iteration(b, steps);
   double gbs = 0, task_s = 0;
   solve_kind(busiest_worker(a, workers), ta, busiest_worker(b, workers), tb, gbs, task_s);

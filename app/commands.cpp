@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "app/driver.hpp"
+#include "app/runtime.hpp"
 #include "app/simulation.hpp"
 #include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
@@ -134,8 +135,24 @@ void print_restart(const Case& c, const std::string& restart) {
 }
 }  // namespace
 
+namespace {
+// The launch `run` would have here: this machine's workers as StarPU starts them for the case
+// (CPU workers only where GPUs are asked for), with `ranks` ranks and `gpus` GPUs a process in
+// their place where given (0: as found).
+Launch launch_here(const Case& c, int ranks, int gpus) {
+  Launch l;
+  {
+    Runtime rt(c.run.scheduler, -1, gpus > 0 ? 0 : -1);
+    l = Simulation::current_launch();
+  }
+  if (ranks > 0) l.ranks = ranks;
+  if (gpus > 0) l.gpus = gpus, l.cuda_workers = gpus * workers_per_gpu();
+  return l;
+}
+}  // namespace
+
 int check_command(const Case& c, int ranks, int gpus, const std::string& restart) {
-  const RunPlan plan = plan_run(c, Launch{ranks, gpus, gpus});
+  const RunPlan plan = plan_run(c, launch_here(c, ranks, gpus));
   const Decomposition& d = plan.decomposition;
   const RankMap& m = plan.ranks;
   const double limit = cfl_limit(c.grid.h, vp_max(c.medium));
@@ -162,36 +179,17 @@ int check_command(const Case& c, int ranks, int gpus, const std::string& restart
   if (const double m0 = seismic_moment(c.sources); m0 > 0)  // Ondes3D prints its Mo and Mw (IO.c, ReadSrc)
     fmt::print("seismic moment M0 = {:.4g} N m (sum of the moment sources'), Mw = {:.2f}\n", m0, moment_magnitude(m0));
   const MemoryNeeds& need = plan.memory;
-  fmt::print("blocks {} x {}{}: largest block {}, total {} (seismograms included)\n", d.nbx, d.nby,
-             c.run.edge_strip ? fmt::format(" ({} x {} with edge strips of {} cells)", c.run.nbx, c.run.nby,
-                                            c.run.edge_strip)
-                              : "",
-             human_bytes(need.largest_block), human_bytes(need.total));
-  if (!c.run.blocks_given && ranks <= 1)
-    fmt::print("  (no run.blocks nor --blocks: a run chooses its blocks for the workers it finds, a block per GPU "
-               "or two per CPU worker, and says which; --blocks here to see another layout)\n");
+  for (const std::string& line : describe_plan(c, plan)) fmt::print("{}\n", line);
+  fmt::print("memory: largest block {}, total {} (seismograms included){}\n", human_bytes(need.largest_block),
+             human_bytes(need.total),
+             plan.launch.gpus > 0 ? fmt::format(", {} of arrays on the fullest GPU", human_bytes(need.per_gpu)) : "");
   if (const std::string t = describe_tuning(c.tuning); !t.empty())
     fmt::print("execution policy, beside the defaults ([tuning]; never changes the results):\n{}", t);
-  if (d.blocks.size() > 1) {
-    std::vector<int> wx, wy;
-    for (const BlockInfo& b : d.blocks) {
-      if (b.by == 0) wx.push_back(b.shape.nx);
-      if (b.bx == 0) wy.push_back(b.shape.ny);
-    }
-    fmt::print("block widths ({} cuts): x {}, y {}\n", c.run.balance == "pml" ? "PML-balanced" : "even",
-               fmt::join(wx, " "), fmt::join(wy, " "));
-  }
-  if (gpus > 0)
-    fmt::print("{} GPU(s) a process{}: {} of arrays on the fullest GPU\n", gpus,
-               gpus > 1 ? fmt::format(" ({})", plan.policy.gpu_affinity ? "blocks tiled over them" : "blocks anywhere")
-                                      : "",
-               human_bytes(need.per_gpu));
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
-    fmt::print("{} ranks ({} mapping, {} x {}): at most {} per rank; {} cells of block face between ranks; bytes "
-               "sent per iteration by rank: {}\n",
-               ranks, c.run.mapping, m.px, m.py, human_bytes(need.per_rank), cut_face_cells(d, m),
-               fmt::join(sent, " "));
+    fmt::print("ranks: at most {} per rank; {} cells of block face between ranks; bytes sent per iteration by "
+               "rank: {}\n",
+               human_bytes(need.per_rank), cut_face_cells(d, m), fmt::join(sent, " "));
   }
   if (!restart.empty()) print_restart(c, restart);  // one that `run` refuses ends the check, exit 2
   return 0;
@@ -212,7 +210,7 @@ int predict_command(const Case& c, const WorkerConfig& w, const std::string& mac
     return 0;
   }
   fmt::print("{} on {}: {} x {} blocks, {} CPU + {} CUDA workers per rank, {} rank(s)\n", c.path, machine_path,
-             c.run.nbx, c.run.nby, w.ncpu, w.ncuda, w.ranks);
+             plan.decomposition.nbx, plan.decomposition.nby, w.ncpu, w.ncuda, w.ranks);
   fmt::print("predicted {:.4g} s per iteration ({:.4g} cell-updates/s): busiest worker computes {:.4g} s, task overhead "
              "{:.4g} s, transfers {:.4g} s; {:.1f}% of the work on CPU workers\n",
              p.seconds_per_iteration, cells / p.seconds_per_iteration, p.compute_s, p.overhead_s, p.transfer_s,

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <optional>
+#include <sstream>
 #include <tuple>
 
 #include "app/info.hpp"
@@ -117,17 +118,19 @@ void log_profile(const RunProfile& p) {
   spdlog::info("profile: {} tasks{}, {} moved between memory nodes", p.tasks(), kinds, human_bytes(p.bytes_transferred()));
 }
 
-void log_start(const Case& c, const Runtime& rt) {
+void log_start(const Case& c, const RunPlan& plan, const Runtime& rt) {
+  const Decomposition& d = plan.decomposition;
   spdlog::info("{}: {} x {} x {} cells, {} steps, blocks {} x {}{}, scheduler {}, {} CPU + {} CUDA workers{}", c.path,
-               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, c.run.nbx, c.run.nby,
+               c.grid.nx, c.grid.ny, c.grid.nz, c.time.steps, d.nbx, d.nby,
                c.run.edge_strip ? fmt::format(" with edge strips of {} cells", c.run.edge_strip) : "", rt.scheduler(),
                rt.cpu_workers(),
                rt.cuda_workers(),
-               Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), c.run.mapping)
+               Runtime::distributed() ? fmt::format(" per rank, {} ranks ({} mapping)", Runtime::ranks(), name_of(c.run.mapping))
                                       : "");
+  for (const std::string& line : describe_plan(c, plan)) spdlog::info("plan: {}", line);
   if (const double m0 = seismic_moment(c.sources); m0 > 0)  // as Ondes3D prints its Mo and Mw
     spdlog::info("{} source(s): M0 = {:.4g} N m, Mw = {:.2f}", c.sources.size(), m0, moment_magnitude(m0));
-  if (std::string t = describe_tuning(c.tuning); !t.empty()) {
+  if (std::string t = describe_tuning(plan.policy); !t.empty()) {
     t.pop_back();  // the last line's end
     for (size_t i = t.find('\n'); i != std::string::npos; i = t.find('\n', i)) t.replace(i, 1, "; ");
     spdlog::info("execution policy beside the defaults: {}", t);
@@ -231,7 +234,7 @@ RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, con
   m.cuda_workers = rt.cuda_workers();
   m.steps = c.time.steps;
   m.ranks = Runtime::ranks();
-  m.mapping = c.run.mapping;
+  m.mapping = name_of(c.run.mapping);
   m.wall_seconds = sim.stats().wall_seconds;
   const int steady_steps = sim.stats().steps - warm.steps;
   const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
@@ -242,6 +245,9 @@ RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, con
   m.tasks_per_iteration = sim.stats().tasks_per_iteration;
   m.stop_reason = stop_reason(c, alarm, sig);
   m.complete = m.steps_completed == c.time.steps && m.stop_reason.empty();
+  m.plan = describe_plan(c, sim.plan());
+  std::istringstream tuning(describe_tuning(sim.plan().policy));
+  for (std::string line; std::getline(tuning, line);) m.plan.push_back("execution policy: " + line);
   return m;
 }
 
@@ -295,7 +301,7 @@ int run_on(const Case& c, const RunControl& rc, const Runtime& rt) {
   const bool one_process = Runtime::ranks() == 1;
   const RunPlan plan = plan_run(c, Simulation::current_launch());
   check_gpu_memory(c, plan.memory);
-  log_start(c, rt);
+  log_start(c, plan, rt);
   Simulation sim(c, plan, c.time.steps);
   if (Runtime::distributed())
     spdlog::info("rank 0: {} blocks, sends {} per iteration to other ranks; {} station group(s) span ranks",
@@ -360,8 +366,7 @@ void check_result_files(const Case& c, const RunControl& rc) {
     if (!file.empty()) check_result_path(fmt::format("{} {}", flag, file), file, c.path);
 }
 
-int run_case(const Case& given, const RunControl& rc) {
-  Case c = given;
+int run_case(const Case& c, const RunControl& rc) {
   // The files the run will write, refused before anything runs where they cannot be (a checkpoint's
   // folder found missing at the first checkpoint took the run and its output with it).
   if (launch_rank() == 0) check_result_files(c, rc);
@@ -370,19 +375,12 @@ int run_case(const Case& given, const RunControl& rc) {
   if ((rc.sim_task_gap_us > 0 || rc.sim_launch_latency_us > 0) && !simulated_runtime())
     spdlog::warn("--sim-task-gap and --sim-launch-latency apply to simulated runs only (a SimGrid build): ignored");
   if (simulated_runtime()) {
-    // SimGrid: tasks take their models' times and compute nothing. No watchdog (the fields stay
-    // zero), no parked workers (their sleep would block the simulation's actors).
-    c.run.watchdog_every = 0;
-    c.tuning.park_cpus = false;
+    // SimGrid: tasks take their models' times and compute nothing (the plan turns the watchdog
+    // and parked workers off: plan/run_plan.cpp).
     set_simulated_overheads({rc.sim_task_gap_us * 1e-6, rc.sim_launch_latency_us * 1e-6});
     spdlog::warn("simulated run (StarPU with SimGrid) of the machine {}: times from its calibrated performance "
                  "models and platform; the seismograms are not computed",
                  simulated_machine());
-  }
-  if (!c.run.blocks_given && !Runtime::distributed()) {
-    std::tie(c.run.nbx, c.run.nby) = default_blocks(c, Simulation::current_launch());
-    spdlog::info("blocks {} x {}, chosen for {} CPU worker(s) and {} GPU(s) (run.blocks or --blocks to choose)",
-                 c.run.nbx, c.run.nby, rt.cpu_workers(), rt.cuda_devices());
   }
   try {
     return run_on(c, rc, rt);

@@ -75,18 +75,14 @@ Case load(const std::string& path, const Overrides& o) {
     std::smatch m;
     if (!std::regex_match(o.blocks, m, std::regex(R"((\d{1,6})x(\d{1,6}))")))
       throw CaseError(fmt::format("--blocks {}: expected NXxNY, e.g. 2x3", o.blocks));
-    c.run.nbx = std::stoi(m[1]);
-    c.run.nby = std::stoi(m[2]);
+    c.run.set_blocks(std::stoi(m[1]), std::stoi(m[2]));
     if (c.run.nbx < 1 || c.run.nby < 1)
       throw CaseError(fmt::format("--blocks {}: both counts must be at least 1", o.blocks));
-    c.run.blocks_given = true;
-  } else if (!c.run.blocks_given && launch_size() > 1) {
-    c.run.nby = launch_size();  // a block per rank, cut along y (one process: chosen at run time)
   }
   if (o.edge_strip >= 0) c.run.edge_strip = o.edge_strip;
-  if (!o.balance.empty()) c.run.balance = o.balance;
+  if (!o.balance.empty()) parse_choice(o.balance, c.run.balance);  // CLI checks the name
   if (!o.scheduler.empty()) c.run.scheduler = o.scheduler;
-  if (!o.mapping.empty()) c.run.mapping = o.mapping;
+  if (!o.mapping.empty()) parse_choice(o.mapping, c.run.mapping);  // CLI checks the name
   if (!o.output.empty())  // Ondes3D's files beside it
     c.output = o.output, c.exports.ondes3d_dir.clear(), c.snapshots.ondes3d.dir.clear();
   if (o.steps > 0) c.time.steps = o.steps;
@@ -99,8 +95,8 @@ Case load(const std::string& path, const Overrides& o) {
     resolve_snapshot_planes(c);
   }
   if (o.window > 0) c.run.window = o.window;
-  if (!o.small_tasks.empty()) c.run.small_tasks = o.small_tasks;
-  if (!o.cpu_compute.empty()) c.run.cpu_compute = o.cpu_compute;
+  if (!o.small_tasks.empty()) parse_choice(o.small_tasks, c.run.small_tasks);  // CLI checks the name
+  if (!o.cpu_compute.empty()) parse_choice(o.cpu_compute, c.run.cpu_compute);  // CLI checks the name
   for (const std::string& t : o.tune) apply_tuning(c.tuning, t, "--tune");
   if (!c.run.scheduler.empty()) {
     const auto names = scheduler_names();
@@ -143,25 +139,42 @@ void add_edge_strip(CLI::App& cmd, Overrides& o) {
       ->check(CLI::IsMember({"pml", "even"}));
 }
 
+// The options that shape a run's plan (plan/run_plan.hpp), for `run` and for `check`, which
+// prints the plan `run` would execute with the same options.
+void add_plan_options(CLI::App& cmd, Overrides& o) {
+  cmd.add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
+  add_edge_strip(cmd, o);
+  cmd.add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
+  cmd.add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
+      ->check(CLI::IsMember({"tiles", "cyclic"}));
+  cmd.add_option("--watchdog-every", o.watchdog_every,
+                      "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
+      ->check(integer_in(0, 1000000));
+  cmd.add_option("--small-tasks", o.small_tasks,
+                      "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
+                      "scheduler chooses (overrides run.small_tasks)")
+      ->check(CLI::IsMember({"auto", "any"}));
+  cmd.add_option("--cpu-compute", o.cpu_compute,
+                      "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
+                      "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
+      ->check(CLI::IsMember({"auto", "any"}));
+  cmd.add_option("--tune", o.tune,
+                      "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
+                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps, chain_side_stream (docs/design.md)");
+}
+
 void add_run(CLI::App& app, Options& opt) {
   Overrides& o = opt.o;
   RunControl& rc = opt.rc;
   CLI::App* run_cmd = app.add_subcommand("run", "run a case and write its seismograms to HDF5");
   run_cmd->add_option("case", opt.case_path, "case file: a TOML case, or an Ondes3D parameter file (.prm, either dialect)")->required();
-  run_cmd->add_option("--blocks", o.blocks, "block layout NXxNY (overrides run.blocks)");
-  add_edge_strip(*run_cmd, o);
-  run_cmd->add_option("--sched", o.scheduler, "StarPU scheduling policy (overrides run.scheduler)");
+  add_plan_options(*run_cmd, o);
   run_cmd->add_option("--steps", o.steps, "number of time steps (overrides time.steps)")->check(integer_in(1, kMaxSteps));
   run_cmd->add_option("--output", o.output, "HDF5 output file (overrides output.file)");
-  run_cmd->add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
-      ->check(CLI::IsMember({"tiles", "cyclic"}));
   run_cmd->add_option("--checkpoint-every", rc.checkpoint_every, "write a checkpoint every N iterations (the last too, where N divides it)")
       ->check(integer_in(0, kMaxSteps));
   run_cmd->add_option("--checkpoint", rc.checkpoint, "checkpoint file (default: the output's name with .checkpoint.h5 for its extension)");
   run_cmd->add_option("--restart", rc.restart, "continue from this checkpoint (any block layout, scheduler or rank count; to any step from the checkpoint's on: --steps beyond the first run's end goes on further)");
-  run_cmd->add_option("--watchdog-every", o.watchdog_every,
-                      "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
-      ->check(integer_in(0, 1000000));
   run_cmd->add_option("--snapshot-every", o.snapshot_every,
                       "a snapshot frame every N steps (overrides snapshots.every; a .prm's: Ondes3D's SURFACE_STEP, 1000)")
       ->check(integer_in(1, kMaxSteps));
@@ -171,17 +184,6 @@ void add_run(CLI::App& app, Options& opt) {
                       "iterations of tasks submitted ahead (default 16; overrides run.window): what a "
                       "scheduler sees at once")
       ->check(integer_in(1, 1000));
-  run_cmd->add_option("--small-tasks", o.small_tasks,
-                      "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
-                      "scheduler chooses (overrides run.small_tasks)")
-      ->check(CLI::IsMember({"auto", "any"}));
-  run_cmd->add_option("--cpu-compute", o.cpu_compute,
-                      "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
-                      "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
-      ->check(CLI::IsMember({"auto", "any"}));
-  run_cmd->add_option("--tune", o.tune,
-                      "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
-                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps, chain_side_stream (docs/design.md)");
   run_cmd->add_option("--sim-task-gap", rc.sim_task_gap_us,
                       "simulated runs (SimGrid build) only: microseconds a task costs besides its kernels on the "
                       "machine simulated, added to every task (docs/lab.md)")
@@ -199,11 +201,8 @@ void add_run(CLI::App& app, Options& opt) {
 void add_check_and_compare(CLI::App& app, Options& opt) {
   CLI::App* check_cmd = app.add_subcommand("check", "validate a case and print its size, memory and stability");
   check_cmd->add_option("case", opt.case_path, "case file: a TOML case, or an Ondes3D parameter file (.prm, either dialect)")->required();
-  check_cmd->add_option("--blocks", opt.o.blocks, "block layout NXxNY (overrides run.blocks)");
-  add_edge_strip(*check_cmd, opt.o);
+  add_plan_options(*check_cmd, opt.o);
   check_cmd->add_option("--steps", opt.o.steps, "number of time steps")->check(integer_in(1, kMaxSteps));
-  check_cmd->add_option("--mapping", opt.o.mapping, "blocks to MPI ranks: tiles or cyclic")
-      ->check(CLI::IsMember({"tiles", "cyclic"}));
   check_cmd->add_option("--ranks", opt.o.ranks, "plan the communication of a run on this many MPI ranks")
       ->check(integer_in(1, 1000000));
   check_cmd->add_option("--gpus", opt.o.gpus, "plan a run whose processes drive this many GPUs each: the memory per GPU")

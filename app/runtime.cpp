@@ -121,8 +121,8 @@ int usable_cores() {
 }
 
 // mpirun binds each rank to one core by default when there are 2 ranks or fewer: StarPU's workers,
-// its MPI progress thread and the GPU drivers would then take turns on that core (measured: a
-// 2-rank, 2-GPU run 28 times slower than 1 GPU).
+// its MPI progress thread and the GPU drivers would then take turns on that core (docs/
+// performance.md, Decisions: one core a rank).
 void warn_if_bound_to_one_core() {
   if (usable_cores() > 1) return;
   if (std::thread::hardware_concurrency() < 2) return;
@@ -171,11 +171,9 @@ void share_node_gpus(starpu_conf& conf) {
 
 // Independent runs of this program sharing a node (not ranks of one MPI run: share_node_cores):
 // StarPU would bind each one's threads from the first core up, onto the cores an earlier run's
-// threads hold. Four one-GPU runs started together on four H200s, each on its GPU
-// (CUDA_VISIBLE_DEVICES; 512 x 128 x 256 cells, 22.5-22.6 G cell-updates/s alone, bound or not):
-// 6.3-8.4 G each, every GPU driver thread on core 0 (6.8-8.5 G with the default CPU workers);
-// with what follows, 22.1-22.7 G (21.5-22.4 G) (2026-11-27). So a run that finds threads of
-// another run bound to its cores leaves its own unbound, unless the user placed them
+// threads hold, every run's GPU driver thread on core 0 (docs/performance.md, Decisions: runs
+// sharing a node). So a run that finds threads of another run bound to its cores leaves its own
+// unbound, unless the user placed them
 // (STARPU_WORKERS_CPUID / _COREID / _NOBIND). Runs that start together take turns (NodeLock)
 // until each has bound its threads in starpu_init.
 struct NodeNeighbours {
@@ -211,7 +209,7 @@ void avoid_other_runs_cores(NodeNeighbours& n, starpu_conf& conf) {
   n.unbound.emplace("STARPU_WORKERS_NOBIND", "1");
   // Beside GPUs the CPU workers compute only what fits in the GPUs' shadow (run.cpu_compute) and
   // are parked otherwise; a run's worth of them beside another run's only adds threads to the
-  // cores (four one-GPU runs, default workers unbound: 14.8-22.5 G each; one CPU worker: 21.5-22.4 G).
+  // cores (docs/performance.md, Decisions: runs sharing a node).
   // One stays, so that every codelet keeps a worker.
   const bool one_cpu = conf.ncpus < 0 && !std::getenv("STARPU_NCPU") && drives_gpus(conf);
   if (one_cpu) conf.ncpus = 1, conf.reserve_ncpus = 0;
@@ -226,6 +224,15 @@ void avoid_other_runs_cores(NodeNeighbours& n, starpu_conf& conf) {
 
 int cores_for_submission(int cores) { return cores >= 8 ? 1 : 0; }
 
+namespace {
+constexpr const char* kWorkersPerGpu = "4";
+}
+
+int workers_per_gpu() {
+  const char* v = std::getenv("STARPU_NWORKER_PER_CUDA");
+  return std::max(1, std::atoi(v && *v ? v : kWorkersPerGpu));
+}
+
 Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // StarPU 1.3 reads a model's `benchmarking` flag separately when a task starts and when it ends;
   // a model that turns to benchmarking mid-task (a block size it has not seen) leaves the start time
@@ -237,10 +244,9 @@ Runtime::Runtime(const std::string& scheduler, int ncpu, int ncuda, bool mpi) {
   // run; each such sample flushed the history and printed a warning on every run. Keep the history
   // unless a sample is 10x off (the user's STARPU_HISTORY_MAX_ERROR wins).
   setenv("STARPU_HISTORY_MAX_ERROR", "1000", 0);
-  // Several workers (streams) per GPU, so that the kernels of several blocks overlap: on the H100,
-  // 4x4 blocks ran at 0.76x of one block's throughput with one stream and 0.86x with four; one
-  // block is unaffected. STARPU_NWORKER_PER_CUDA set by the user wins.
-  setenv("STARPU_NWORKER_PER_CUDA", "4", 0);
+  // Several workers (streams) per GPU, so that the kernels of several blocks overlap (docs/
+  // performance.md, Decisions: workers per GPU). STARPU_NWORKER_PER_CUDA set by the user wins.
+  setenv("STARPU_NWORKER_PER_CUDA", kWorkersPerGpu, 0);
   // A simulated run's block arrays are folded memory (partition/block_data.cpp): StarPU maps one
   // file every STARPU_MALLOC_SIMULATION_FOLD MiB (default 1), which for a 4.3 G-cell grid is more
   // maps than Linux allows a process (vm.max_map_count 65530); 64 MiB keeps them to a few thousand.

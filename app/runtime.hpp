@@ -76,10 +76,12 @@ void wait_for_all_ranks();
 
 // Cores StarPU leaves to the thread that submits the tasks (and runs their callbacks) when it
 // chooses the number of CPU workers itself, on a process that may use `cores` cores: one from 8 on.
-// With a worker on every core that thread takes turns with one of them: 16 cores of the H100 host,
-// absorbing.toml 2x8 blocks, 16 workers ran at 693 / 504 / 748 M cell-updates/s (20-38% idle), 15
-// workers at 753 / 762 / 776 M (13-19% idle). Below 8 cores a core is worth more as a worker.
+// With a worker on every core that thread takes turns with one of them; below 8 cores a core is
+// worth more as a worker (docs/performance.md, Decisions: the submitting thread's core).
 int cores_for_submission(int cores);
+
+// StarPU's CUDA workers per GPU (streams: STARPU_NWORKER_PER_CUDA, 4 unless the user sets it).
+int workers_per_gpu();
 
 // Names of StarPU's scheduling policies.
 std::vector<std::string> scheduler_names();

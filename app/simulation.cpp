@@ -43,6 +43,7 @@ Launch Simulation::current_launch() {
   l.gpus = static_cast<int>(cuda_devices().size());
   l.cuda_workers = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CUDA_WORKER));
   l.cpu_workers = static_cast<int>(starpu_worker_get_count_by_type(STARPU_CPU_WORKER));
+  l.simulated = simulated_runtime();
   return l;
 }
 
@@ -155,9 +156,7 @@ std::vector<int> Simulation::cuda_devices() {
 // One process driving several GPUs: each block's tasks run on its GPU's workers (its CPU workers
 // too where it lets them compute), the GPU the plan gave it, so that a block's fields stay on its
 // GPU and only the halos cross. Left to the scheduler, dmda moved whole blocks between the GPUs
-// (H200 x2, a 1024x512x256 grid in 2x1 blocks: 10-26 GiB moved in 100 steps, both GPUs together as
-// fast as one). Pinned, on 2 H200s: strong scaling 1.57x -> 1.70x, weak scaling 50% -> 96%,
-// seismograms bitwise the CPU's (6bb2ab2:bench/results/gpu_h200x2_affinity.txt). The policy's
+// (docs/performance.md, Decisions: blocks pinned to GPUs). The policy's
 // gpu_affinity = false leaves the placement to the scheduler (scheduler studies).
 void Simulation::pin_to_gpus() {
   const std::vector<int> devices = cuda_devices();
@@ -173,15 +172,13 @@ void Simulation::pin_to_gpus() {
 }
 
 int Simulation::pin_blocks(const std::vector<std::vector<int>>& groups) {
-  const Decomposition& d = plan_.decomposition;
-  if (groups.size() < 2 || d.blocks.size() < groups.size()) return 0;
-  const bool planned = plan_.blocks[0].gpu >= 0 && int(groups.size()) == plan_.launch.gpus;
-  const std::vector<int> group_of = planned ? std::vector<int>{} : tile_groups(case_.grid, d, int(groups.size()));
+  // The plan's GPU of each block (plan/run_plan.cpp), for the GPUs it was made for: nothing else.
+  if (groups.size() < 2 || plan_.blocks[0].gpu < 0 || int(groups.size()) != plan_.launch.gpus) return 0;
   const int n = static_cast<int>(starpu_worker_get_count());
   int pinned = 0;
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
-    const int g = planned ? plan_.blocks[b.info.id].gpu : group_of[b.info.id];
+    const int g = plan_.blocks[b.info.id].gpu;
     b.workers = WorkerSet{};
     const std::vector<int>& group = groups[g];
     for (int w : group) b.workers.add(w);
@@ -293,7 +290,7 @@ int Simulation::advance(int n, bool show_progress) {
     plan.callback_arg = &progress;
     plan.rank = Runtime::rank();
     plan.small_where = small_where();
-    plan.watchdog_every = case_.run.watchdog_every;
+    plan.watchdog_every = plan_.watchdog_every;
     plan.snapshot_every = case_.snapshots.every;
     GraphData graph{blocks_, stations_, halo_};
     graph.record_tokens = chain_memory_.record_tokens;

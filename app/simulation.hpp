@@ -59,9 +59,9 @@ class Simulation {
   std::optional<WatchdogAlarm> alarm() const;
 
   // Keeps each block's tasks on the workers of its group (groups[g]: the workers of the plan's GPU g,
-  // as a multi-GPU process makes them; any workers in tests, the blocks then tiled over the groups
-  // as tile_groups does) and on the CPU workers where it lets them compute; nothing with fewer than
-  // 2 groups or blocks. Before the first advance. Returns the blocks pinned.
+  // as a multi-GPU process makes them; any workers in tests) and on the CPU workers where it lets
+  // them compute; nothing where the plan gave the blocks no GPU or was made for another count of
+  // GPUs. Before the first advance. Returns the blocks pinned.
   int pin_blocks(const std::vector<std::vector<int>>& groups);
 
   // Asks every Simulation to stop submitting at the next iteration (async-signal-safe).

@@ -48,7 +48,7 @@ int main(int argc, char** argv) try {
   if (argc > 2) c.time.steps = std::stoi(argv[2]);
   if (argc > 3) apply_tuning(c.tuning, argv[3], "plain_loop");  // the march geometry, as --tune takes it
   const MarchGeometry& march = c.tuning.march;
-  c.run.nbx = c.run.nby = 1;
+  c.run.set_blocks(1, 1);
   validate_case(c);
   Runtime rt("", 1, 0);
   const Decomposition d = decompose(c.grid, 1, 1);

@@ -77,11 +77,11 @@ ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, int64_t row,
 // N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; the
 // row's cells are (x0 .. x0 + nx - 1, j, k), from padded index row. (Running
 // add_stress_anelastic's steps one loop at a time over runs of 64 cells, to stream fewer arrays at
-// once, was slower: 21 against 28 M cell-updates/s on one core.)
+// once, was slower: docs/performance.md, Decisions: anelastic rows.)
 // The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium
 // the plane's, or (coarse-grained, N = 1) the two cube cells the row's cells alternate between,
-// loaded once and selected per cell (gathered per cell, the row ran at a third of the speed its
-// bytes allow); in a 3D model, or with Ondes3D's Day and Bradley (PerCell), each cell's own,
+// loaded once and selected per cell (gathered per cell, the row ran far below what its bytes
+// allow); in a 3D model, or with Ondes3D's Day and Bradley (PerCell), each cell's own,
 // gathered. (PerCell is a template parameter: tested at run time in the loop, it cost the layered
 // rows their vectorisation.)
 template <int N, bool PerCell>
@@ -250,12 +250,8 @@ namespace {
 // list order (pml_place), by a kernel that applies the interior update and the C-PML correction
 // together. A one-thread-per-cell thread block is an x-y tile of kTx x kTy cells and walks down
 // kCellPlanes planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
-// are still in L1 or L2. Measured on the H100 (benchmark.toml, plain loop, the elastic update in
-// this form; 6bb2ab2:bench/results/gpu_h100_planes_per_thread.log): 1, 2, 4, 8 planes gave 12.52,
-// 12.83, 12.42, 11.79 G cell-updates/s; the march does the elastic interior at 14.2 G (then; 20.4 G
-// now), and the one-thread-per-cell elastic path left the product once it had lost its measurement.
-// Dropped: the PML kernel on a second stream (no gain), and threads walking 8-32 planes with their
-// z neighbours in register windows, x-y ones from L1 (velocity kernel 1.97-2.05 ms against 1.70).
+// are still in L1 or L2; two planes a thread block were the best of 1, 2, 4 and 8 (docs/
+// performance.md, Decisions: PML cell kernels, with what was dropped).
 constexpr int kTx = 32, kTy = 16, kCellPlanes = 2;
 
 dim3 zxy_grid(const PmlBox& b) {
@@ -264,7 +260,7 @@ dim3 zxy_grid(const PmlBox& b) {
 }
 
 // The block's shape, as far as the compiler can tell, changes at every plane: otherwise it keeps
-// every neighbour's offset live across the plane loop (126 registers, measured).
+// every neighbour's offset live across the plane loop (and runs out of registers).
 __device__ inline BlockShape opaque(BlockShape s) {
   asm volatile("" : "+r"(s.nx), "+r"(s.ny), "+r"(s.nz));
   return s;
@@ -348,9 +344,8 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
     } else if (!empty(b)) {
       // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
-      // before any is stored, need the registers. H100, benchmark grid with nz = 128, 60 steps:
-      // 3 mechanisms 5.38 / 5.20 G cell-updates/s with 2 / 1 blocks; 4: 4.06 / 4.59; 6: 1.80 (spills
-      // doubled the DRAM bytes) / 3.61.
+      // before any is stored, need the registers; from 4 mechanisms on, two blocks spill (docs/
+      // performance.md, Decisions: anelastic thread blocks).
       constexpr int kBlocks = N <= 3 ? 2 : 1;
       const bool plane = material_form(p) == kPlaneForm;  // the nodes are elastic (N = 0)
       auto k = any(edges) ? (plane ? stress_cells<kBlocks, true, N, kPlaneForm> : stress_cells<kBlocks, true, N, kCellForm>)

@@ -15,9 +15,8 @@ struct BoundaryBuffers {
 
 // The x faces (XM, XP) whose ghosts the CUDA march reads straight from the neighbours' buffers in
 // the rows (j, k) of its box, so that load_ghosts leaves those rows alone; null: from the field.
-// Why: an x face's ghosts are two floats a row, each row a 32-byte sector written for 8 bytes; on
-// one H200, 4x4 blocks of benchmark.toml, the ghost copies moved 16 MB a launch where 4.7 MB were
-// needed, 0.48 of a step's 4.05 ms of kernels (6bb2ab2:bench/results/gpu_h200_kernels_by_layout.txt).
+// Why: an x face's ghosts are two floats a row, each row a 32-byte sector written for 8 bytes
+// (docs/performance.md, Decisions: x faces from the buffers).
 struct XHalo {
   const float* at[2] = {nullptr, nullptr};  // XM, XP
   PmlBox rows;                              // the box whose rows (j, k) they serve
@@ -116,9 +115,8 @@ int plane_elements(const BlockShape& sh, const BoundaryBuffers& b) {
 }
 
 // Planes a thread of the copies: 8. Why: with one element a thread, each thread's one load and one
-// store in turn, a 4x4 block's ghost copy took ~10 us a launch for ~2 MB (H100, ncu: 0.35 ms of a
-// step's 4.7 ms of kernels at 0.86 TB/s; with 8, 0.27 ms, and its DRAM bytes 0.30 -> 0.17 GB a
-// step); 16 gained nothing more (6bb2ab2:bench/results/gpu_h100_halo_planes.txt).
+// store in turn, the copies ran far below the bandwidth; 16 gained nothing more (docs/
+// performance.md, Decisions: halo copy planes).
 constexpr int kHaloPlanes = 8;
 
 template <bool Edges>

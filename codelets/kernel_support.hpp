@@ -52,14 +52,12 @@ inline bool empty(const PmlBox& b) { return b.hi[0] <= b.lo[0] || b.hi[1] <= b.l
 #ifdef ONDES_DEFINE_CPU_KERNELS
 // With ONDES_CPU_CLONES (CMake option) the stencil loops are compiled twice, for the build's
 // -march and for x86-64-v4 (AVX-512), and the loader picks the clone the CPU runs (GCC's
-// target_clones). Bitwise the same results: no FMA contraction, IEEE operations only. On the H100
-// host's 16-core Xeon, absorbing.toml 4x8 went from 0.59 to 0.64-0.68 G cell-updates/s with
-// x86-64-v4 against x86-64-v3.
+// target_clones). Bitwise the same results: no FMA contraction, IEEE operations only (docs/
+// performance.md, Decisions: CPU clones).
 // The loops over a row's cells (ONDES_RUN: interior rows, PML runs) are functions of their own,
 // each cloned; what they call is inlined into them (ONDES_ROW). Inlined into one sweep
 // function, they had left GCC's register allocator one huge function, and it spilled the row's
-// pointers in the hot loops: out of line, absorbing.toml on one core ran 11% faster (112 -> 125 M
-// cell-updates/s).
+// pointers in the hot loops (docs/performance.md, Decisions: rows out of line).
 #if defined(ONDES_CPU_CLONES) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define ONDES_SWEEP __attribute__((target_clones("arch=x86-64-v4", "default")))
 #define ONDES_RUN __attribute__((noinline, target_clones("arch=x86-64-v4", "default")))

@@ -7,8 +7,8 @@
 // is computed, so loads stay in flight across the arithmetic. The per-cell arithmetic is
 // stencil.hpp's (velocity_increments, elastic_moduli, hooke), read through march_tiles.hpp's accessors:
 // the same operations on the same values as the CPU loops (codelets/compute.hpp), hence the same bits.
-// Why: one thread per cell fetched each neighbour through L1 and L2 (H100 velocity kernel: L2 83%
-// busy, L1 hit rate 51%, DRAM at 58%); here each value crosses L2 about once.
+// Why: one thread per cell fetched each neighbour through L1 and L2, which bounded it below the
+// DRAM (docs/performance.md, Decisions: march geometry); here each value crosses L2 about once.
 #pragma once
 #include <algorithm>
 #include <atomic>
@@ -197,7 +197,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       const Diffs d = stress_diffs(at, plane);
       const Moduli u = [&] {
         // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
-        // kernel on the H100 (1.47 -> 1.66 ms a step, 6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt).
+        // kernel (docs/performance.md, Decisions: moduli per cell).
         const int lo = imu_tiles[odd] + at.centre, hi = imu_tiles[odd ^ 1] + at.centre;
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
         else if constexpr (Nodes) return un;
@@ -230,24 +230,13 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // kernels at 4 blocks per SM, 4 for the edge-saving ones at 3. Short marches, many thread blocks
 // with their loads in flight from the start, fill the memory pipeline better than long ones
 // reusing their z windows, the more so the faster the memory; with fewer blocks resident a march
-// needs a few more planes to hide its first loads. benchmark.toml, TY 8, B 4, plain loop (one
-// block, no edges; 6bb2ab2:bench/results/gpu_march_planes.txt): KZ 16 / 8 / 4 / 2 on the H100 18.20 /
-// 17.98 / 18.31 / 18.78 G; KZ 16 / 8 / 4 / 2 / 1 on the H200 22.91 / 23.47 / 24.91 / 24.90 / 23.21
-// G. StarPU with KZ 2 for all: 1x1 18.26 G, but 2x2 17.48 and 4x4 15.34 G against 17.84 and 16.17
-// with KZ 4 (what the earlier rule, KZ 16 halved on small boxes, gave them). More thread blocks per
-// SM spill: 5 (48 registers) / 6 (40) took the H100's plain loop from 18.78 to 17.33 / 12.24 G.
-// The march covers the PmlBox and the PML kernels of compute.hpp the PML cells. Dropped: the
-// march over the whole block, each PML cell's C-PML correction in its march thread (10.7-12.9 G
-// against 14.2 G: the correction's registers made the plane loop spill, and a warp's PML and
-// interior cells diverged), and PML thread blocks interleaved with the march's in one launch
-// (6bb2ab2:bench/results/gpu_h100_pml_joined.txt).
+// needs a few more planes to hide its first loads. More thread blocks per SM spill (docs/
+// performance.md, Decisions: march geometry).
+// The march covers the PmlBox and the PML kernels of compute.hpp the PML cells (what was dropped:
+// docs/performance.md, Decisions: march geometry).
 // Bands (Order): R tile rows each; -1 for as many as make about one wave of the kernel's resident
-// thread blocks (SMs x B / tiles in x: 33 on benchmark.toml's 1x1 box), 0 for a 3D grid in x, y,
-// z order; by default the GPU's (device_rows). The GPUs disagree (6bb2ab2:bench/results/gpu_march_bands.txt,
-// plain loop): H100 18.68 G with the 3D grid, 18.79-18.83 in one band of a 1D grid (the same order),
-// 19.95-19.98 / 20.31 with bands of 16 / 32 rows (StarPU 1x1 18.34-18.43 -> 19.88-19.89 G with 32);
-// H200 24.89 G with the 3D grid, 24.71 in one band, 24.63-24.79 in bands, though bands cut the
-// march's DRAM reads there too (velocity 2.46 -> 2.25 GB, stress 2.56 -> 2.26 GB a step).
+// thread blocks (SMs x B / tiles in x), 0 for a 3D grid in x, y, z order; by default the GPU's
+// (device_rows): the GPUs disagree on bands (docs/performance.md, Decisions: march bands).
 
 // Thread blocks of a kernel at per_sm a multiprocessor resident on the current GPU at once.
 inline int resident_blocks(int per_sm) {
@@ -260,10 +249,8 @@ inline int resident_blocks(int per_sm) {
 // Planes a thread block walks down, for a kernel at `per_sm` thread blocks per SM over a box of
 // tiles_xy tiles in x and y: 4 where the plane's tiles are fewer than the thread blocks resident
 // at once (the blocks of 1x2 and more cuts of benchmark.toml), 2 otherwise (its 1x1 box: 992 tiles,
-// 528 resident at 4 a multiprocessor on the H100 and the H200). Four H200s, benchmark.toml, 300
-// steps, KZ 2 -> 4 (2026-11-27, `--tune march=8x4x4`): 4 GPUs 1x4 79.5 / 81.3 -> 82.7 / 81.9 G,
-// 4 ranks 1x4 74.5 -> 76.1 G, 2 GPUs 1x2 45.3 -> 46.9 G, weak 4x grid 94.1 -> 95.3 G, one GPU 2x2
-// 22.07 -> 21.98 G (KZ 8: 22.35); one GPU 1x1 24.6-24.8 -> 25.1 G, but the H100 lost 2.5% there.
+// 528 resident at 4 a multiprocessor on the H100 and the H200): docs/performance.md, Decisions:
+// march geometry.
 inline int planes_per_block(const MarchGeometry& g, int per_sm, int tiles_xy) {
   if (g.kz > 0) return g.kz;
   if (per_sm < 4) return 4;
@@ -271,10 +258,9 @@ inline int planes_per_block(const MarchGeometry& g, int per_sm, int tiles_xy) {
 }
 
 // The default band rows on a GPU: bands of 32 rows where DRAM is slower than 4 TB/s, the 3D grid
-// elsewhere. Why: where DRAM bounds the march, bands' L2 reuse pays (H100, 3.35 TB/s: plain loop
-// 18.68 -> 20.31 G); on the H200 (4.9 TB/s) its L2 does (ncu: the fabric between the L2's two
-// partitions 95-97% busy in both march kernels), bands' fewer DRAM bytes do not show, and the 1D
-// grid costs 0.4-0.7% (24.89 -> 24.71-24.79 G).
+// elsewhere. Why: where DRAM bounds the march, bands' L2 reuse pays; on the H200 its L2 does (the
+// fabric between the L2's two partitions), bands' fewer DRAM bytes do not show, and the 1D grid
+// costs a little (docs/performance.md, Decisions: march bands).
 inline int query_device_rows(int device) {
   int khz = 0, bits = 0;
   if (cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
@@ -283,8 +269,8 @@ inline int query_device_rows(int device) {
   const double bytes_per_s = 2.0 * 1e3 * khz * bits / 8;  // double data rate
   return bytes_per_s > 0 && bytes_per_s < 4e12 ? 32 : 0;
 }
-// Queried once a GPU: the memory clock query took ~0.5 ms a call under CUDA 13 (H200: StarPU
-// 4x4 fell from 18.7 to 3.0 G cell-updates/s with it at every launch).
+// Queried once a GPU: the memory clock query is slow under CUDA 13, far too slow for every launch
+// (docs/performance.md, Decisions: memory clock query).
 inline int device_rows() {
   constexpr int kDevices = 64;
   static std::atomic<int> rows[kDevices] = {};  // 0: not queried yet, else rows + 1
@@ -303,9 +289,8 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
     constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
-    // Saving the edges costs registers: at 64 (B = 4) the saving kernels spilled 12 (velocity) and
-    // 56 bytes (stress); at 80 none. H100, benchmark.toml 4x4 blocks (every block saves): 11.94 ->
-    // 12.58 G cell-updates/s with B = 3 for them.
+    // Saving the edges costs registers: at 64 (B = 4) the saving kernels spilled; at 80 none (docs/
+    // performance.md, Decisions: march geometry).
     constexpr int SB = B > 3 ? 3 : B;
     // The same for the x-face (XHalo) kernels: at 4 those spilled 16-36 bytes, at 3 none.
     constexpr int C = kCellForm, P = kPlaneForm, N = kNodeForm;

@@ -83,7 +83,7 @@ struct Staging {
 // with the neighbour's buffer (after a barrier: another thread staged that element). Only the
 // first three tiles (the halo components, read at x offsets) and the tile rows of the column's
 // cells: nothing else reads a ghost column. Why not a per-element choice in Staging's loads: that
-// made every march of the kernel 3-6% slower and spilled (H100, ncu, 2x2 and 4x4 blocks).
+// made every march of the kernel slower and spilled (docs/performance.md, Decisions: x patches).
 template <int TY>
 struct XPatch {
   static constexpr int kPerFace = kGhost * TY * kHaloComponents;  // columns x rows x components
@@ -233,11 +233,9 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 // the boundary buffers whose edge box holds it, each offset computed from (i, j) for its face: what
 // edges.hpp's save_cell_edges does, without reading the values back from the field or walking the
 // four edge boxes. Why: in a 4x4 block's march the two threads of a warp at an x edge ran that
-// general path, and the rest of the warp waited for them at every plane (granularity probe, H100:
-// the saving marches 4% slower than the same geometry without saving,
-// 6bb2ab2:bench/results/gpu_h100_granularity_probe.txt). The PML and per-cell kernels keep save_cell_edges:
-// on this function (their cell's components loaded first) the velocity PML kernel spilled 8 bytes and
-// 2x2 blocks ran 0.7% slower (6bb2ab2:bench/results/gpu_h100_one_edge_save.txt).
+// general path, and the rest of the warp waited for them at every plane. The PML and per-cell
+// kernels keep save_cell_edges: on this function (their cell's components loaded first) the
+// velocity PML kernel spilled (docs/performance.md, Decisions: edges saved in the march).
 template <int Kind, int C>
 __device__ __forceinline__ void save_edges_of(const BlockShape& sh, const BoundaryBuffers& e, const float (&now)[C],
                                               int i, int j, int k) {
@@ -261,14 +259,13 @@ __device__ __forceinline__ void save_edges_of(const BlockShape& sh, const Bounda
 // bands of `rows` tile rows walked down plane by plane (kz planes a thread block), band after band.
 // Why: in x, y, z order a thread block's z neighbours ran a whole layer of tiles earlier (16 x 62
 // on benchmark.toml, two waves of resident thread blocks), and the planes its z windows share with
-// them were no longer all in L2; in bands of about one wave's tiles a layer they are. H100, plain
-// loop, DRAM bytes read a step (ncu): velocity_march 2.52 -> 2.39 GB, stress_march 2.63 -> 2.31 GB
-// with bands of 4 rows (6bb2ab2:bench/results/gpu_march_bands.txt). rows 0: the 3D grid (x, y, z order).
+// them were no longer all in L2; in bands of about one wave's tiles a layer they are (docs/
+// performance.md, Decisions: march bands). rows 0: the 3D grid (x, y, z order).
 // tiles_x, tiles_y, tiles_z: the box's tiles along each axis (launch computes them once); the
 // divisors of Column::of: tiles_x, a band's thread block rows (rows x tiles_z), rows and the last
 // band's rows, as FastDiv. Why: as integer divisions (~20 instructions each, per warp, for thread
-// blocks of two planes) they made the 1D grid 3.6% slower than the 3D grid on the H200, in the
-// very same block order (0.7% with FastDiv; 6bb2ab2:bench/results/gpu_march_bands.txt).
+// blocks of two planes) they made the 1D grid slower than the 3D grid in the very same block order
+// (docs/performance.md, Decisions: march bands).
 struct Order {
   int kz, rows, tiles_x, tiles_y, tiles_z;
   FastDiv by_x, by_band, by_rows, by_last;

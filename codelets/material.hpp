@@ -7,9 +7,9 @@
 // Read by the velocity march and the PML kernels; the stress march computes its moduli per cell
 // (seven loads a plane stalled it on the H100, march.hpp).
 // Why: their IEEE reciprocals (three a velocity cell, four a stress cell) were about a tenth of
-// the march kernels' instructions, and the H200 issues those kernels at 62-69% of its peak
-// (6bb2ab2:bench/results/gpu_h200_fused_step_probe.txt). Computed once a plane by one thread of each
-// thread block instead, they made the march 4% slower: the others waited for it at the barrier.
+// the march kernels' instructions, which issue near their peak. Computed once a plane by one
+// thread of each thread block instead, they made the march slower: the others waited for it at
+// the barrier (docs/performance.md, Decisions: stored reciprocals).
 #pragma once
 #include <array>
 #include <cstring>

@@ -145,9 +145,9 @@ ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const Pm
 
 // The whole update of PML cell p (padded index `cell`), for the CUDA per-cell kernels: the interior
 // one and the C-PML one from the same differences d and moduli, computed once, then Ondes3D's q0
-// damping, with one load and one store of the cell (H100 stress PML kernel 730 -> 575 us; the
-// damping as a pass of its own reloaded and stored the cell again). The CPU rows keep two passes:
-// this form measured no faster there.
+// damping, with one load and one store of the cell (the damping as a pass of its own reloaded and
+// stored the cell again). The CPU rows keep two passes: this form was no faster there (docs/
+// performance.md, Decisions: one-pass PML cells).
 template <class M, class Damped>
 ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
                                     int64_t cell, int i, int j, int k, const Damped& damped, const Diffs& d) {
@@ -212,9 +212,8 @@ struct PmlCell {
 // (k, j, i) order, a plane outside the box's z span all PML, in a plane crossing it the rows outside
 // its y span whole and the others their cells left and right of it), in integers of type I, each
 // quotient by div(x, d) (d: PmlSizes' index of the divisor). Not loaded from the list: that load came
-// before every other one (H100: the PML kernels ran latency-bound). Not in box order either: the
-// velocity kernel over six boxes one after another took 553 us against 488 in list order, where a
-// plane's PML cells are updated together.
+// before every other one (the PML kernels ran latency-bound). Not in box order either: in list
+// order a plane's PML cells are updated together (docs/performance.md, Decisions: PML cell order).
 struct PmlSizes {
   enum { kFull, kPlane, kRow, kNx, kCount };  // nx * ny, a crossing plane's PML cells, a crossing row's, nx
   int64_t d[kCount];
@@ -273,14 +272,9 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 }
 
 // One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
-// 256 per SM (64 registers). Velocity: five (48 registers) were better while its memory
-// variables were loaded one by one (H100 plain loop 12.84 -> 12.92 G, 6bb2ab2:bench/results/
-// gpu_h100_pml_kernel_bounds.log); loaded all first, at 48 registers it spilled 16-32 bytes, and
-// four blocks took it from 300 to 284 us (plain loop 3.706 -> 3.686 ms a step, alternated 3x).
-// Stress: its one-pass update spilled 48 bytes at 48; three blocks (80 registers) were slower
-// (plain loop 3.681 against 3.654 ms a step). Two cells a thread (t and t + count/2, both cells'
-// loads first) were slower too (H200: 257 -> 386 us velocity, 326 -> 445 us stress; DRAM bytes up
-// 17-20%, the halves' neighbourhoods no longer shared with the neighbouring warps').
+// 256 per SM (64 registers): at five (48) both kernels spill, at three they are slower. One cell a
+// thread: two (t and t + count/2) no longer share their neighbourhoods with the neighbouring
+// warps' (docs/performance.md, Decisions: PML kernel bounds).
 template <bool Save, int Form>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,

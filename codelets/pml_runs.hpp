@@ -20,10 +20,8 @@ ONDES_ROW inline std::pair<int, int> interior_span(const PmlBox& b, const BlockS
 // the PmlBox in y or z is all PML: three runs, x damped in the two outside the box's x span only,
 // so that the middle one neither reads nor writes x's memory variables (24 bytes a cell and
 // field). One run with x damped throughout gives the same bits (inside the box's x span the x
-// profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory) and was
-// the faster on one core (absorbing.toml: 129 -> 134 M cell-updates/s, before the material was
-// read once a plane); three runs: 2-core dev machine, absorbing.toml 2x1, 241-247 -> 250-258 M
-// (A/B against the one run), 16-core GPU host within its noise (687-712 -> 693-718 M).
+// profile's a is zero, so those variables stay +0 and add +0, stencil.hpp's pml_memory); three
+// runs move fewer bytes (docs/performance.md, Decisions: PML runs).
 // A row crossing the box has the cells left and right of it (x damped only).
 template <class RunFn>
 ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k, RunFn&& run) {
@@ -50,8 +48,8 @@ ONDES_ROW inline void pml_row(const PmlBox& b, const BlockShape& s, int j, int k
 
 // A run of len PML cells of row `row` from cell i0 (place q0 in the PML list), damped along
 // `damped`: their C-PML increments, added after the row's interior update. (Their whole update in
-// one pass instead, for the rows outside the PmlBox, measured no faster: 125 M cell-updates/s on
-// one core either way, absorbing.toml.)
+// one pass instead, for the rows outside the PmlBox, was no faster: docs/performance.md,
+// Decisions: PML runs.)
 // A PML run's sub-runs of cells whose points have the same classes (PerCell: Ondes3D's geological
 // nodes; first: the run's first cell's place among the point words), f(t0, t1, their words): the
 // classes read once a sub-run, so that a sub-run's profiles are contiguous in x as the plane's are

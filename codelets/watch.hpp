@@ -46,8 +46,8 @@ namespace {
 
 // Magnitudes are non-negative (or +inf), so their bit patterns order like unsigned integers. A
 // thread block reads x rows (of a component, y and z), its threads along the row: one division
-// per row, where one per value (a grid-stride loop over the cells) made the kernel 2.4 ms on the
-// H100 for benchmark.toml (67 M cells), against 0.3 for the bytes.
+// per row, where one per value (a grid-stride loop over the cells) made the kernel eight times
+// what its bytes cost (docs/performance.md, Decisions: peak kernel).
 __global__ void peak_kernel(BlockShape sh, const float* v, unsigned int* peak) {
   const int64_t rows = int64_t(sh.ny) * sh.nz * 3;
   float m = 0;

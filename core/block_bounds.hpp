@@ -18,9 +18,9 @@ inline std::vector<int> block_bounds(int n, int parts, int edge_strip, const std
     for (int i = 0; i < n; ++i) before[i + 1] = before[i] + weight[i];
   }
   // Blocks 128 cells wide or more keep weighted cuts on multiples of 8 cells, the CUDA kernels' tile
-  // (32 x 8 cells): H100, benchmark.toml in 4x4 blocks, cuts at 125 / 256 / 387 cells ran at 13.2 G
-  // cell-updates/s against 13.8 G at multiples of 128 (a tile of 3 rows or columns in every block).
-  // A block that wide holds few PML cells for its size: what rounding loses of the balance is small.
+  // (32 x 8 cells): a cut elsewhere leaves a partial tile in every block (docs/performance.md,
+  // Decisions: cuts on tiles). A block that wide holds few PML cells for its size: what rounding
+  // loses of the balance is small.
   const int granule = n / parts >= 128 ? 8 : 1;
   auto cut_at = [&](int p) {
     if (before.empty()) return static_cast<int>(static_cast<long>(n) * p / parts);

@@ -219,27 +219,48 @@ struct SnapshotOptions {
   }
 };
 
+// The run's named choices (TOML values and command-line flags), each value with its one name.
+enum class Balance { Pml, Even };       // run.balance
+enum class Mapping { Tiles, Cyclic };   // run.mapping (partition/mapping.hpp)
+enum class Placement { Auto, Any };     // run.small_tasks, run.cpu_compute
+inline const char* name_of(Balance b) { return b == Balance::Pml ? "pml" : "even"; }
+inline const char* name_of(Mapping m) { return m == Mapping::Tiles ? "tiles" : "cyclic"; }
+inline const char* name_of(Placement p) { return p == Placement::Auto ? "auto" : "any"; }
+// The value of E named `name` (false if none); `names` lists them all ("pml, even").
+template <class E>
+bool parse_choice(const std::string& name, E& value) {
+  for (E v : {E(0), E(1)})
+    if (name == name_of(v)) return value = v, true;
+  return false;
+}
+template <class E>
+std::string choice_names() {
+  return std::string(name_of(E(0))) + ", " + name_of(E(1));
+}
+
 struct RunOptions {
+  // The blocks, nbx x nby, unless choose_blocks: then the plan chooses them for the launch's workers
+  // (plan/run_plan.hpp plan_blocks). The readers set choose_blocks for a case file that sets no
+  // run.blocks (and for every .prm); a case built in code keeps its nbx x nby.
   int nbx = 1, nby = 1;
-  // Whether the case or the command line set the blocks; if not, the run chooses them for the
-  // workers it finds (app/driver.cpp: default_blocks).
-  bool blocks_given = false;
+  bool choose_blocks = false;
+  void set_blocks(int x, int y) { nbx = x, nby = y, choose_blocks = false; }
   // Cells of the block each side of every cut between blocks (0: none): partition/decomposition.hpp.
   int edge_strip = 0;
-  // How the cuts between blocks are placed: "pml" (default) gives every block about the same work,
+  // How the cuts between blocks are placed: Pml (default) gives every block about the same work,
   // PML cells counted at their cost (physics/pml.hpp: slice_costs), so that blocks at the faces,
-  // thick with PML, are narrower; "even": blocks of equal size (within one cell).
-  std::string balance = "pml";
+  // thick with PML, are narrower; Even: blocks of equal size (within one cell).
+  Balance balance = Balance::Pml;
   std::string scheduler;  // empty: StarPU's default or STARPU_SCHED
-  std::string mapping = "tiles";  // blocks to MPI ranks: tiles or cyclic (partition/mapping.hpp)
-  // Where the small tasks (boundary saves, sources, recording, sampling, watchdog) may run: "auto"
+  Mapping mapping = Mapping::Tiles;  // blocks to MPI ranks (partition/mapping.hpp)
+  // Where the small tasks (boundary saves, sources, recording, sampling, watchdog) may run: Auto
   // keeps them on the GPUs when there are CUDA workers (they would otherwise pull whole blocks to
-  // the host for microseconds of work), "any" leaves the choice to the scheduler.
-  std::string small_tasks = "auto";
-  // Where the blocks' compute tasks may run beside CUDA workers: "auto" lets a CPU worker take a
-  // block only if it would finish within the GPUs' shadow (perfmodels: cpu_may_compute), "any"
+  // the host for microseconds of work), Any leaves the choice to the scheduler.
+  Placement small_tasks = Placement::Auto;
+  // Where the blocks' compute tasks may run beside CUDA workers: Auto lets a CPU worker take a
+  // block only if it would finish within the GPUs' shadow (perfmodels: cpu_may_compute), Any
   // leaves every block to the scheduler.
-  std::string cpu_compute = "auto";
+  Placement cpu_compute = Placement::Auto;
   int watchdog_every = 50;        // iterations between checks of the velocity; 0: no watchdog
   int window = 16;                // iterations of tasks submitted ahead of the ones running
   double watchdog_max_velocity = 1e4;  // m/s: above this (or not finite) the run is stopped

@@ -51,8 +51,8 @@ struct ExecutionPolicy {
   int stress_station_slots = kMaxStressSlots;
   // Where every block has a GPU of its own (peer halos: one process, or ranks of one node by CUDA
   // IPC), a block runs up to this many iterations as one task, the GPUs ordering the halos between
-  // them (tasks/chain.hpp); 0: a task per block and half step. 8: four H200s, benchmark.toml 1x4,
-  // 88.5 G cell-updates/s against 79.2 without (docs/performance.md); 32 gains under 0.2%.
+  // them (tasks/chain.hpp); 0: a task per block and half step. 8: the gain levels off beyond it
+  // (docs/performance.md, Decisions: chained steps).
   int chain_steps = 8;
   // In a chained window, a block's PML cells run on a second stream of its GPU beside the march
   // over the rest of its cells, and its station samples beside its stress update (tasks/chain.cpp):

@@ -258,32 +258,30 @@ void read_snapshots(Section s, Case& c, const std::string& case_path) {
 }
 
 
+// A named choice of [run] (core/case.hpp): its value, kept where the key is absent.
+template <class E>
+void read_choice(Section& r, const char* key, E& value) {
+  const std::string name = r.string_or(key, name_of(value));
+  if (!parse_choice(name, value))
+    r.fail(r.node(key), key, "'" + name + "': allowed values are " + choice_names<E>());
+}
+
 void read_run(Section r, Case& c) {
   if (r.has("blocks")) {
     auto b = r.vector<2>("blocks");
     if (b[0] != std::floor(b[0]) || b[1] != std::floor(b[1]) || b[0] < 1 || b[1] < 1)
       r.fail(r.node("blocks"), "blocks", "must be two positive integers [nbx, nby]");
-    c.run.nbx = static_cast<int>(b[0]);
-    c.run.nby = static_cast<int>(b[1]);
-    c.run.blocks_given = true;
+    c.run.set_blocks(static_cast<int>(b[0]), static_cast<int>(b[1]));
   }
   c.run.edge_strip = r.integer_or("edge_strip", c.run.edge_strip, 0, 1000000);
-  c.run.balance = r.string_or("balance", c.run.balance);
-  if (c.run.balance != "pml" && c.run.balance != "even")
-    r.fail(r.node("balance"), "balance", "'" + c.run.balance + "': allowed values are pml, even");
+  read_choice(r, "balance", c.run.balance);
   c.run.scheduler = r.string_or("scheduler", "");
-  c.run.mapping = r.string_or("mapping", c.run.mapping);
+  read_choice(r, "mapping", c.run.mapping);
   c.run.watchdog_every = r.integer_or("watchdog_every", c.run.watchdog_every, 0, 1000000);
   c.run.window = r.integer_or("window", c.run.window, 1, 1000);
-  c.run.small_tasks = r.string_or("small_tasks", c.run.small_tasks);
-  if (c.run.small_tasks != "auto" && c.run.small_tasks != "any")
-    r.fail(r.node("small_tasks"), "small_tasks", "'" + c.run.small_tasks + "': allowed values are auto, any");
-  c.run.cpu_compute = r.string_or("cpu_compute", c.run.cpu_compute);
-  if (c.run.cpu_compute != "auto" && c.run.cpu_compute != "any")
-    r.fail(r.node("cpu_compute"), "cpu_compute", "'" + c.run.cpu_compute + "': allowed values are auto, any");
+  read_choice(r, "small_tasks", c.run.small_tasks);
+  read_choice(r, "cpu_compute", c.run.cpu_compute);
   c.run.watchdog_max_velocity = r.number_or("watchdog_max_velocity", c.run.watchdog_max_velocity, 0, 1e30, true);
-  if (c.run.mapping != "tiles" && c.run.mapping != "cyclic")
-    r.fail(r.node("mapping"), "mapping", "'" + c.run.mapping + "': allowed values are tiles, cyclic");
   r.reject_unknown();
 }
 
@@ -359,6 +357,7 @@ Case parse_case(const std::string& text, const std::string& path) {
   if (!path.empty()) c.output = std::filesystem::path(path).stem().string() + ".h5";
   if (top.has("output")) read_output(top.table("output"), c, path);
   if (top.has("snapshots")) read_snapshots(top.table("snapshots"), c, path);
+  c.run.choose_blocks = true;  // unless [run] sets blocks
   if (top.has("run")) read_run(top.table("run"), c);
   if (top.has("tuning")) read_tuning(top.table("tuning"), c);
   top.reject_unknown();

@@ -87,9 +87,11 @@ void check_points(const Case& c, std::vector<std::string>& warnings) {
   warn_in_pml("station(s)", "damps what they record");
 }
 
+}  // namespace
+
 // The blocks (edge strips and balanced cuts included) keep at least 4 cells in x and y, and a
 // block's largest array fits StarPU's 32-bit element count.
-void check_blocks(const Case& c) {
+void validate_blocks(const Case& c) {
   // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
   constexpr int kMinBlock = 4;
   if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
@@ -131,7 +133,7 @@ void check_blocks(const Case& c) {
     throw CaseError(fmt::format("{}: run.blocks = [{}, {}] with run.balance = \"{}\" on the {} x {} grid leaves a block "
                                 "{} cells wide (blocks thick with PML are narrower); every block needs at least {} "
                                 "cells: use fewer blocks or run.balance = \"even\"",
-                                c.path, c.run.nbx, c.run.nby, c.run.balance, c.grid.nx, c.grid.ny, least, kMinBlock));
+                                c.path, c.run.nbx, c.run.nby, name_of(c.run.balance), c.grid.nx, c.grid.ny, least, kMinBlock));
   }
   // StarPU counts a handle's elements in 32 bits: a block's largest array (the stress, or the
   // anelastic memory of an attenuating medium, in 4-byte words) must stay below 2^32 of them.
@@ -146,6 +148,8 @@ void check_blocks(const Case& c) {
                                   static_cast<int64_t>(std::ceil(double(words) / double(UINT32_MAX)))));
   }
 }
+
+namespace {
 
 // Ondes3D's C-PML on layers keeps the x and y profiles of each layer's vp (core/layout.hpp
 // PmlLayout::kVpClasses of them).
@@ -173,7 +177,7 @@ std::vector<std::string> validate_case(const Case& c) {
     warnings.push_back(beyond + ", as Ondes3D allows (time.beyond_cfl): the fastest cells may grow; the watchdog "
                                 "(run.watchdog_every) stops a run that blows up");
   check_points(c, warnings);
-  check_blocks(c);
+  if (!c.run.choose_blocks) validate_blocks(c);  // else the plan's choice (plan/run_plan.cpp)
   check_pml_classes(c);
   const double ppw = points_per_wavelength(c);
   if (ppw < 5)

@@ -308,6 +308,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   c.time.dt = v.number(key("dt", "DT"), "the time step (s)", 0, 1e6, true);
   c.time.steps = v.integer(key("tmax", "TIME_STEPS"), "the number of time steps", 1, 100000000);
   c.time.beyond_cfl = true;  // Ondes3D checks no stability limit: a warning (io/case_validation.cpp)
+  c.run.choose_blocks = true;  // Ondes3D's layout is its MPI topology: ours is chosen for the workers
   const Geometry g = tagged ? tagged_geometry(v, c.grid.h, where) : key_value_geometry(v, c.grid.h, where);
   c.grid.nx = g.nx, c.grid.ny = g.ny, c.grid.nz = g.nz;
   where.push_back({"grid.h", v.origin(key("ds", "DS"))});

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <hdf5.h>
 
 #include <cstdio>
@@ -128,6 +129,7 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   attr_string(run, "starpu_version", m.starpu_version);
   attr_string(run, "scheduler", m.scheduler);
   attr_string(run, "blocks", fmt::format("{}x{}", m.nbx, m.nby));
+  attr_string(run, "plan", fmt::format("{}", fmt::join(m.plan, "\n")));
   attr_int(run, "complete", m.complete ? 1 : 0);
   attr_int(run, "steps_completed", m.steps_completed);
   attr_string(run, "stop_reason", m.stop_reason);
@@ -157,13 +159,16 @@ void write_summary_csv(const std::string& path, const Case& c, const RunMetadata
   const RunProfile& p = m.profile;
   out << "case,nx,ny,nz,cells,nbx,nby,scheduler,ncpu,ncuda,ranks,steps,steps_completed,wall_s,"
          "seconds_per_iteration,cell_updates_per_s,tasks,tasks_per_iteration,idle_cpu,idle_cuda,bytes_transferred,"
-         "compute_tasks_cpu,compute_tasks_cuda\n";
-  out << fmt::format("{},{},{},{},{:.0f},{},{},{},{},{},{},{},{},{:.6f},{:.6e},{:.6e},{},{:.4g},{:.4f},{:.4f},{:.0f},{},{}\n",
+         "compute_tasks_cpu,compute_tasks_cuda,plan\n";
+  std::string plan = fmt::format("{}", fmt::join(m.plan, "; "));  // one CSV field: quoted, quotes doubled
+  for (size_t i = plan.find('"'); i != std::string::npos; i = plan.find('"', i + 2)) plan.insert(i, 1, '"');
+  out << fmt::format("{},{},{},{},{:.0f},{},{},{},{},{},{},{},{},{:.6f},{:.6e},{:.6e},{},{:.4g},{:.4f},{:.4f},{:.0f},{},{},\"{}\"\n",
                      c.path, c.grid.nx, c.grid.ny, c.grid.nz, cells, m.nbx, m.nby, m.scheduler, m.cpu_workers,
                      m.cuda_workers, m.ranks, m.steps, m.steps_completed, m.wall_seconds,
                      m.cell_updates_per_second > 0 ? cells / m.cell_updates_per_second : 0.0,
                      m.cell_updates_per_second, p.tasks(), m.tasks_per_iteration, p.idle_fraction("cpu"),
-                     p.idle_fraction("cuda"), p.bytes_transferred(), p.compute_tasks("cpu"), p.compute_tasks("cuda"));
+                     p.idle_fraction("cuda"), p.bytes_transferred(), p.compute_tasks("cpu"), p.compute_tasks("cuda"),
+                     plan);
   if (!out) throw std::runtime_error(fmt::format("{}: writing the run summary failed", path));
 }
 

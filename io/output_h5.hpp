@@ -23,6 +23,9 @@ struct RunMetadata {
   std::string stop_reason;   // empty when complete
   std::string restarted_from;  // checkpoint the run continued from, if any
   RunProfile profile;          // /run/profile (empty tables when StarPU's profiling was off)
+  // The run's plan as `check` prints it (plan/run_plan.hpp describe_plan) and the execution policy
+  // beside its defaults: /run attribute `plan`, a line each; the summary CSV's `plan` column.
+  std::vector<std::string> plan;
 };
 
 void write_output(const std::string& path, const Case& c, const std::vector<float>& seismograms,

@@ -180,8 +180,8 @@ void finish_local(const Case& c, BlockData& b) {
 }
 
 // The local blocks' arrays, set up on every core: allocated, their material filled by slabs of
-// planes, then the rest block by block (the case is read only). Why: a 4.3 G-cell grid took over two
-// minutes with a thread a block (eight) on the 64-core host of four H200s.
+// planes, then the rest block by block (the case is read only). Why: a thread a block left most
+// cores idle on a large grid (docs/performance.md, Decisions: set-up on every core).
 void build_local(const Case& c, const std::vector<BlockData*>& todo) {
   parallel_for(todo.size(), [&](size_t i) {
     BlockData& b = *todo[i];

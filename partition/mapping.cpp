@@ -7,12 +7,6 @@
 
 namespace ondes {
 
-Mapping parse_mapping(const std::string& name) {
-  if (name == "tiles") return Mapping::Tiles;
-  if (name == "cyclic") return Mapping::Cyclic;
-  throw std::invalid_argument(fmt::format("unknown mapping '{}'; allowed: tiles, cyclic", name));
-}
-
 
 namespace {
 

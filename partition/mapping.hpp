@@ -11,10 +11,6 @@
 
 namespace ondes {
 
-enum class Mapping { Tiles, Cyclic };
-
-// "tiles" or "cyclic"; throws std::invalid_argument naming the allowed values.
-Mapping parse_mapping(const std::string& name);
 
 struct RankMap {
   int ranks = 1, px = 1, py = 1;

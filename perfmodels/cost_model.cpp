@@ -111,7 +111,7 @@ std::vector<bool> cpu_may_compute(const Case& c, const Decomposition& d, const s
 
 Prediction predict(const Case& c, const WorkerConfig& cfg, const MachineModel& m) {
   const Decomposition d = decompose(c);
-  return predict(c, d, map_blocks(c.grid, d, cfg.ranks, parse_mapping(c.run.mapping)), cfg, m);
+  return predict(c, d, map_blocks(c.grid, d, cfg.ranks, c.run.mapping), cfg, m);
 }
 
 Prediction predict(const Case& c, const Decomposition& d, const RankMap& map, const WorkerConfig& cfg,

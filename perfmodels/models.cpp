@@ -11,7 +11,7 @@ namespace ondes {
 #ifdef STARPU_SIMGRID
 // Simulated (SimGrid) runs: each task takes its footprint's measured mean from the calibrated model
 // of the same symbol, plus the gap a task costs between kernels on the real machine (StarPU's
-// scheduling and the launch: ~15 us a task on one H100 stream), which the measured means do not
+// scheduling and the launch: docs/performance.md, Decisions: task gap), which the measured means do not
 // hold. StarPU 1.3's own regression fit degenerates on PML-heavy layouts (sweep.toml 4x4: a = 0,
 // b = inf; the corner blocks, the smallest, take longest) and returns NaN in range: so the means,
 // which make a simulated layout's block shapes need a real run (any GPU count). A block shape that

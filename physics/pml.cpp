@@ -45,7 +45,7 @@ std::vector<double> PmlRegion::slice_costs(int axis) const {
 std::vector<int> block_cuts(const Case& c, int axis) {
   const int n = axis == 0 ? c.grid.nx : c.grid.ny, parts = axis == 0 ? c.run.nbx : c.run.nby;
   return block_bounds(n, parts, c.run.edge_strip,
-                      c.run.balance == "pml" ? PmlRegion::of(c).slice_costs(axis) : std::vector<double>{});
+                      c.run.balance == Balance::Pml ? PmlRegion::of(c).slice_costs(axis) : std::vector<double>{});
 }
 
 std::array<PmlAxis, 3> pml_axes(const Case& c) {

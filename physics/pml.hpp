@@ -41,9 +41,8 @@ struct PmlRegion {
 };
 
 // One damped axis of a PML cell (three memory variables of the velocity and three of the stress,
-// updated and added) against a whole cell's update, on one CPU core: absorbing.toml's grid with
-// layers 2, 6, 12 and 20 cells thick ran at 5.82 ns a cell + 3.82 ns per damped axis (fits within
-// 1.5%, 2-core dev machine). On the GPU a PML cell took about twice an interior one (H100).
+// updated and added) against a whole cell's update, on one CPU core: a fit over PML layers of
+// several thicknesses (docs/performance.md, Decisions: damped axis cost).
 constexpr double kDampedAxisCost = 0.66;
 
 struct PmlAxis {

@@ -1,6 +1,7 @@
 #include "plan/run_plan.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -44,7 +45,7 @@ void mark_frontiers(const Decomposition& d, const std::vector<int>& owner, std::
 // run.cpu_compute = "auto" beside GPUs: CPU workers compute only the blocks they finish within the
 // GPUs' time per iteration (perfmodels: cpu_may_compute); each rank decides for its own blocks.
 void place_compute(const Case& c, RunPlan& p) {
-  if (c.run.cpu_compute != "auto" || p.launch.cuda_workers == 0) return;
+  if (c.run.cpu_compute != Placement::Auto || p.launch.cuda_workers == 0) return;
   for (int r = 0; r < p.ranks.ranks; ++r) {
     std::vector<int> mine;
     for (const BlockInfo& b : p.decomposition.blocks)
@@ -55,15 +56,10 @@ void place_compute(const Case& c, RunPlan& p) {
   }
 }
 
-}  // namespace
-
-// The blocks of a run whose case and command line set none (every converted .prm case), for the
-// workers of one process: a block per GPU (cut along y); on CPUs two blocks per worker, 2 x W (cut
-// along y more than along x: x faces' ghost copies are strided). Ligurian, 150 steps, cell-updates/s
-// (2026-11-26): on 2 cores 2x2 2.67e8, 2x4 2.60e8, 1x4 2.39e8, 1x2 2.25-2.36e8, 2x1 2.35e8, 1x1
-// 1.23e8; on the H100 host's 16 cores (15 workers) 2x16 8.1-8.3e8 against 6.0-7.7e8 for 2x8, 1x16,
-// 1x15, 3x5 and 4x4; absorbing.toml ran as fast at two blocks a worker as at one
-// (docs/performance.md). Fewer when the grid is too small for them (blocks of at least 4 cells).
+// The blocks of a run whose case and command line set none, on one process: a block per GPU (cut
+// along y); on CPUs two blocks per worker, 2 x W (cut along y more than along x: x faces' ghost
+// copies are strided); fewer where the grid is too small for them (blocks of at least 4 cells).
+// (docs/performance.md, Decisions: Blocks chosen for the workers).
 std::pair<int, int> default_blocks(const Case& c, const Launch& l) {
   const int gpus = l.gpus, cpus = l.cpu_workers;
   // Ondes3D's surface takes blocks cut along one axis (io/case_validation.cpp): 1 x 2W for CPUs.
@@ -71,9 +67,9 @@ std::pair<int, int> default_blocks(const Case& c, const Launch& l) {
   const int nbx = gpus > 0 || cpus <= 1 || one_axis ? 1 : 2;
   int nby = gpus > 0 ? gpus : std::max(1, one_axis && cpus > 1 ? 2 * cpus : cpus);
   for (Case t = c;; --nby) {
-    t.run.nbx = nbx, t.run.nby = nby;
+    t.run.set_blocks(nbx, nby);
     try {
-      validate_case(t);
+      validate_blocks(t);
       return {nbx, nby};
     } catch (const CaseError&) {
       if (nby == 1) return {1, 1};
@@ -81,6 +77,18 @@ std::pair<int, int> default_blocks(const Case& c, const Launch& l) {
   }
 }
 
+}  // namespace
+
+std::pair<int, int> plan_blocks(const Case& c, const Launch& l) {
+  if (!c.run.choose_blocks) return {c.run.nbx, c.run.nby};
+  if (l.ranks > 1) return {1, l.ranks};  // cut along y
+  return default_blocks(c, l);
+}
+
+namespace {
+
+// The blocks of d tiled over `groups` groups (GPUs) as ranks tile them, cyclic where tiles do not
+// fit: each block's group.
 std::vector<int> tile_groups(const Grid& g, const Decomposition& d, int groups) {
   RankMap m;
   try {
@@ -96,7 +104,7 @@ std::vector<int> tile_groups(const Grid& g, const Decomposition& d, int groups) 
 // Ranks driving several GPUs each (nodes of GPUs, a rank a node): each rank's blocks tiled over its
 // GPUs as tile_groups tiles one process's, or dealt out in turn where they do not form a rectangle
 // of blocks (cyclic mapping) or are fewer than the GPUs. GPU numbers are the rank's own.
-static std::vector<int> gpus_within_ranks(const Decomposition& d, const RankMap& ranks, int gpus) {
+std::vector<int> gpus_within_ranks(const Decomposition& d, const RankMap& ranks, int gpus) {
   std::vector<int> gpu(d.blocks.size(), -1);
   for (int r = 0; r < ranks.ranks; ++r) {
     std::vector<const BlockInfo*> mine;
@@ -126,14 +134,25 @@ static std::vector<int> gpus_within_ranks(const Decomposition& d, const RankMap&
   return gpu;
 }
 
-RunPlan plan_run(const Case& c, const Launch& l) {
+}  // namespace
+
+RunPlan plan_run(const Case& given, const Launch& l) {
   RunPlan p;
   p.launch = l;
+  p.blocks_chosen = given.run.choose_blocks;
+  Case c = given;  // the plan's own copy, laid out in its blocks; the run's Case stays as read
+  const auto [nbx, nby] = plan_blocks(given, l);
+  c.run.set_blocks(nbx, nby);
+  if (p.blocks_chosen) validate_blocks(c);
   p.policy = c.tuning;
+  // A simulated run: no watchdog (the fields stay zero), no parked workers (their sleep would
+  // block the simulation's actors).
+  if (l.simulated) p.policy.park_cpus = false;
+  p.watchdog_every = l.simulated ? 0 : c.run.watchdog_every;
   p.step = step_params(c);
   p.decomposition = decompose(c);
   try {
-    p.ranks = map_blocks(c.grid, p.decomposition, l.ranks, parse_mapping(c.run.mapping));
+    p.ranks = map_blocks(c.grid, p.decomposition, l.ranks, c.run.mapping);
   } catch (const std::invalid_argument& e) {
     throw CaseError(fmt::format("{}: run.blocks / run.mapping: {}", c.path, e.what()));
   }
@@ -167,9 +186,52 @@ RunPlan plan_run(const Case& c, const Launch& l) {
   p.sampling = p.samples_in_stress                                      ? StationSampling::All
                : p.policy.gpu_affinity && l.gpus > 1                  ? StationSampling::AcrossBlocks
                                                                        : StationSampling::Ranks;
-  p.small_tasks_on_gpus = c.run.small_tasks == "auto" && l.cuda_workers > 0;
+  p.small_tasks_on_gpus = c.run.small_tasks == Placement::Auto && l.cuda_workers > 0;
   p.memory = memory_of(c, p);
   return p;
+}
+
+std::vector<std::string> describe_plan(const Case& c, const RunPlan& p) {
+  const Decomposition& d = p.decomposition;
+  const Launch& l = p.launch;
+  std::vector<std::string> lines;
+  const std::string why = !p.blocks_chosen ? "as the case or --blocks sets"
+                          : l.ranks > 1   ? "a block per rank"
+                          : l.gpus > 0    ? fmt::format("chosen for {} GPU(s); --blocks to choose", l.gpus)
+                                          : fmt::format("chosen for {} CPU worker(s); --blocks to choose", l.cpu_workers);
+  lines.push_back(fmt::format("blocks {} x {} ({}){}", d.nbx, d.nby, why,
+                              c.run.edge_strip ? fmt::format(", edge strips of {} cells", c.run.edge_strip) : ""));
+  if (d.blocks.size() > 1) {
+    std::vector<int> wx, wy;
+    for (const BlockInfo& b : d.blocks) {
+      if (b.by == 0) wx.push_back(b.shape.nx);
+      if (b.bx == 0) wy.push_back(b.shape.ny);
+    }
+    lines.push_back(fmt::format("block widths ({} cuts): x {}, y {}", c.run.balance == Balance::Pml ? "PML-balanced" : "even",
+                                fmt::join(wx, " "), fmt::join(wy, " ")));
+  }
+  std::vector<int> gpu, cpu_kept, owner;
+  for (const BlockPlan& b : p.blocks) {
+    gpu.push_back(b.gpu), owner.push_back(b.rank);
+    if (!b.cpu_compute) cpu_kept.push_back(int(gpu.size()) - 1);
+  }
+  if (l.ranks > 1)
+    lines.push_back(fmt::format("{} ranks ({} mapping, {} x {}); owner of each block: {}", l.ranks, name_of(c.run.mapping),
+                                p.ranks.px, p.ranks.py, fmt::join(owner, " ")));
+  if (l.gpus > 0)
+    lines.push_back(fmt::format("{} GPU(s) a process, {} CUDA worker(s); {}", l.gpus, l.cuda_workers,
+                                l.gpus > 1 && p.blocks.front().gpu >= 0
+                                    ? fmt::format("GPU of each block: {}", fmt::join(gpu, " "))
+                                    : "blocks on any GPU"));
+  if (!cpu_kept.empty())
+    lines.push_back(fmt::format("blocks kept off the CPU workers (run.cpu_compute = \"auto\"): {}",
+                                fmt::join(cpu_kept, " ")));
+  if (l.cuda_workers > 0)
+    lines.push_back(fmt::format("small tasks {}", p.small_tasks_on_gpus ? "on the GPUs (run.small_tasks = \"auto\")"
+                                                                         : "anywhere (run.small_tasks = \"any\")"));
+  lines.push_back(fmt::format("watchdog {}", p.watchdog_every > 0 ? fmt::format("every {} iterations", p.watchdog_every)
+                                                                   : std::string("off")));
+  return lines;
 }
 
 }  // namespace ondes

@@ -5,6 +5,7 @@
 // what the run finds only at run time (StarPU's worker ids, memory nodes) is Simulation's.
 #pragma once
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct Launch {
   int gpus = 0;          // CUDA devices this process drives
   int cuda_workers = 0;  // StarPU's CUDA workers (several a GPU)
   int cpu_workers = 0;
+  bool simulated = false;  // StarPU with SimGrid: tasks take their models' times, fields stay zero
 };
 
 // Memory the run needs per rank (the most loaded one) and in all (fields, material, PML, buffers,
@@ -45,6 +47,7 @@ struct BlockPlan {
 struct RunPlan {
   Launch launch;
   Decomposition decomposition;  // the cuts, edge strips included
+  bool blocks_chosen = false;   // by plan_blocks for the launch, not given by the case or --blocks
   RankMap ranks;                // blocks to ranks
   std::vector<BlockPlan> blocks;  // by block id
   ExecutionPolicy policy;
@@ -52,18 +55,22 @@ struct RunPlan {
   StationSampling sampling = StationSampling::Ranks;
   bool samples_in_stress = false;  // the stress tasks sample the stations' corners
   bool small_tasks_on_gpus = false;  // run.small_tasks: saves, sources, records stay on the GPUs
+  int watchdog_every = 0;            // run.watchdog_every; 0 in a simulated run (its fields stay zero)
   MemoryNeeds memory;
 };
 
 // The plan of case c on launch l. Throws CaseError when the blocks cannot be shared by the ranks.
 RunPlan plan_run(const Case& c, const Launch& l);
 
-// The blocks a run without run.blocks or --blocks uses on one process's workers: a block per GPU
-// (1 x G), else two blocks per CPU worker (2 x W), fewer where the grid is too small for them.
-std::pair<int, int> default_blocks(const Case& c, const Launch& l);
+// The blocks of case c on launch l (the one rule): the case's nbx x nby unless it leaves them to the
+// run (run.choose_blocks); then a block per rank (1 x ranks) on several ranks, and on one process a
+// block per GPU (1 x G), else two per CPU worker (2 x W; 1 x 2W on Ondes3D's surface), fewer where
+// the grid is too small for them.
+std::pair<int, int> plan_blocks(const Case& c, const Launch& l);
 
-// The blocks of d tiled over `groups` groups (GPUs) as ranks tile them, cyclic where tiles do not
-// fit: each block's group.
-std::vector<int> tile_groups(const Grid& g, const Decomposition& d, int groups);
+// The plan as lines of text: what `check` prints and `run` logs and writes into its output
+// (/run/plan), the same words for the same plan.
+std::vector<std::string> describe_plan(const Case& c, const RunPlan& p);
+
 
 }  // namespace ondes

@@ -6,9 +6,8 @@
 // an update, its stream waits until each neighbour's counter says the halo it reads has arrived
 // (cuStreamWaitValue32). The CPU launches a window's kernels at once; no task of StarPU's ends or
 // starts between two half steps.
-// Why: on four H200s, benchmark.toml 1x4, a 0.71 ms step of kernels per GPU took 0.82 ms: each half
-// step waited 20-30 us for StarPU to notice the neighbour's task done, release the next one and
-// launch its kernels (docs/lab.md); two GPUs lost 60 us a step of 1.44 ms the same way.
+// Why: each half step waited for StarPU to notice the neighbour's task done, release the next one
+// and launch its kernels (docs/lab.md; docs/performance.md, Decisions: chained steps).
 // Nothing is overwritten early: a block writes a neighbour's halo of one field only after it read
 // the neighbour's halo of the other field written after the neighbour's update that read the
 // previous one (the same argument as tasks/ipc_halos.hpp, now kept by the counters).
@@ -23,9 +22,8 @@
 // A block's PML cells run on a second stream of its GPU beside the march over its other cells, its
 // station samples beside its stress update (ExecutionPolicy::chain_side_stream): one stream left
 // the GPU draining at each of a step's kernel ends (docs/lab.md "Four GPUs").
-// State (issue 45): on by default (ExecutionPolicy::chain_steps = 8). Four H200s, benchmark.toml 1x4
-// with its stations: one process and four ranks 3.64x one GPU (four H100s before the second
-// stream: 3.56x and 3.54x; ranks 65.4 G unchained -> 71.2 G chained in one pair of runs).
+// State (issue 45): on by default (ExecutionPolicy::chain_steps = 8; docs/performance.md, Decisions:
+// chained steps).
 // Windows of three with stations once stalled (a block sampling no station did not wait for the
 // record tasks two windows back, which could then queue on its stream behind a window waiting for
 // a neighbour): the record tokens of ChainMemory order them. The rule: no task a block's next

@@ -68,12 +68,9 @@ class ScopedDevice {
 // A task of priority above 0 (a frontier block: its halo leaves for another GPU or rank) launches
 // its kernels on a stream of the GPU's highest priority for the scope's life, tied to StarPU's
 // stream by events at both ends, so that its kernels take the SMs as soon as thread blocks of the
-// kernels already running (another block's march) finish, instead of after those kernels. Why: two
-// H100s, 1x2 blocks with 16-cell strips, the strip's velocity task took 0.72 ms on one GPU (the
-// big block's march ahead of it) and 0.09-0.11 ms on the other (6bb2ab2:bench/results/
-// gpu_h100_faces_occupancy.txt). With it, two H200s: that strip's task 0.606 -> 0.063 ms; 2 ranks
-// at 1x2+16 40.8-40.9 -> 42.5 G cell-updates/s, one process even (its GPUs were 96-98% busy
-// already; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt).
+// kernels already running (another block's march) finish, instead of after those kernels. Why: a
+// strip's task waited behind the big block's march on its GPU (docs/performance.md, Decisions:
+// frontier stream priority).
 class PriorityScope {
  public:
   PriorityScope();

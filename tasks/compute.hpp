@@ -2,8 +2,8 @@
 // neighbours' boundary buffers, update (codelets/compute.hpp), add the block's source points of
 // the field if it has any (codelets/source.hpp, at time `time`), then save the updated field's
 // edges into its own boundary buffers: one task per block and half step where an update_source
-// and a save_edges task followed the compute task before (H100, benchmark.toml 1x1: 20-25 us
-// between two dependent tasks on one GPU).
+// and a save_edges task followed the compute task before (a dependent task costs an idle GPU: docs/
+// performance.md, Decisions: one task a half step).
 // Buffers: the updated field (RW), the other field (RW where neighbours fill its ghosts, else R),
 // material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
 // has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
@@ -48,9 +48,7 @@ namespace compute_task {
 // the registers of 3 thread blocks an SM against the plain march's 4, and a march that reads x
 // faces from the neighbours' buffers (XHalo) runs at 3 anyway; so a block with x neighbours saves
 // in its march for free, while one without loses more march speed than a copy of its y faces
-// costs (two H200s, 1x2 with 16-row strips, 300 steps: 40.75-41.53 G cell-updates/s saved by the
-// update, 42.42-43.31 apart; one GPU 1x2 23.00-23.10 -> 23.23-23.46; H100 4x4 17.42 by the update,
-// 17.11 apart; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt).
+// costs (docs/performance.md, Decisions: where edges are saved).
 template <class B>
 bool edges_apart(const ComputeArgs& a) {
   if (a.has_source) return true;  // the neighbours must see the sources: saved after them

@@ -1,6 +1,6 @@
 // The floating-point mode of the workers. The wavefield ahead of every front decays through
-// float32 subnormals, which x86 cores handle 10-100x slower than normal numbers (a run's first few
-// hundred iterations were up to 3x slower than the rest). FD codes flush them to zero; here every
+// float32 subnormals, which x86 cores handle far slower than normal numbers (docs/performance.md,
+// Decisions: subnormals). FD codes flush them to zero; here every
 // CPU worker does (FTZ and DAZ in MXCSR; FZ in FPCR on Arm), and the CUDA kernels are compiled with
 // nvcc --ftz=true, so that CPU and GPU still round every operation alike.
 #pragma once

@@ -7,9 +7,8 @@
 // reads the token (R) beside the buffer, so StarPU starts the update only after the halo arrived.
 // Nothing is written too early: a block's next update of a field needs the neighbour's halo of the
 // other field, which the neighbour sends only after its update that read the previous halo.
-// Why: StarPU 1.3's MPI layer moves GPU data through host memory (GPU -> host, MPI, host -> GPU);
-// on four H200s, benchmark.toml, 4 ranks of one GPU reached 1.98x one GPU (4x4) and 0.87x (1x4),
-// where one process with peer halos reaches 3.20x.
+// Why: StarPU 1.3's MPI layer moves GPU data through host memory (GPU -> host, MPI, host -> GPU),
+// far slower than peer halos (docs/performance.md, Decisions: IPC halos).
 // Both sides agree buffer by buffer at start-up (the reader offers, the sender answers); a buffer
 // whose sender or reader may compute on CPU workers, or whose ranks are on different hosts or GPUs
 // that cannot reach each other, travels through StarPU-MPI as before. [tuning] peer_halos = false

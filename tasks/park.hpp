@@ -1,9 +1,8 @@
 // CPU workers that no task of the run may use, put to sleep for a while. StarPU 1.3 as built here
 // (and as Debian ships it) has non-blocking drivers: an idle worker loops popping its queue and
 // progressing its memory node's requests. When run.cpu_compute and run.small_tasks keep every
-// task on the GPUs, the CPU workers are idle for the whole run, yet 63 of them looping beside one
-// GPU slowed the GPU's own dispatch (H200 on a 64-core host, no task on any CPU worker: CUDA
-// idle 2x2 20% -> 25%, 4x4 10% -> 13%; 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt, section 6).
+// task on the GPUs, the CPU workers are idle for the whole run, yet dozens of them looping beside
+// one GPU slowed the GPU's own dispatch (docs/performance.md, Decisions: parked workers).
 // A parked worker runs one task that sleeps on a condition variable until the scope ends, and the
 // tasks the constructing thread submits meanwhile go to a scheduling context of the other workers:
 // none can land in a parked worker's queue, and the scheduler weighs only the workers that run

@@ -1,10 +1,9 @@
 // prefetch_ghosts: brings a block's incoming boundary buffers from another GPU to its own as soon
 // as their producer is done, rather than when the block's next update is ready to run. A CUDA
 // task on the consumer's GPU that does nothing: StarPU copies its buffers (R) there before it
-// runs. Why: one process on two H200s at 1x2 with 16-row strips, a strip's update was pushed only
-// once its own GPU's big block was done, and then waited 60-90 us for the neighbour GPU's buffer
-// (fetched only then), the GPUs settling half a step apart with each strip's chain serial to the
-// big blocks (6bb2ab2:bench/results/gpu_h200x2_park_samples_prefetch.txt, sections 4-5). Buffers: the neighbours' boundary
+// runs. Why: a strip's update was pushed only once its own GPU's big block was done, and then
+// waited for the neighbour GPU's buffer (fetched only then), the GPUs settling half a step apart
+// (docs/performance.md, Decisions: ghost prefetch). Buffers: the neighbours' boundary
 // buffers (R). No model.
 #pragma once
 #include "partition/block_data.hpp"

@@ -1,9 +1,9 @@
 // step: a whole iteration of a block without neighbours, as one task: compute_velocity's update
 // and sources, compute_stress's, then one time sample of each station group lying in the block
-// alone. Why: on one GPU, each dependent task hop costs 16-32 us of an idle GPU (StarPU finds
-// the task done, releases its data, schedules and launches the next); a one-block iteration had
-// two (velocity -> stress -> velocity; the recording ran beside the stress), 1.5% of a 3.6 ms
-// step on the H100. Nothing else changes: the same kernels in the same order, hence the same bits.
+// alone. Why: on one GPU, each dependent task hop leaves the GPU idle (StarPU finds the task done,
+// releases its data, schedules and launches the next); a one-block iteration had two (velocity ->
+// stress -> velocity; the recording ran beside the stress): docs/performance.md, Decisions: one
+// task a half step. Nothing else changes: the same kernels in the same order, hence the same bits.
 // Buffers: velocity (RW), stress (RW), material (R), PML memory (RW) if has_pml, the anelastic
 // buffer (RW) if the stress update has one, the force points and samples (R) if the velocity has
 // sources, the moment ones (R) if the stress has, then per station group its points (R) and
@@ -108,7 +108,7 @@ inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank
 // groups recorded_by_step (the first kMaxStepGroups of them, marked true in *recorded, one flag a
 // group, set false by the caller), and with watch
 // the watchdog's measure into the block's peak (what watch_velocity does, without a task hop of its
-// own: 0.5-0.8 ms every 50 steps on the H100); on_done(arg), if given, replaces the codelet's
+// own: docs/performance.md, Decisions: one task a half step); on_done(arg), if given, replaces the codelet's
 // completion callback. Returns the tasks submitted (1).
 inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const StepParams& base,
                        const ExecutionPolicy& policy, int n, int nsteps, double dt, int rank, bool watch,

@@ -25,8 +25,8 @@ constexpr double kF0 = 2.0, kT0 = 0.6, kDt = 0.004;
 
 Case full_space() {
   Case c = test::cube(kN, kH, kVp, kVs, kRho, kDt, 340, kPml, false);
-  c.run.nbx = 2;
-  c.run.nby = 2;
+  c.run.set_blocks(2, 2);
+  
   const double mid = kN / 2 * kH;
   // Stations off every axis, so each component carries signal.
   const double off[][3] = {{300, 225, -225}, {-225, 300, 225}, {225, -300, -300}};
@@ -209,7 +209,7 @@ TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {
       const double want[3] = {2350 + obs[s][1], 2325 + obs[s][0], 2400 - obs[s][2]};
       ASSERT_DOUBLE_EQ(c.stations[s].position[a], want[a]) << "station " << s << " axis " << a;
     }
-  c.run.nbx = c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   ASSERT_NO_THROW(validate_case(c));
   const auto moment = double_couple(30, 70, 110, dsbiem * dsbiem * sum * step);
   const double lead = kDt + 0.5 * step;
@@ -227,7 +227,7 @@ TEST(Analytic, ExplosionInAFluidMatchesTheExactSolution) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   constexpr double vp = 1500, rho = 1000;
   Case c = test::cube(kN, 25, vp, 0, rho, 0.006, 340, kPml, false);
-  c.run.nbx = 2, c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   const double mid = kN / 2 * 25.0;
   const double off[][3] = {{150, 112.5, -112.5}, {-112.5, 150, 112.5}, {112.5, -150, -150}};
   for (int s = 0; s < 3; ++s)

@@ -94,8 +94,8 @@ Case full_space(const Setup& t, Body body) {
   Case c = test::cube(t.nx, kH, kVp, kVs, kRho, kDt, t.steps, kPml, false);
   c.grid.ny = t.ny;
   c.grid.nz = t.nz;
-  c.run.nbx = 2;
-  c.run.nby = 2;
+  c.run.set_blocks(2, 2);
+  
   if (body == Body::Damped) {
     c.medium.layers[0].q0 = kQ0;
     c.medium.q0_frequency = kQ0Frequency;

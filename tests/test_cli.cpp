@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <hdf5.h>
 
 #include <cmath>
@@ -11,6 +12,8 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "h5read.hpp"
 #include "io/output_h5.hpp"
@@ -153,7 +156,8 @@ TEST_F(Cli, CheckPrintsTheEstimates) {
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(\d+\.\d% of the CFL limit)"))) << r.output;
   EXPECT_NE(r.output.find("points per shortest S wavelength"), std::string::npos);
-  EXPECT_NE(r.output.find("blocks 2 x 3: largest block"), std::string::npos);
+  EXPECT_NE(r.output.find("blocks 2 x 3 (as the case or --blocks sets)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("memory: largest block"), std::string::npos) << r.output;
 }
 
 // `check --restart FILE` says before a job is submitted what `run --restart FILE` would do: the
@@ -177,6 +181,53 @@ TEST_F(Cli, CheckSaysWhatARestartWouldDo) {
   r = run("check " + small_case("vs = 2310.0", "vs = 2000.0") + " --steps 45 --restart " + ck);
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("made for a different case"), std::string::npos) << r.output;
+}
+
+// Issue 60: `check` prints the plan `run` executes (one plan_run, one describe_plan): for a case
+// that leaves its blocks to the run, one that sets them, and one whose command line sets them and
+// the execution policy, every line the run logs as "plan: ..." is a line of check's output, in the
+// same order.
+// On GPUs asked for (--gpus 4, nothing started), a block per GPU, each on its own GPU.
+TEST_F(Cli, CheckPrintsThePlanTheRunExecutes) {
+  auto plan_lines = [](const std::string& out, const std::string& prefix) {
+    std::vector<std::string> lines;
+    std::istringstream in(out);
+    for (std::string l; std::getline(in, l);)
+      if (const size_t at = l.find(prefix); at != std::string::npos) lines.push_back(l.substr(at + prefix.size()));
+    return lines;
+  };
+  const std::string out = (dir_ / "o.h5").string();
+  for (const auto& [from, to, args] :
+       {std::tuple<std::string, std::string, std::string>{"blocks = [1, 1]", "", ""},
+        {"blocks = [1, 1]", "blocks = [2, 3]", ""},
+        {"blocks = [1, 1]", "", " --blocks 3x1 --tune park_cpus=false"}}) {
+    const std::string c = small_case(from, to);
+    const auto ran = run("run " + c + args + " --steps 2 --output " + out);
+    ASSERT_EQ(ran.code, 0) << ran.output;
+    const std::vector<std::string> logged = plan_lines(ran.output, "info: plan: ");
+    ASSERT_GE(logged.size(), 2u) << ran.output;  // blocks and the watchdog at least
+    const auto checked = run("check " + c + args);
+    ASSERT_EQ(checked.code, 0) << checked.output;
+    std::vector<std::string> printed;
+    std::istringstream in(checked.output);
+    for (std::string l; std::getline(in, l);)
+      if (std::find(logged.begin(), logged.end(), l) != logged.end()) printed.push_back(l);
+    EXPECT_EQ(printed, logged) << "check:\n" << checked.output << "\nrun:\n" << ran.output;
+    // The output says how it was computed: the same lines in /run's `plan`.
+    hid_t f = H5Fopen(out.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    hid_t g = H5Gopen2(f, "run", H5P_DEFAULT);
+    const std::string written = attr_string(g, "plan");
+    H5Gclose(g);
+    H5Fclose(f);
+    EXPECT_EQ(written.substr(0, written.find("\nexecution policy")), fmt::format("{}", fmt::join(logged, "\n")));
+    if (!args.empty()) EXPECT_NE(written.find("execution policy: park_cpus = false"), std::string::npos) << written;
+  }
+  const auto r = run("check " + small_case("blocks = [1, 1]", "") + " --gpus 4");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("blocks 1 x 4 (chosen for 4 GPU(s)"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("GPU of each block: 0 1 2 3"), std::string::npos) << r.output;
+  EXPECT_TRUE(plan_lines(r.output, "plan: ").empty()) << "check prints the plan, it does not log it";
 }
 
 // Issue 45: `check --gpus G` prints the arrays of the fullest GPU: with the blocks tiled over the
@@ -383,7 +434,7 @@ TEST_F(Cli, UnsetBlocksAreChosenForTheWorkers) {
   auto r = run("run " + small_case("blocks = [1, 1]", "") + " --steps 30 --output " + chosen);
   ASSERT_EQ(r.code, 0) << r.output;
   std::smatch m;
-  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(blocks (\d+) x (\d+), chosen for (\d+) CPU worker\(s\) and 0 GPU)")))
+  ASSERT_TRUE(std::regex_search(r.output, m, std::regex(R"(blocks (\d+) x (\d+) \(chosen for (\d+) CPU worker\(s\))")))
       << r.output;
   const int nbx = std::stoi(m[1]), nby = std::stoi(m[2]), workers = std::stoi(m[3]);
   EXPECT_LE(nbx, nby) << "cut along y first";

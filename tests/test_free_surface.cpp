@@ -22,8 +22,8 @@ TEST(FreeSurface, DoublesTheVerticalIncidentP) {
   constexpr int n = 80, nz = 76, pml = 10;
   Case c = test::cube(n, h, vp, vs, rho, 0.004, 360, pml, true);
   c.grid.nz = nz;
-  c.run.nbx = 2;
-  c.run.nby = 2;
+  c.run.set_blocks(2, 2);
+  
   const double mid = n / 2 * h;
   Source s;
   s.kind = SourceKind::Moment;
@@ -74,7 +74,7 @@ TEST(FreeSurface, AirCellsActAsTheFreeSurface) {
     Case c = test::cube(96, h, 4000, 2310, 2600, 0.004, 500, 10, true);
     c.grid.nz = top > 0 ? 74 : 64;
     c.boundaries.pml_frequency = 2;
-    c.run.nbx = 2;
+    c.run.set_blocks(2, c.run.nby);
     if (top > 0) c.medium.layers = {{0, 0, 0, 2600}, {top, 4000, 2310, 2600}};
     Source s;
     s.kind = SourceKind::Moment;
@@ -119,8 +119,8 @@ LambFigures lamb_misfits(SurfaceScheme scheme, double f0) {
   c.grid.nz = nz;
   c.boundaries.surface = scheme;
   c.boundaries.pml_frequency = f0;
-  c.run.nbx = 1;  // Ondes3D's surface takes blocks cut along one axis
-  c.run.nby = 2;
+  c.run.set_blocks(1, 2);  // Ondes3D's surface takes blocks cut along one axis
+  
   const double mid = n / 2 * h;
   Source s;
   s.kind = SourceKind::Moment;

@@ -72,8 +72,8 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
   // after the update (tasks/compute.hpp edges_apart), the others' by their marches.
   for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{2, 2}, std::pair{4, 3}, std::pair{2, 4}, std::pair{5, 2},
                           std::pair{2, 5}, std::pair{1, 3}}) {
-    c.run.nbx = nbx;
-    c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
+    
     const auto cpu = test::run(c, "", -1, 0);
     const auto gpu = test::run(c, "", 0, -1);
     expect_bitwise(cpu, gpu, "blocks " + std::to_string(nbx) + "x" + std::to_string(nby) + ", CUDA-only vs CPU-only");
@@ -92,8 +92,8 @@ TEST(Gpu, TuningCudaMatchesCpu) {
                                             "edge_saving=update", "lone_block_step=false", "stress_station_slots=0",
                                             "peer_halos=false"};
   for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{4, 3}}) {
-    c.run.nbx = nbx;
-    c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
+    
     c.tuning = ExecutionPolicy{};
     const auto cpu = test::run(c, "", -1, 0);
     for (const std::string& t : tunings) {
@@ -130,8 +130,8 @@ TEST(Gpu, ChainedStepsMatchCpu) {
   };
   for (auto [nbx, nby] : {std::pair{1, gpus}, std::pair{gpus, 1}}) {
     Case c = gpu_case();
-    c.run.nbx = nbx;
-    c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
+    
     c.run.watchdog_every = 0;
     const std::string layout = fmt::format("blocks {}x{}", nbx, nby);
     const auto cpu = test::run(c, "", -1, 0);
@@ -187,7 +187,7 @@ TEST(Gpu, SideStreamWindowsMatchCpu) {
   if (gpus < 2) GTEST_SKIP() << "fewer than two GPUs";
   for (bool attenuating : {false, true}) {
     Case c = gpu_case();
-    c.run.nby = gpus;
+    c.run.set_blocks(c.run.nbx, gpus);
     if (attenuating) {
       c.medium.layers = {{0, 4000, 2300, 2500, 40, 20}, {1200, 5000, 2900, 2700, 150, 80}};
       c.medium.q_band = {0.5, 10};
@@ -213,9 +213,9 @@ TEST(Gpu, SideStreamWindowsMatchCpu) {
 TEST(Gpu, MixedWorkersMatchCpuOnly) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
-  c.run.nbx = 4;
-  c.run.nby = 4;
-  c.run.cpu_compute = "any";  // let CPU workers compute blocks too (auto keeps them on the GPU)
+  c.run.set_blocks(4, 4);
+  
+  c.run.cpu_compute = Placement::Any;  // let CPU workers compute blocks too (auto keeps them on the GPU)
   const auto cpu = test::run(c, "", -1, 0);
   for (const char* sched : {"dmda", "dmdas", "eager"}) {
     const auto mixed = test::run(c, sched, -1, -1);
@@ -235,7 +235,7 @@ TEST(Gpu, AttenuatingCudaMatchesCpu) {
                               std::pair{std::array<double, 2>{0.1, 10}, 3}}) {
     c.medium.q_band = band;
     c.medium.q_reference = 2;
-    c.run.nbx = c.run.nby = blocks;
+    c.run.set_blocks(blocks, blocks);
     const auto cpu = test::run(c, "", -1, 0);
     const auto gpu = test::run(c, "", 0, -1);
     expect_bitwise(cpu, gpu, "attenuating over [" + std::to_string(band[0]) + ", " + std::to_string(band[1]) +
@@ -244,7 +244,7 @@ TEST(Gpu, AttenuatingCudaMatchesCpu) {
   }
   c.medium.q_coarse_grained = true;
   for (int blocks : {1, 3}) {
-    c.run.nbx = c.run.nby = blocks;
+    c.run.set_blocks(blocks, blocks);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    "coarse-grained, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) + ", CUDA vs CPU");
   }
@@ -258,7 +258,7 @@ TEST(Gpu, AttenuatingModelCudaMatchesCpu) {
     Case c = gpu_case();
     test::use_attenuating_model(c);
     c.medium.q_coarse_grained = coarse;
-    c.run.nbx = c.run.nby = 2;
+    c.run.set_blocks(2, 2);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    std::string("Q from a 3D model") + (coarse ? ", coarse-grained" : "") + ", 2x2 blocks, CUDA vs CPU");
   }
@@ -272,7 +272,7 @@ TEST(Gpu, HeterogeneousModelCudaMatchesCpu) {
   Case c = gpu_case();
   test::use_heterogeneous_model(c);
   for (int blocks : {1, 2}) {
-    c.run.nbx = c.run.nby = blocks;
+    c.run.set_blocks(blocks, blocks);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    "3D model, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) + ", CUDA vs CPU");
   }
@@ -286,7 +286,7 @@ TEST(Gpu, DampedCudaMatchesCpu) {
   c.medium.layers[0].q0 = 15;
   c.medium.layers[1].q0 = 50;
   c.medium.q0_frequency = 2;
-  c.run.nbx = c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "q0 damping, 2x2 blocks, CUDA vs CPU");
 }
 
@@ -297,7 +297,7 @@ TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
   Case c = gpu_case();
   c.medium.layers = {{0, 0, 0, 1000}, {250, 1500, 0, 1030}, {650, 4000, 2300, 2500}};
   for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 400.0);  // in the water or below
-  c.run.nbx = c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "water and vacuum, 2x2 blocks, CUDA vs CPU");
 }
 
@@ -330,7 +330,7 @@ TEST(Gpu, Ondes3dGeologicalNodesCudaMatchCpu) {
   c.boundaries.pml_profile = PmlProfile::Ondes3d;
   for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 800.0);  // under the ground
   for (int blocks : {1, 2}) {
-    c.run.nbx = c.run.nby = blocks;
+    c.run.set_blocks(blocks, blocks);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    "Ondes3D's geological nodes, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
                        ", CUDA vs CPU");
@@ -351,7 +351,7 @@ TEST(Gpu, SampledSourcesCudaMatchCpu) {
     for (int k = 0; k < 60; ++k) f.samples.push_back(k < 30 ? k * (1.0 + i) : (60 - k) * 2.0);
     ASSERT_NE(normalise_samples(f), 0.0);
   }
-  c.run.nbx = c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1), "sampled time functions, 2x2 blocks, CUDA vs CPU");
 }
 
@@ -377,7 +377,7 @@ TEST(Gpu, Ondes3dSourcesAndLayersCudaMatchCpu) {
     ASSERT_NE(normalise_samples(s.stf), 0.0);
   }
   for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{2, 2}}) {
-    c.run.nbx = nbx, c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    fmt::format("Ondes3D sources and layers, {}x{} blocks, CUDA vs CPU", nbx, nby));
   }
@@ -394,10 +394,10 @@ TEST(Gpu, Ondes3dSurfaceCudaMatchesCpu) {
   c.boundaries.pml_profile = PmlProfile::Ondes3d;
   c.medium.layers = {{0, 3500, 2000, 2300}, {1050, 4000, 2300, 2500}};
   c.medium.layer_sampling = LayerSampling::Ondes3d;
-  c.run.nbx = 1, c.run.nby = 1;
+  c.run.set_blocks(1, 1);
   const auto one = test::run(c, "", 0, -1);
   for (auto [nbx, nby] : {std::pair{1, 1}, std::pair{1, 3}, std::pair{3, 1}}) {
-    c.run.nbx = nbx, c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
     const auto cuda = test::run(c, "", 0, -1);
     expect_bitwise(test::run(c, "", -1, 0), cuda, fmt::format("Ondes3D's surface, {}x{} blocks, CUDA vs CPU", nbx, nby));
     expect_bitwise(one, cuda, fmt::format("Ondes3D's surface, {}x{} blocks against 1x1, CUDA", nbx, nby));
@@ -419,7 +419,7 @@ Case fault_case() {
       s.stf = {StfKind::SmoothRamp, 0, 0.002 * i + 0.001 * k, 0.1};
       c.sources.push_back(s);
     }
-  c.run.nbx = c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   return c;
 }
 
@@ -448,7 +448,7 @@ TEST(Gpu, FiniteFaultCudaMatchesCpu) {
 TEST(Gpu, SnapshotsCudaMatchCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
   Case c = gpu_case();
-  c.run.nbx = 2, c.run.nby = 3;
+  c.run.set_blocks(2, 3);
   c.snapshots.every = 50;
   c.snapshots.planes = {{2, 0, "z=0"}, {1, 20, "y=2000"}, {0, 31, "x=3100"}};
   const fs::path dir = fs::temp_directory_path() / ("ondes_gpu_" + std::to_string(::getpid()));

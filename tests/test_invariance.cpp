@@ -39,8 +39,8 @@ struct Layout {
 void expect_same_over(Case c, const std::vector<float>& reference, std::initializer_list<Layout> layouts,
                       const std::string& what = "") {
   for (const Layout& l : layouts) {
-    c.run.nbx = l.nbx;
-    c.run.nby = l.nby;
+    c.run.set_blocks(l.nbx, l.nby);
+    
     EXPECT_TRUE(bitwise_equal(test::run(c, l.scheduler), reference))
         << l.nbx << "x" << l.nby << " under " << l.scheduler << what;
   }
@@ -60,11 +60,11 @@ TEST(Invariance, SameSeismogramsForAnyBlockLayout) {
   const auto reference = test::run(c);
   ASSERT_GT(peak(reference), 0.0) << "the reference run recorded nothing";
   for (auto [nbx, nby] : {std::pair{2, 3}, std::pair{4, 4}, std::pair{3, 1}}) {
-    c.run.nbx = nbx;
-    c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
+    
     EXPECT_TRUE(bitwise_equal(test::run(c), reference)) << nbx << "x" << nby << " blocks differ from 1x1";
   }
-  c.run.balance = "even";  // the default cuts (balance pml) put the faces' blocks narrower: both kinds
+  c.run.balance = Balance::Even;  // the default cuts (balance pml) put the faces' blocks narrower: both kinds
   EXPECT_TRUE(bitwise_equal(test::run(c), reference)) << "3x1 even blocks differ from 1x1";
 }
 
@@ -90,14 +90,14 @@ TEST(Balance, PmlCutsEqualiseTheBlocksWork) {
     for (const BlockInfo& b : d.blocks) least = std::min(least, work(b)), most = std::max(most, work(b));
     return std::pair{least, most};
   };
-  c.run.nbx = 1, c.run.nby = 8;
+  c.run.set_blocks(1, 8);
   const Decomposition balanced = decompose(c);
   ASSERT_EQ(balanced.blocks.size(), 8u);
   EXPECT_LT(balanced.blocks[0].shape.ny, balanced.blocks[3].shape.ny) << "a face block, thick with PML, is narrower";
   const double slice = 180.0 * 60 * (1 + 3 * kDampedAxisCost);  // the most one row of cells can cost
   const auto [least, most] = spread(balanced);
   EXPECT_LT(most - least, slice) << "balanced blocks' work from " << least << " to " << most;
-  c.run.balance = "even";
+  c.run.balance = Balance::Even;
   const Decomposition even = decompose(c);
   for (const BlockInfo& b : even.blocks) EXPECT_NEAR(b.shape.ny, 180 / 8, 1);
   const auto [even_least, even_most] = spread(even);
@@ -111,7 +111,7 @@ TEST(Invariance, SameSeismogramsWithEdgeStrips) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();
   const auto reference = test::run(c);
-  c.run.nbx = 2, c.run.nby = 3, c.run.edge_strip = 5;
+  c.run.set_blocks(2, 3), c.run.edge_strip = 5;
   const Decomposition d = decompose(c);
   ASSERT_EQ(d.nbx, 4);
   ASSERT_EQ(d.nby, 7);
@@ -123,8 +123,8 @@ TEST(Invariance, SameSeismogramsWithEdgeStrips) {
 TEST(Invariance, SameSeismogramsUnderEverySchedulerTried) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();
-  c.run.nbx = 2;
-  c.run.nby = 3;
+  c.run.set_blocks(2, 3);
+  
   const auto reference = test::run(c, "eager");
   ASSERT_GT(peak(reference), 0.0);
   for (const char* sched : {"lws", "dmda", "ws", "prio"})
@@ -192,13 +192,14 @@ TEST(Invariance, DampedMediumSameForAnyLayoutAndScheduler) {
 TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
   if (test::cuda_only()) GTEST_SKIP() << "pins to CPU workers";
   Case c = small_case();
-  c.run.nbx = 2;
-  c.run.nby = 2;
+  c.run.set_blocks(2, 2);
+  
   const auto reference = test::run(c, "dmda", 2, 0);
   std::vector<float> pinned;
   {
     Runtime rt("dmda", 2, 0);
-    Simulation sim(c, c.time.steps);
+    // The plan of a process with two GPUs (tiles them over the blocks), their workers CPU ones here.
+    Simulation sim(c, plan_run(c, Launch{1, 2, 0, 2}), c.time.steps);
     ASSERT_EQ(sim.pin_blocks({{0}, {1}}), 4);
     sim.advance(c.time.steps);
     pinned = sim.seismograms();

@@ -287,8 +287,8 @@ namespace {
 
 Case sweep_case(int nbx, int nby) {
   Case c = read_case(std::string(ONDES_SOURCE_DIR) + "/inputs/sweep.toml");
-  c.run.nbx = nbx;
-  c.run.nby = nby;
+  c.run.set_blocks(nbx, nby);
+  
   return c;
 }
 

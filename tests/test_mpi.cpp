@@ -187,7 +187,9 @@ TEST(Mapping, MoreRanksThanBlocksIsRefused) {
   const Decomposition d = decompose(g, 2, 1);
   EXPECT_THROW(map_blocks(g, d, 4, Mapping::Tiles), std::invalid_argument);
   EXPECT_THROW(map_blocks(g, d, 3, Mapping::Tiles), std::invalid_argument);  // 3 x 1 does not fit 2 x 1
-  EXPECT_THROW(parse_mapping("random"), std::invalid_argument);
+  Mapping m = Mapping::Tiles;
+  EXPECT_FALSE(parse_choice("random", m));
+  EXPECT_TRUE(parse_choice("cyclic", m) && m == Mapping::Cyclic);
 }
 
 TEST_F(Mpi, OneRankMatchesOneProcess) { expect_same_as_one_process(1, "2x2", "tiles"); }

@@ -76,7 +76,7 @@ class Ondes3dInput : public ::testing::Test {
   Case expect_conversion_bitwise(const fs::path& prm) {
     Case c = read_case(prm.string());
     EXPECT_NO_THROW(validate_case(c));
-    c.run.nbx = 1, c.run.nby = 2;  // cut along one axis: Ondes3D's surface (io/case_validation.cpp)
+    c.run.set_blocks(1, 2);  // cut along one axis: Ondes3D's surface (io/case_validation.cpp)
     const auto direct = test::run(c);
     std::vector<Provenance> where;
     std::ifstream in(prm);
@@ -86,7 +86,7 @@ class Ondes3dInput : public ::testing::Test {
     std::ofstream(toml) << ondes3d_to_toml(read_ondes3d_prm(prm.string(), text.str(), &where), where, toml.string());
     Case t = read_case(toml.string());
     EXPECT_NO_THROW(validate_case(t));
-    t.run.nbx = 3, t.run.nby = 1;
+    t.run.set_blocks(3, 1);
     const auto converted = test::run(t);
     EXPECT_GT(direct.size(), 0u);
     EXPECT_EQ(direct.size(), converted.size());
@@ -162,16 +162,16 @@ TEST_F(Ondes3dInput, TaggedFreeSurfaceIsOndes3dsOnEveryOneAxisLayout) {
   Case c = read_case(tagged().string());
   EXPECT_EQ(c.boundaries.surface, SurfaceScheme::Ondes3d);
   EXPECT_EQ(c.boundaries.pml_profile, PmlProfile::Ondes3d);
-  c.run.nbx = 1, c.run.nby = 1;
+  c.run.set_blocks(1, 1);
   const auto one = test::run(c);
   ASSERT_FALSE(one.empty());
   for (auto [nbx, nby] : {std::pair{1, 3}, std::pair{4, 1}}) {
-    c.run.nbx = nbx, c.run.nby = nby;
+    c.run.set_blocks(nbx, nby);
     const auto other = test::run(c);
     ASSERT_EQ(other.size(), one.size());
     EXPECT_EQ(std::memcmp(other.data(), one.data(), one.size() * sizeof(float)), 0) << nbx << "x" << nby;
   }
-  c.run.nbx = 2, c.run.nby = 2;
+  c.run.set_blocks(2, 2);
   try {
     validate_case(c);
     ADD_FAILURE() << "2 x 2 blocks accepted with Ondes3D's surface";

@@ -77,8 +77,8 @@ TEST_F(Robust, WatchdogStopsAnUnstableRunAndKeepsWhatItRecorded) {
     c.time.dt = 1.3 * cfl_limit(c.grid.h, 4000);
     test::add_force_and_moment(c, {1500, 1400, 900}, {1700, 1800, 1200});
     c.stations = {test::station("A", 1600, 1600, 0), test::station("B", 800, 2200, 500)};
-    c.run.nbx = blocks;
-    c.run.nby = blocks;
+    c.run.set_blocks(blocks, blocks);
+    
     c.run.watchdog_every = 10;
     c.output = path("unstable_" + std::to_string(blocks) + ".h5");
     ASSERT_EQ(run_case(c, RunControl{}), kExitWatchdog);
