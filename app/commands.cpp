@@ -21,7 +21,6 @@
 #include "io/output_h5.hpp"
 #include "io/partial_file.hpp"
 #include "io/snapshot_file.hpp"
-#include "io/tuning.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/medium.hpp"
@@ -183,8 +182,6 @@ int check_command(const Case& c, int ranks, int gpus, const std::string& restart
   fmt::print("memory: largest block {}, total {} (seismograms included){}\n", human_bytes(need.largest_block),
              human_bytes(need.total),
              plan.launch.gpus > 0 ? fmt::format(", {} of arrays on the fullest GPU", human_bytes(need.per_gpu)) : "");
-  if (const std::string t = describe_tuning(c.tuning); !t.empty())
-    fmt::print("execution policy, beside the defaults ([tuning]; never changes the results):\n{}", t);
   if (ranks > 1) {
     const auto sent = bytes_sent_per_iteration(d, m);
     fmt::print("ranks: at most {} per rank; {} cells of block face between ranks; bytes sent per iteration by "

@@ -13,7 +13,6 @@
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <sstream>
 #include <tuple>
 
 #include "app/info.hpp"
@@ -24,7 +23,6 @@
 #include "io/partial_file.hpp"
 #include "io/seismo_export.hpp"
 #include "io/snapshot_file.hpp"
-#include "io/tuning.hpp"
 #include "perfmodels/models.hpp"
 #include "physics/source.hpp"
 #include "tasks/profile.hpp"
@@ -130,11 +128,6 @@ void log_start(const Case& c, const RunPlan& plan, const Runtime& rt) {
   for (const std::string& line : describe_plan(c, plan)) spdlog::info("plan: {}", line);
   if (const double m0 = seismic_moment(c.sources); m0 > 0)  // as Ondes3D prints its Mo and Mw
     spdlog::info("{} source(s): M0 = {:.4g} N m, Mw = {:.2f}", c.sources.size(), m0, moment_magnitude(m0));
-  if (std::string t = describe_tuning(plan.policy); !t.empty()) {
-    t.pop_back();  // the last line's end
-    for (size_t i = t.find('\n'); i != std::string::npos; i = t.find('\n', i)) t.replace(i, 1, "; ");
-    spdlog::info("execution policy beside the defaults: {}", t);
-  }
 }
 
 // Wall time and steps of the first window (start-up: first transfers to GPUs, calibration).
@@ -246,8 +239,6 @@ RunMetadata metadata(const Case& c, const RunControl& rc, const Runtime& rt, con
   m.stop_reason = stop_reason(c, alarm, sig);
   m.complete = m.steps_completed == c.time.steps && m.stop_reason.empty();
   m.plan = describe_plan(c, sim.plan());
-  std::istringstream tuning(describe_tuning(sim.plan().policy));
-  for (std::string line; std::getline(tuning, line);) m.plan.push_back("execution policy: " + line);
   return m;
 }
 

@@ -148,19 +148,19 @@ void add_plan_options(CLI::App& cmd, Overrides& o) {
   cmd.add_option("--mapping", o.mapping, "blocks to MPI ranks: tiles or cyclic (overrides run.mapping)")
       ->check(CLI::IsMember({"tiles", "cyclic"}));
   cmd.add_option("--watchdog-every", o.watchdog_every,
-                      "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
+                 "check the velocity for NaN or runaway every N iterations (0: never; overrides run.watchdog_every)")
       ->check(integer_in(0, 1000000));
   cmd.add_option("--small-tasks", o.small_tasks,
-                      "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
-                      "scheduler chooses (overrides run.small_tasks)")
+                 "auto: boundary saves, sources and recording stay on the GPUs when there are any; any: the "
+                 "scheduler chooses (overrides run.small_tasks)")
       ->check(CLI::IsMember({"auto", "any"}));
   cmd.add_option("--cpu-compute", o.cpu_compute,
-                      "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
-                      "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
+                 "auto: beside GPUs, CPU workers compute only blocks they finish within the GPUs' time per "
+                 "iteration; any: the scheduler chooses (overrides run.cpu_compute)")
       ->check(CLI::IsMember({"auto", "any"}));
   cmd.add_option("--tune", o.tune,
-                      "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
-                      "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps, chain_side_stream (docs/design.md)");
+                 "KEY=VALUE of the execution policy (overrides [tuning]; repeatable): march, edge_saving, "
+                 "gpu_affinity, park_cpus, lone_block_step, stress_station_slots, chain_steps, chain_side_stream (docs/design.md)");
 }
 
 void add_run(CLI::App& app, Options& opt) {

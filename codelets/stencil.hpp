@@ -334,8 +334,7 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const Cel
   const float fold = !a.ondes3d ? 1.0f : pml ? 0.0f : -1.0f;
   // Hooke's law is linear in the moduli: a mechanism's rates are gain_P x (those of lambda + 2 mu
   // alone) + gain_S x (those of mu alone), 12 values computed once instead of Hooke per mechanism
-  // (fewer registers: Hooke per mechanism left the CUDA kernel latency-bound; docs/performance.md,
-  // Decisions: anelastic rates).
+  // (fewer registers; docs/performance.md, Decisions: anelastic rates).
   float rate[kStressComponents], p_rate[kStressComponents], s_rate[kStressComponents];
   hooke(u, d, scale, plane, [&](int c, float x) { rate[c] = x; });
   hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, fold * u.lam, u.l2m}, d, scale, plane,

@@ -5,10 +5,12 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/case_error.hpp"
 #include "io/case_reader.hpp"
+#include "io/tuning.hpp"
 #include "partition/block_data.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
@@ -211,9 +213,9 @@ std::vector<std::string> describe_plan(const Case& c, const RunPlan& p) {
                                 fmt::join(wx, " "), fmt::join(wy, " ")));
   }
   std::vector<int> gpu, cpu_kept, owner;
-  for (const BlockPlan& b : p.blocks) {
-    gpu.push_back(b.gpu), owner.push_back(b.rank);
-    if (!b.cpu_compute) cpu_kept.push_back(int(gpu.size()) - 1);
+  for (size_t id = 0; id < p.blocks.size(); ++id) {
+    gpu.push_back(p.blocks[id].gpu), owner.push_back(p.blocks[id].rank);
+    if (!p.blocks[id].cpu_compute) cpu_kept.push_back(int(id));
   }
   if (l.ranks > 1)
     lines.push_back(fmt::format("{} ranks ({} mapping, {} x {}); owner of each block: {}", l.ranks, name_of(c.run.mapping),
@@ -231,6 +233,9 @@ std::vector<std::string> describe_plan(const Case& c, const RunPlan& p) {
                                                                          : "anywhere (run.small_tasks = \"any\")"));
   lines.push_back(fmt::format("watchdog {}", p.watchdog_every > 0 ? fmt::format("every {} iterations", p.watchdog_every)
                                                                    : std::string("off")));
+  // The plan's policy (a simulated run's included) beside its defaults; it never changes the results.
+  std::istringstream policy(describe_tuning(p.policy));
+  for (std::string line; std::getline(policy, line);) lines.push_back("execution policy: " + line);
   return lines;
 }
 

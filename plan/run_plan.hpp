@@ -68,8 +68,8 @@ RunPlan plan_run(const Case& c, const Launch& l);
 // the grid is too small for them.
 std::pair<int, int> plan_blocks(const Case& c, const Launch& l);
 
-// The plan as lines of text: what `check` prints and `run` logs and writes into its output
-// (/run/plan), the same words for the same plan.
+// The plan as lines of text, its execution policy beside the defaults included: what `check`
+// prints and `run` logs and writes into its output (/run/plan), the same words for the same plan.
 std::vector<std::string> describe_plan(const Case& c, const RunPlan& p);
 
 
