@@ -178,7 +178,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
-    with_material<N == 0>(p, uniform, mat, k, [&](const auto& m) ONDES_ROW {
+    with_material<N <= 1>(p, uniform, mat, k, [&](const auto& m) ONDES_ROW {
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
@@ -347,15 +347,20 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       // before any is stored, need the registers; from 4 mechanisms on, two blocks spill (docs/
       // performance.md, Decisions: anelastic thread blocks).
       constexpr int kBlocks = N <= 3 ? 2 : 1;
-      const bool plane = material_form(p) == kPlaneForm;  // the nodes are elastic (N = 0)
-      auto k = any(edges) ? (plane ? stress_cells<kBlocks, true, N, kPlaneForm> : stress_cells<kBlocks, true, N, kCellForm>)
-                          : (plane ? stress_cells<kBlocks, false, N, kPlaneForm> : stress_cells<kBlocks, false, N, kCellForm>);
+      const int f = material_form(p);
+      constexpr int kNodes = N == 1 ? kNodeForm : kCellForm;  // Ondes3D's nodes: its Day and Bradley (N = 1)
+      auto k = any(edges) ? (f == kPlaneForm  ? stress_cells<kBlocks, true, N, kPlaneForm>
+                             : f == kNodeForm ? stress_cells<kBlocks, true, N, kNodes>
+                                              : stress_cells<kBlocks, true, N, kCellForm>)
+                          : (f == kPlaneForm  ? stress_cells<kBlocks, false, N, kPlaneForm>
+                             : f == kNodeForm ? stress_cells<kBlocks, false, N, kNodes>
+                                              : stress_cells<kBlocks, false, N, kCellForm>);
       k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
       check_launch("stress_cells");
     }
     if (pml_cells > 0 && (steps & kPmlStep)) {
-      const int f = material_form(p);  // the nodes are elastic (N = 0)
-      constexpr int kNodes = N == 0 ? kNodeForm : kCellForm;
+      const int f = material_form(p);
+      constexpr int kNodes = N <= 1 ? kNodeForm : kCellForm;  // elastic, or Ondes3D's Day and Bradley
       auto k = any(edges) ? (f == kPlaneForm  ? stress_pml_cells<true, N, kPlaneForm>
                              : f == kNodeForm ? stress_pml_cells<true, N, kNodes>
                                               : stress_pml_cells<true, N, kCellForm>)

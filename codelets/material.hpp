@@ -91,7 +91,7 @@ struct NodeMaterial {
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
 };
 // f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
-// (elastic only: Nodes false leaves it out), else CellMaterial.
+// (Nodes false leaves it out: the every-cell attenuation has no node form), else CellMaterial.
 template <bool Nodes = true, class F>
 ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const float* mat, int k, F&& f) {
   const BlockShape& sh = p.shape;

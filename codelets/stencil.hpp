@@ -6,7 +6,7 @@
 #pragma once
 #include <math.h>
 
-#include "core/layout.hpp"
+#include "core/anelastic_layout.hpp"
 
 namespace ondes {
 
@@ -251,6 +251,16 @@ ONDES_CELL Moduli elastic_moduli(const NodeClassAt& c) {
 #endif
 }
 
+// mu at a cell's normal stresses: its cell's, or with Ondes3D's nodes the mean elastic_moduli
+// takes, from lambda + 2 mu and lambda (NodeClassAt holds no mu; the same bits from either form).
+template <class M>
+ONDES_CELL float normal_shear(const M& m, const Moduli& u) {
+  if constexpr (kOndes3dNodes<M>)
+    return 0.5f * (u.l2m - u.lam);
+  else
+    return shear_modulus(m.template at<IMU, 0, 0, 0>());
+}
+
 // put(component, scale * (Hooke's law of moduli m applied to the differences)) for each stress
 // component the cell updates. At the free surface szz stays zero (not put) and dz vz is folded into
 // the moduli (Graves 1996).
@@ -322,7 +332,7 @@ ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Dif
 // the cells of codelets/day_bradley.hpp relax); and the surface's images take its memory back (the
 // images above it, t0.xz[1] = -t0.xz[0] and the like, get + dt ksi of the cell they mirror): a cell
 // of the surface's two planes leaves its mean memory term in the image slot it mirrors into, which
-// image_free_surface_column adds.
+// image_free_surface_column (codelets/surface.hpp) adds.
 // (x, y, z): the cell's block indices.
 template <int N, class M>
 ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t i,
@@ -330,7 +340,7 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const Cel
                                      bool pml = false) {
   float* memory = a.memory;
   const Moduli u = elastic_moduli(m);
-  const float mu = shear_modulus(m.template at<IMU, 0, 0, 0>());
+  const float mu = normal_shear(m, u);
   const float fold = !a.ondes3d ? 1.0f : pml ? 0.0f : -1.0f;
   // Hooke's law is linear in the moduli: a mechanism's rates are gain_P x (those of lambda + 2 mu
   // alone) + gain_S x (those of mu alone), 12 values computed once instead of Hooke per mechanism
@@ -358,7 +368,7 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const Cel
     for (int c = 0; c < kStressComponents; ++c) {
       if ((at_surface(plane) && c == SZZ) || (a.ondes3d && c == SXZ)) continue;
       const int e = a.ondes3d ? a.ondes3d_cell(c, x, y, z) - m0 : 0;  // c's mechanism (Day and Bradley)
-      const float gp = r.p[2 * (l + e)], gs = r.s[2 * (l + e)], decay = r.decay[l + e];
+      const float gp = r.p[2 * (l + e)], gs = r.shear(c)[2 * (l + e)], decay = r.decay[l + e];
       const float z1 = decay * z0[l][c] + (gp * p_rate[c] + gs * s_rate[c]);
       kept[c] += 0.5f * (z0[l][c] + z1);
       rate[c] -= 0.5f * (z0[l][c] + z1);
@@ -374,27 +384,6 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const Cel
     s[SXZ * n + xz] = kept[SXZ], s[SYZ * n + xz] = kept[SYZ];
     if (z == 1) s[SZZ * n + i - 2 * sz] = kept[SZZ];
   }
-}
-
-// Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
-// about z = 0 (their index k is at depth k + 1/2), times a: 1, or with Ondes3D's surface and q0
-// damping the top layer's factor (computeStress.c: its images are damped in their cells' turn).
-// kept: Ondes3D's Day and Bradley, the image slots hold the memory terms add_stress_anelastic
-// left there, added to the images (sxz, syz of planes -1 and -2, szz of plane -1).
-ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j, float a, bool kept = false) {
-  const int64_t n = sh.cells();
-  const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
-  const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
-  auto image = [&](int c, int64_t to, int64_t from) {
-    s[c * n + to] = kept ? a * -s[c * n + from] + s[c * n + to] : a * -s[c * n + from];
-  };
-  for (int c = SXZ; c <= SYZ; ++c) image(c, m1, k0), image(c, m2, k1);
-  image(SZZ, m1, k1);
-  s[SZZ * n + m2] = a * -s[SZZ * n + k2];
-}
-// The images' factor of a step's parameters.
-ONDES_CELL float image_damping(const StepParams& p) {
-  return p.free_surface == kOndes3dSurface && p.damping.layers ? p.damping.factor[0] : 1.0f;
 }
 
 }  // namespace ondes

@@ -28,6 +28,7 @@
 #pragma once
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/stencil.hpp"
 
 namespace ondes {
 
@@ -157,3 +158,28 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
 
 }  // namespace ondes::cuda
 #endif
+
+namespace ondes {
+
+// Stress images above the free surface for column (i, j): szz(-k) = -szz(k), sxz and syz odd
+// about z = 0 (their index k is at depth k + 1/2), times a: 1, or with Ondes3D's surface and q0
+// damping the top layer's factor (computeStress.c: its images are damped in their cells' turn).
+// kept: Ondes3D's Day and Bradley, the image slots hold the memory terms add_stress_anelastic
+// left there, added to the images (sxz, syz of planes -1 and -2, szz of plane -1).
+ONDES_CELL void image_free_surface_column(const BlockShape& sh, float* s, int i, int j, float a, bool kept = false) {
+  const int64_t n = sh.cells();
+  const int64_t k0 = sh.idx(i, j, 0), k1 = sh.idx(i, j, 1), k2 = sh.idx(i, j, 2);
+  const int64_t m1 = sh.idx(i, j, -1), m2 = sh.idx(i, j, -2);
+  auto image = [&](int c, int64_t to, int64_t from) {
+    s[c * n + to] = kept ? a * -s[c * n + from] + s[c * n + to] : a * -s[c * n + from];
+  };
+  for (int c = SXZ; c <= SYZ; ++c) image(c, m1, k0), image(c, m2, k1);
+  image(SZZ, m1, k1);
+  s[SZZ * n + m2] = a * -s[SZZ * n + k2];
+}
+// The images' factor of a step's parameters.
+ONDES_CELL float image_damping(const StepParams& p) {
+  return p.free_surface == kOndes3dSurface && p.damping.layers ? p.damping.factor[0] : 1.0f;
+}
+
+}  // namespace ondes

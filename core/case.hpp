@@ -83,11 +83,13 @@ enum class LayerSampling { Average, Ondes3d };
 // the reference angular frequency (rad/s), and the Ondes3D indices (jmp, imp, k counted up) of grid
 // cell (0, 0, 0), whose signs and parities give each cell its relaxation time.
 // yz_skew: Ondes3D's k - jmp of the cells whose yz memory its misplaced fyz drives (one process;
-// codelets/day_bradley.hpp), none: no cell's.
+// codelets/day_bradley.hpp), none: no cell's; yz_levels: 0 where that drive lands in the next
+// column (a layered grid), else its arrays' z levels, the drive landing in the column's own cell.
 struct DayBradley {
   double tau_min = 0, tau_max = 0, w0 = 0;
   std::array<int, 3> origin{0, 0, 1};
   std::optional<int> yz_skew;
+  int yz_levels = 0;
   bool on() const { return tau_min > 0; }
 };
 

@@ -93,8 +93,8 @@ void read_q_scheme(Section& s, Medium& m) {
 
 // [medium] q_scheme = "day_bradley": Ondes3D's Day and Bradley (core/case.hpp DayBradley) from
 // q_tau = [taum, tauM] (s) and q_w0 (rad/s), as its <taum> <tauM> <w0>, with no q_band; q_origin =
-// [jmp, imp, k], Ondes3D's indices of the grid's cell (0, 0, 0) (default [0, 0, 1]), and q_yz_skew
-// (default none) say where its cells lie, as `convert` writes them from a .prm.
+// [jmp, imp, k], Ondes3D's indices of the grid's cell (0, 0, 0) (default [0, 0, 1]), q_yz_skew
+// (default none) and q_yz_levels (default 0) say where its cells lie, as `convert` writes them from a .prm.
 void read_day_bradley(Section& s, Medium& m) {
   if (!m.attenuating()) s.fail(s.node("q_scheme"), "q_scheme", "\"day_bradley\" given without any qp/qs in the medium");
   for (const char* k : {"q_band", "q_reference"})
@@ -115,6 +115,7 @@ void read_day_bradley(Section& s, Medium& m) {
     }
   }
   if (s.has("q_yz_skew")) d.yz_skew = s.integer_or("q_yz_skew", 0, -100000000, 100000000);
+  d.yz_levels = s.integer_or("q_yz_levels", 0, 0, 100000000);
   m.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
   m.q_reference = d.w0 / (2 * M_PI);
 }
@@ -181,8 +182,11 @@ Medium read_medium(Section s, const std::string& case_path) {
     }
     m.model_q = m.model->attenuating();
     read_layer_sampling(s, m);
-    if (s.string_or("q_scheme", "") == "day_bradley")
-      s.fail(s.node("q_scheme"), "q_scheme", "\"day_bradley\" with a 3D model is not supported yet: layers only");
+    // Ondes3D's Day and Bradley takes each stress point's Qs from the nodes it averages there
+    // (physics/grid_setup.cpp's corner classes): on its geological nodes only.
+    if (s.string_or("q_scheme", "") == "day_bradley" && !m.ondes3d_nodes())
+      s.fail(s.node("q_scheme"), "q_scheme",
+             "\"day_bradley\" with a 3D model needs layer_sampling = \"ondes3d\" (Ondes3D's geological nodes)");
     read_q_band(s, m);
     s.reject_unknown();
     return m;

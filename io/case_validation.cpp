@@ -112,7 +112,7 @@ void validate_blocks(const Case& c) {
                                 c.path, c.run.nbx, c.run.nby));
   // codelets/day_bradley.hpp: the cell Ondes3D's misplaced yz drive reaches is its driving column's
   // x neighbour, whose velocities above the surface a block computes for its own columns only.
-  if (c.medium.day_bradley.yz_skew && xs.size() > 2)
+  if (c.medium.day_bradley.yz_skew && !c.medium.day_bradley.yz_levels && xs.size() > 2)
     throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: with Ondes3D's Day and Bradley (medium.q_yz_skew, every "
                                 "layered .prm with <taum>) the blocks are cut along y only: [1, N]",
                                 c.path, c.run.nbx, c.run.nby));

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "core/layout.hpp"
+#include "core/anelastic_layout.hpp"
 #include "core/case.hpp"
 #include "io/physics_fingerprint.hpp"
 

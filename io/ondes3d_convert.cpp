@@ -78,6 +78,7 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
                      from(where, "medium.day_bradley"), g17(d.tau_min), g17(d.tau_max), g17(d.w0), d.origin[0],
                      d.origin[1], d.origin[2]);
     if (d.yz_skew) t += fmt::format("q_yz_skew = {}\n", *d.yz_skew);
+    if (d.yz_levels) t += fmt::format("q_yz_levels = {}\n", d.yz_levels);
   } else if (m.q_band[1] > 0) {
     t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),
                      from(where, "medium.q_band"), g17(m.q_reference), from(where, "medium.q_reference"));

@@ -28,6 +28,7 @@ Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenan
   const auto [xmax, ymax, zmax] = g.cells;
   g.nx = ymax + 2 * kDelta - 2, g.ny = xmax + 2 * kDelta - 2, g.nz = zmax + kDelta - 2;
   g.ranges = {1, xmax, 1, ymax, 1};
+  g.y_min = 1, g.z_low = 1 - kDelta, g.levels = (zmax + 2) - g.z_low + 1;  // IO.c: ZMAX0 = zMax + 2
   g.indices = {2 - kDelta + 1, 2 - kDelta, zmax};  // its node (i, j, k) at (y, x) = (j + 7, i + 8) h, z = (zmax - k) h
   g.offset = {-g.origin[1] + (kDelta - 2) * ds, -g.origin[0] + (kDelta - 1.5) * ds, g.origin[2] + (zmax - 1) * ds};
   // Sources in cells [xMin + 2, xMax] (index i from (x - x0) / ds + 1), stations within
@@ -106,6 +107,9 @@ std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vect
   m->spacing = {g.h, g.h, g.h};
   const size_t n = size_t(m->nx) * m->ny * m->nz;
   m->vp.resize(n), m->vs.resize(n), m->rho.resize(n);
+  // Attenuating (Day and Bradley: every material has its Qp and Qs, as Ondes3D reads them): 1/Q.
+  const bool attenuating = layers.front().qp > 0;
+  if (attenuating) m->inv_qp.resize(n), m->inv_qs.resize(n);
   for (int kz = 0; kz < m->nz; ++kz)
     for (int y = 0; y < m->ny; ++y)
       for (int x = 0; x < m->nx; ++x) {  // ours x is its j, y its i (node i at y = i + DELTA - 2), z down
@@ -113,8 +117,13 @@ std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vect
         const Layer& l = layers[geo.at(i, j, std::clamp(geo.nz - kz, 3, geo.nz))];
         const size_t q = (size_t(kz) * m->ny + y) * m->nx + x;
         m->vp[q] = float(l.vp), m->vs[q] = float(l.vs), m->rho[q] = float(l.rho);
+        if (attenuating) m->inv_qp[q] = float(1 / l.qp), m->inv_qs[q] = float(1 / l.qs);
       }
   set_extremes(*m);
+  if (attenuating) {
+    m->qp_min = 1.0 / *std::max_element(m->inv_qp.begin(), m->inv_qp.end());
+    m->qs_min = 1.0 / *std::max_element(m->inv_qs.begin(), m->inv_qs.end());
+  }
   return m;
 }
 

@@ -38,8 +38,8 @@ struct Geometry {
   std::array<double, 3> origin{};
   // Ondes3D's indices (jmp, imp, k) of the grid's cell (0, 0, 0) (its normal stresses' node), its
   // first y index <yMin>, and its arrays' z levels (ZMAX0 - ZMIN + DELTA + 1) from z_low (ZMIN -
-  // DELTA): where its Day and Bradley cells lie (core/case.hpp DayBradley; y_min, levels and z_low
-  // on layered models only) and its snapshot planes (io/ondes3d_surface_files.hpp).
+  // DELTA): where its Day and Bradley cells lie (core/case.hpp DayBradley) and its snapshot planes
+  // (io/ondes3d_surface_files.hpp).
   std::array<int, 3> indices{};
   int y_min = 0, levels = 0, z_low = 0;
   // Its <xMin> <xMax> <yMin> <yMax> <zMin> (a geological model's: 1, <xMax>, 1, <yMax>, 1).

@@ -136,12 +136,16 @@ void day_bradley(const PrmValues& v, const Geometry& g, Case& c, std::vector<Pro
   d.w0 = v.number("w0", "the reference angular frequency (rad/s)", 0, 1e6, true);
   d.origin = g.indices;
   d.yz_skew = kDelta - g.y_min - g.levels;
+  // A geological grid's columns hold more levels than its local j reaches: the drive lands in the
+  // column's own cell (the columns beyond land one over, driven by the model's top cell, vacuum).
+  const bool geological = g.cells[0] > 0;
+  if (geological) d.yz_levels = g.levels;
   // Its bands' ends, for what `check` reports (the method has no band of its own).
   c.medium.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
   c.medium.q_reference = d.w0 / (2 * M_PI);
   // A column whose local j - (ZMIN - DELTA) reaches two columns' levels drives a cell two columns over.
   const int last_local_j = g.indices[0] + g.nx - 1 - (g.y_min - kDelta - 1);
-  if (g.levels > 0 && last_local_j - g.z_low >= 2 * g.levels)  // layered grids (a geological one is refused)
+  if (!geological && last_local_j - g.z_low >= 2 * g.levels)
     spdlog::warn("{}: Day and Bradley over {} cells along y: Ondes3D's yz drive of its columns from local j {} on "
                  "lands two columns over, which this port leaves out (codelets/day_bradley.hpp)",
                  v.origin("taum"), g.nx, 2 * g.levels + g.z_low);
@@ -328,13 +332,21 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
       if (c.medium.layers[l].q0 > 0)  // computeStress.c, ANOTHER: `if (model == GEOLOGICAL) exit(EXIT_FAILURE);`
         v.fail(fmt::format("layer{}", l + 1), "has q0: Ondes3D's ANOTHER method stops on a geological model (its "
                "computeStress.c exits), and so does this reader", "an elastic geological model");
-      if (c.medium.layers[l].qp > 0)
-        v.fail(fmt::format("layer{}", l + 1), "has Qp/Qs: attenuation with a geological model is not supported yet",
-               "an elastic geological model");
+      // Ondes3D reads every material's Qp and Qs (IO.c), and a Q of 0 is a NaN in its Q2A.
+      if ((c.medium.layers[l].qp > 0) != (c.medium.layers.front().qp > 0))
+        v.fail(fmt::format("layer{}", l + 1), "has no Qp/Qs where another material has them",
+               "every material's <Qp> and <Qs> (vacuum and sea too), or none");
     }
+    std::vector<double> qs;  // physics/grid_setup.cpp's corner classes: pairs of distinct Qs
+    for (const Layer& l : c.medium.layers)
+      if (l.qs > 0 && std::find(qs.begin(), qs.end(), l.qs) == qs.end()) qs.push_back(l.qs);
+    if (qs.size() > 16)
+      v.fail("nlayer", fmt::format("has {} distinct <Qs>: Day and Bradley on a geological model takes at most 16", qs.size()),
+             "at most 16 distinct <Qs> among the materials");
     const std::string file = files.find(v.text("fgeo", "the geological model file"), v.origin("fgeo"));
     geo = read_geology(file, g, c.grid.h, names);
     c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
+    c.medium.model_q = c.medium.model->attenuating();
     c.medium.layers.clear();
     c.medium.layer_sampling = LayerSampling::Ondes3d;
     where.push_back({"medium.model", v.origin("fgeo")});

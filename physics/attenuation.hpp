@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "core/case.hpp"
-#include "core/layout.hpp"
+#include "core/anelastic_layout.hpp"
 
 namespace ondes {
 

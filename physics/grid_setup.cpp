@@ -12,6 +12,7 @@
 #include "physics/attenuation.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
+#include "physics/model3d.hpp"
 #include "physics/pml.hpp"
 
 namespace ondes {
@@ -52,8 +53,15 @@ std::array<float, kMaterialComponents> cell_material(const Layer& l, QFits& fits
 
 // An Ondes3D node's material (core/layout.hpp: density, 1/kappa, 1/mu): its vacuum keeps its
 // density (its velocities there move, driven by the ground's stresses: computeVeloAndSource.c).
-std::array<float, kMaterialComponents> node_material(const Layer& l) {
-  const double mu = l.rho * l.vs * l.vs, kappa = l.rho * l.vp * l.vp - 4.0 / 3.0 * mu;
+// With Day and Bradley every material's moduli unrelaxed as alloAndInit.c InitializeDayBradley
+// does: mu by its Qs' factor, kappa + 4 mu / 3 by its Qp's (fits: QFits::unrelaxed).
+std::array<float, kMaterialComponents> node_material(const Layer& l, QFits& fits) {
+  double mu = l.rho * l.vs * l.vs, kappa = l.rho * l.vp * l.vp - 4.0 / 3.0 * mu;
+  if (l.qp > 0) {
+    const double relaxed = mu;
+    mu = relaxed * fits.unrelaxed(l.qs);
+    kappa = (kappa + 4.0 / 3.0 * relaxed) * fits.unrelaxed(l.qp) - 4.0 / 3.0 * mu;
+  }
   std::array<float, kMaterialComponents> v{};
   v[RHO] = static_cast<float>(l.rho);
   v[IKAP] = kappa > 0 ? static_cast<float>(1.0 / kappa) : INFINITY;
@@ -120,7 +128,7 @@ void fill_material_planes(const Case& c, int x0, int y0, const BlockShape& s, fl
         // (coarse-grained: the cube's, each cell's its own; the cube cells follow global indices).
         const int cube = ((x0 + i) & 1) | ((y0 + j) & 1) << 1 | (k & 1) << 2;
         const int64_t q = s.idx(i, j, k);
-        const std::array<float, kMaterialComponents> v = nodes ? node_material(l) : cell_material(l, fits, cube);
+        const std::array<float, kMaterialComponents> v = nodes ? node_material(l, fits) : cell_material(l, fits, cube);
         for (int p = 0; p < kMaterialComponents; ++p) m[p * n + q] = v[p];
       }
   }
@@ -132,6 +140,25 @@ void fill_material_partners(const Case& c, const BlockShape& s, float* m) {
 }
 
 namespace {
+// Ondes3D's Day and Bradley on its geological nodes: corner classes (core/anelastic_layout.hpp).
+bool corner_classes(const Case& c) { return c.medium.day_bradley.on() && c.medium.ondes3d_nodes(); }
+
+// The distinct 1/Qs of a categorical model's samples (its materials'), in order of first use: a
+// corner class is a pair of them (Ondes3D's averageInverseDouble2 of the two nodes' Qs).
+std::vector<float> material_inv_qs(const Model3D& m) {
+  std::vector<float> out;
+  float last = -1;
+  for (float v : m.inv_qs) {
+    if (v == last) continue;
+    last = v;
+    if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
+  }
+  if (out.size() * out.size() > size_t(kMaxCornerClasses))
+    throw std::invalid_argument(m.path + ": Ondes3D's Day and Bradley on a geological model takes at most 16 "
+                                "distinct Qs among its materials");
+  return out;
+}
+
 // The distinct (Qp, Qs) of the grid's planes, in depth order: the anelastic buffer's classes.
 std::vector<std::pair<double, double>> q_classes(const Case& c) {
   std::vector<std::pair<double, double>> out;
@@ -151,6 +178,11 @@ AnelasticShape anelastic_shape(const Case& c) {
     q.ondes3d = 1;
     q.images = c.boundaries.free_surface;
     q.yz_skew = d.yz_skew.value_or(kNoSkew);
+    q.yz_levels = d.yz_levels;
+    if (corner_classes(c)) {
+      const int m = static_cast<int>(material_inv_qs(*c.medium.model).size());
+      q.per_cell = kCornerClasses, q.classes = m * m;
+    }
     for (int a = 0; a < 3; ++a) q.origin[a] = d.origin[a];
   }
   return q;
@@ -177,6 +209,47 @@ void fill_cell_classes(const Case& c, int x0, int y0, const BlockShape& s, int n
     if (used[level])
       for (int l = 0; l < nm; ++l) gains[(level * nm + l) * 2] = gains[(level * nm + l) * 2 + 1] = gain(level_q(level), l);
 }
+// Ondes3D's Day and Bradley on its nodes (computeIntermediates.c ComputeIntermediates, model ==
+// GEOLOGICAL): a stress point's Qs the harmonic mean of two nodes' (averageInverseDouble2), the
+// normal stresses' along y (its x corner, whose Qs gives the P gain too: `Apx = Q2A(Qsx, ...)`),
+// sxy's along x (its y corner), sxz's and syz's along z (its z corner; its yz, our sxz, takes the
+// z corner's as well: `Qsxyz` averages the same two nodes); class a m + b of nodes' materials a, b.
+template <class GainFn>
+void fill_corner_classes(const Case& c, int x0, int y0, const BlockShape& s, int nm, int32_t* cls, float* gains,
+                         GainFn&& gain) {
+  const std::vector<float> inv = material_inv_qs(*c.medium.model);
+  const int m = static_cast<int>(inv.size());
+  for (int a = 0; a < m; ++a)
+    for (int b = 0; b < m; ++b)
+      for (int l = 0; l < nm; ++l)
+        gains[((a * m + b) * nm + l) * 2] = gains[((a * m + b) * nm + l) * 2 + 1] =
+            gain(2.0 / (double(inv[a]) + double(inv[b])), l);
+  const Grid& g = c.grid;
+  auto at = [](int v, int count) { return std::min(std::max(v, 0), count - 1); };
+  std::vector<uint8_t> node(s.cells());  // each padded cell's node's material, as fill_material_planes places it
+  for (int k = -kGhost; k < s.nz + kGhost; ++k)
+    for (int j = -kGhost; j < s.ny + kGhost; ++j)
+      for (int i = -kGhost; i < s.nx + kGhost; ++i) {
+        const double q = properties_at(c.medium, at(x0 + i, g.nx) * g.h, at(y0 + j, g.ny) * g.h - 0.5 * g.h,
+                                       at(k, g.nz) * g.h).qs;
+        int best = 0;
+        for (int a = 1; a < m; ++a)
+          if (std::abs(inv[a] - 1.0 / q) < std::abs(inv[best] - 1.0 / q)) best = a;
+        node[s.idx(i, j, k)] = uint8_t(best);
+      }
+  for (int k = -kGhost; k < s.nz + kGhost; ++k)
+    for (int j = -kGhost; j < s.ny + kGhost; ++j)
+      for (int i = -kGhost; i < s.nx + kGhost; ++i) {
+        auto n = [&](int di, int dj, int dk) {  // a neighbour's, the padded block's last cells their own
+          return int(node[s.idx(std::min(i + di, s.nx + kGhost - 1), std::min(j + dj, s.ny + kGhost - 1),
+                                std::min(k + dk, s.nz + kGhost - 1))]);
+        };
+        const uint32_t corner[4] = {uint32_t(n(0, 0, 0) * m + n(0, 1, 0)), uint32_t(n(0, 1, 0) * m + n(1, 1, 0)),
+                                    uint32_t(n(0, 0, 0) * m + n(0, 0, 1)), uint32_t(n(0, 1, 0) * m + n(0, 1, 1))};
+        cls[s.idx(i, j, k)] = int32_t(corner[kNormalCorner] | corner[kXyCorner] << 8 | corner[kXzCorner] << 16 |
+                                      corner[kYzCorner] << 24);
+      }
+}
 }  // namespace
 
 void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* buffer) {
@@ -199,10 +272,8 @@ void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* bu
     }
   const Relaxation& band = fits.of(1.0);  // the mechanisms' frequencies are the band's, whatever Q
   for (int l = 0; l < nm; ++l) decay[l] = static_cast<float>(step_coefficients(band, l, c.time.dt).decay);
-  if (c.medium.model_q) {
-    fill_cell_classes(c, x0, y0, s, nm, cls, gains, gain);
-    return;
-  }
+  if (corner_classes(c)) return fill_corner_classes(c, x0, y0, s, nm, cls, gains, gain);
+  if (c.medium.model_q) return fill_cell_classes(c, x0, y0, s, nm, cls, gains, gain);
   for (int k = -kGhost; k < s.nz + kGhost; ++k) {
     const Layer layer = cell_properties(c.medium, std::min(std::max(k, 0), c.grid.nz - 1) * c.grid.h, c.grid.h);
     cls[k + kGhost] = static_cast<int32_t>(

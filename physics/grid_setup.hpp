@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "core/case.hpp"
-#include "core/layout.hpp"
+#include "core/anelastic_layout.hpp"
 #include "core/pml_layout.hpp"
 
 namespace ondes {

@@ -18,7 +18,8 @@ const Layer& layer_at(const Medium& m, double z) {
 Layer properties_at(const Medium& m, double x, double y, double z) {
   if (!m.model) return layer_at(m, z);
   Layer l = m.model->at(x, y, z);
-  if (m.model_q) l.qp = level_q(q_level(l.qp)), l.qs = level_q(q_level(l.qs));  // the solver's rungs
+  // The solver's rungs; Ondes3D's Day and Bradley takes each material's own (corner classes).
+  if (m.model_q && !m.day_bradley.on()) l.qp = level_q(q_level(l.qp)), l.qs = level_q(q_level(l.qs));
   return l;
 }
 

@@ -305,8 +305,9 @@ TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
 // over a staircase ground, water and two rocks, averaged at each field point as Ondes3D averages
 // them, and its C-PML's coefficients per cell: the node march and the PML kernels' node form
 // (codelets/march.hpp, pml_cells.hpp) as the CPU rows, on 1x1 and 2x2 blocks.
-TEST(Gpu, Ondes3dGeologicalNodesCudaMatchCpu) {
-  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+// A categorical model of nodes: vacuum over a staircase ground, water and two rocks; with Q, each
+// material its own (Qp, Qs).
+Case geological_case(bool attenuating) {
   Case c = gpu_case();
   auto m = std::make_shared<Model3D>();
   m->nearest = true;
@@ -317,23 +318,54 @@ TEST(Gpu, Ondes3dGeologicalNodesCudaMatchCpu) {
     for (int j = 0; j < m->ny; ++j)
       for (int i = 0; i < m->nx; ++i) {
         const int ground = 2 + (i + j) / 16;
-        const Layer l = k < ground                  ? Layer{0, 0, 0, 1730}
-                        : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030}
-                        : j > 30                    ? Layer{0, 3500, 2000, 2300}
-                                                    : Layer{0, 4000, 2300, 2500};
+        const Layer l = k < ground                  ? Layer{0, 0, 0, 1730, 1000, 1000}
+                        : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030, 500, 300}
+                        : j > 30                    ? Layer{0, 3500, 2000, 2300, 60, 30}
+                                                    : Layer{0, 4000, 2300, 2500, 200, 90};
         m->vp.push_back(float(l.vp)), m->vs.push_back(float(l.vs)), m->rho.push_back(float(l.rho));
+        if (attenuating) m->inv_qp.push_back(float(1 / l.qp)), m->inv_qs.push_back(float(1 / l.qs));
       }
   set_extremes(*m);
   c.medium.model = m;
+  c.medium.model_q = attenuating;
   c.medium.layers.clear();
   c.medium.layer_sampling = LayerSampling::Ondes3d;
   c.boundaries.pml_profile = PmlProfile::Ondes3d;
   for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 800.0);  // under the ground
+  return c;
+}
+
+// Ondes3D's geological nodes (issue 57): averaged at each field point as Ondes3D averages them,
+// and its C-PML's coefficients per cell: the node march and the PML kernels' node form
+// (codelets/march.hpp, pml_cells.hpp) as the CPU rows, on 1x1 and 2x2 blocks.
+TEST(Gpu, Ondes3dGeologicalNodesCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = geological_case(false);
   for (int blocks : {1, 2}) {
     c.run.set_blocks(blocks, blocks);
     expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
                    "Ondes3D's geological nodes, blocks " + std::to_string(blocks) + "x" + std::to_string(blocks) +
                        ", CUDA vs CPU");
+  }
+}
+
+// Ondes3D's Day and Bradley on those nodes (issue 58): the stress cells and PML cells' node form
+// with memory, each stress point's Qs from its corner classes, the misplaced yz drive in the
+// column's own cell (codelets/day_bradley.hpp), as the CPU rows, on 1x1 and 2x2 blocks.
+TEST(Gpu, Ondes3dGeologicalDayBradleyCudaMatchCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = geological_case(true);
+  DayBradley& d = c.medium.day_bradley;
+  d.tau_min = 0.01, d.tau_max = 2, d.w0 = 6.28;
+  d.origin = {-7, -8, c.grid.nz};
+  d.yz_levels = c.grid.nz + 12, d.yz_skew = 9 - d.yz_levels;  // the driven plane z = nz - 4 - x
+  c.medium.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
+  c.medium.q_reference = d.w0 / (2 * M_PI);
+  for (int blocks : {1, 2}) {
+    c.run.set_blocks(blocks, blocks);
+    expect_bitwise(test::run(c, "", -1, 0), test::run(c, "", 0, -1),
+                   "Ondes3D's Day and Bradley on geological nodes, blocks " + std::to_string(blocks) + "x" +
+                       std::to_string(blocks) + ", CUDA vs CPU");
   }
 }
 

@@ -38,23 +38,26 @@ class Ondes3dReference : public ondes::test::WithOndes3dSets {
   ondes::test::CommandResult run_in(const fs::path& folder, const std::string& args) {
     return ondes::test::shell("cd " + folder.string() + " && " + ONDES_BINARY + " " + args, dir_ / "log.txt");
   }
-  // Runs a reference variant as Ondes3D would, from its folder, and compares every trace of its
-  // `stations` with the original's: relative L2 below `l2`, peak |ours| / peak |original| within
-  // 1 +- `peak`.
-  void expect_like_the_original(const std::string& variant, double l2, double peak,
-                                const std::string& prm = "parameters/chuetsu-oki/chuetsu-oki.prm", int stations = 6,
-                                const std::string& blocks = "2x1") {
-    const fs::path folder = sets() / "reference" / variant;
-    const fs::path out = dir_ / (variant + ".h5");
-    const auto r = run_in(folder, "run " + prm + " --blocks " + blocks + " --output " + out.string());
-    ASSERT_EQ(r.code, 0) << r.output;
+  // Compares every trace of the original's station files in `folder` (their first `steps` samples;
+  // 0: all of them, as many as ours) with ours in `ours`: relative L2 below `l2`, peak |ours| / peak
+  // |original| within 1 +- `peak`. Returns the traces compared, and the worst figures in `worst`.
+  // Over the first steps, the traces nothing has reached yet (peaks below 1e-9 of the set's
+  // largest: rounding noise, down to 1e-50 m/s) are left out.
+  int compare_traces(const fs::path& folder, const fs::path& ours_dir, const std::string& variant, double l2,
+                     double peak, size_t steps, std::array<double, 2>& worst) {
     int traces = 0;
-    double worst_l2 = 0, worst_peak = 0;
+    worst = {0, 0};
+    double loudest = 0;
+    for (const auto& e : fs::directory_iterator(folder / "ondes3d-output"))
+      for (auto& trace : read_obs(e.path()))
+        for (size_t t = 0; t < trace.size() && (!steps || t < steps); ++t) loudest = std::max(loudest, std::abs(trace[t]));
     for (const auto& e : fs::directory_iterator(folder / "ondes3d-output")) {
-      const auto ref = read_obs(e.path());
-      const auto ours = read_obs(dir_ / (variant + "_obs") / e.path().filename());
+      auto ref = read_obs(e.path());
+      const auto ours = read_obs(ours_dir / e.path().filename());
       for (int c = 0; c < 3; ++c) {
-        ASSERT_EQ(ours[c].size(), ref[c].size()) << e.path().filename() << ": step count";
+        if (steps) ref[c].resize(std::min(steps, ref[c].size()));
+        EXPECT_EQ(ours[c].size(), ref[c].size()) << e.path().filename() << ": step count";
+        if (ours[c].size() != ref[c].size()) return traces;
         double diff = 0, norm = 0, peak_ours = 0, peak_ref = 0;
         for (size_t t = 0; t < ref[c].size(); ++t) {
           diff += (ours[c][t] - ref[c][t]) * (ours[c][t] - ref[c][t]);
@@ -62,14 +65,29 @@ class Ondes3dReference : public ondes::test::WithOndes3dSets {
           peak_ours = std::max(peak_ours, std::abs(ours[c][t]));
           peak_ref = std::max(peak_ref, std::abs(ref[c][t]));
         }
-        ASSERT_GT(norm, 0) << e.path() << " holds no motion";
+        if (steps && peak_ref < 1e-9 * loudest) continue;
+        EXPECT_GT(norm, 0) << e.path() << " holds no motion";
         const double rel = std::sqrt(diff / norm), ratio = peak_ours / peak_ref;
         EXPECT_LT(rel, l2) << variant << " " << e.path().filename() << " " << "xyz"[c] << ": relative L2";
         EXPECT_NEAR(ratio, 1.0, peak) << variant << " " << e.path().filename() << " " << "xyz"[c] << ": peak ratio";
-        worst_l2 = std::max(worst_l2, rel), worst_peak = std::max(worst_peak, std::abs(ratio - 1));
+        worst = {std::max(worst[0], rel), std::max(worst[1], std::abs(ratio - 1))};
         ++traces;
       }
     }
+    return traces;
+  }
+  // Runs a reference variant as Ondes3D would, from its folder, and compares every trace of its
+  // `stations` with the original's (compare_traces).
+  void expect_like_the_original(const std::string& variant, double l2, double peak,
+                                const std::string& prm = "parameters/chuetsu-oki/chuetsu-oki.prm", int stations = 6,
+                                const std::string& blocks = "2x1") {
+    const fs::path folder = sets() / "reference" / variant;
+    const fs::path out = dir_ / (variant + ".h5");
+    const auto r = run_in(folder, "run " + prm + " --blocks " + blocks + " --output " + out.string());
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::array<double, 2> worst;
+    const int traces = compare_traces(folder, dir_ / (variant + "_obs"), variant, l2, peak, 0, worst);
+    const double worst_l2 = worst[0], worst_peak = worst[1];
     EXPECT_EQ(traces, 3 * stations) << stations << " stations x 3 components";
     // The same from the command line, as for any other run of the original: `ondes3d compare`
     // reads the original's output folder as it reads an output file.
@@ -133,6 +151,50 @@ TEST_F(Ondes3dReference, ChuetsuLayeredDayBradleyLikeTheOriginal) {
 // 1e-4 (L2) and 1e-5 (peak) (measured 1.9e-6, 3e-6; before them 3.1% median, 9.1% worst).
 TEST_F(Ondes3dReference, LigurianCropLikeTheOriginal) {
   expect_like_the_original("ligurian-crop", 1e-4, 1e-5, "parameters/ligurian-crop/ligurian-crop.prm", 38);
+}
+
+// Ondes3D's Day and Bradley on a geological model (every material's <Qp> <Qs>; its nodes' moduli
+// unrelaxed, each stress point's Qs the harmonic mean of the two nodes Ondes3D averages there:
+// physics/grid_setup.cpp fill_corner_classes; its misplaced yz drive in the column's own cell:
+// codelets/day_bradley.hpp). At Q = 1e6 (the most a .prm takes) in every material its memory and
+// its unrelaxing all but vanish (gains of 3e-6), so the attenuating path on nodes, C-PML and x cuts
+// included, must give the original's elastic station files: within 1e-3 (L2 and peak) over the
+// first 400 steps (measured: 1.7e-4 at worst over the 35 traces in motion, the elastic run 1.9e-6;
+// against the original's own Day and Bradley run of this crop with Q 40 to 1e4 by material, made
+// outside the project: 1e-5, docs/user-guide.md). Its converted TOML case (the model's Q,
+// q_yz_levels) runs the same bits.
+TEST_F(Ondes3dReference, LigurianCropDayBradleyAtHighQLikeTheElasticOriginal) {
+  const fs::path folder = sets() / "reference" / "ligurian-crop";
+  std::ifstream in(folder / "parameters/ligurian-crop/ligurian-crop.prm");
+  std::stringstream text;
+  text << in.rdbuf();
+  auto with_q = [&](const std::string& q) {
+    const std::string prm = std::regex_replace(text.str(), std::regex("</layer(\\d)>"),
+                                               "<Qp> " + q + " </Qp> <Qs> " + q + " </Qs>\n</layer$1>");
+    return std::regex_replace(prm, std::regex("<nlayer>"), "<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>");
+  };
+  fs::create_directories(dir_ / "q");
+  std::ofstream(dir_ / "q" / "ligurian-crop.prm") << with_q("1e6");
+  const auto r = run_in(folder, "run " + (dir_ / "q" / "ligurian-crop.prm").string() + " --steps 400 --blocks 2x2 --output " +
+                                    (dir_ / "q.h5").string());
+  ASSERT_EQ(r.code, 0) << r.output;
+  std::array<double, 2> worst;
+  const int traces = compare_traces(folder, dir_ / "q_obs", "ligurian-crop, Q 1e6", 1e-3, 1e-3, 400, worst);
+  EXPECT_GE(traces, 30) << "traces in motion within the first 400 steps (35 when written)";
+  std::cout << fmt::format("ligurian-crop, Day and Bradley at Q 1e6: {} traces, worst relative L2 {:.2e}, peak {:.2e}\n",
+                           traces, worst[0], worst[1]);
+
+  fs::create_directories(dir_ / "q40");
+  std::ofstream(dir_ / "q40" / "ligurian-crop.prm") << with_q("40");
+  ASSERT_EQ(run_in(folder, "run " + (dir_ / "q40" / "ligurian-crop.prm").string() + " --steps 60 --output " +
+                               (dir_ / "q40.h5").string()).code, 0);
+  ASSERT_EQ(run_in(folder, "convert " + (dir_ / "q40" / "ligurian-crop.prm").string() + " -o " + (dir_ / "q40.toml").string())
+                .code, 0);
+  ASSERT_EQ(run_in(dir_, "run q40.toml --steps 60 --blocks 3x1 --output q40_toml.h5").code, 0);
+  const auto c = ondes::test::shell(fmt::format("{} compare {} {}", ONDES_BINARY, (dir_ / "q40.h5").string(),
+                                                (dir_ / "q40_toml.h5").string()),
+                                    dir_ / "compare.txt");
+  EXPECT_NE(c.output.find("6840 of 6840 samples bitwise identical"), std::string::npos) << c.output;
 }
 
 // The set as shipped: its source lies outside the 10 x 10 x 6-cell domain, where the original

@@ -15,6 +15,7 @@
 #include "physics/grid_setup.hpp"
 #include "physics/interp.hpp"
 #include "physics/medium.hpp"
+#include "physics/model3d.hpp"
 #include "physics/pml.hpp"
 #include "physics/source.hpp"
 #include "physics/stf.hpp"
@@ -380,4 +381,56 @@ TEST(Attenuation, BadBandsAndQualityFactorsAreRefused) {
   EXPECT_THROW(fit_constant_q(50, 0, 10, 3), std::invalid_argument);
   EXPECT_THROW(fit_constant_q(50, 10, 1, 3), std::invalid_argument);
   EXPECT_THROW(fit_constant_q(50, 0.1, 10, 0), std::invalid_argument);
+}
+
+// Ondes3D's Day and Bradley on a geological model (computeIntermediates.c ComputeIntermediates,
+// model == GEOLOGICAL): a stress point's shear gain is Q2A of the harmonic mean of two nodes' Qs
+// (averageInverseDouble2), the normal stresses' over the nodes along y (its x corner), sxy's along
+// x, sxz's and syz's along z, and the normal stresses' P gain the same (`Apx = Q2A(Qsx, ...)`,
+// Qp unused there). Nodes of material A up to y = 3, B beyond: at a cell of y = 3 the gains read
+// through the anelastic view, against Q2A written out from the original (one mechanism: their
+// ratios are those of Q2A).
+TEST(Attenuation, DayBradleyOnGeologicalNodesTakesEachPointsCornerQs) {
+  Case c;
+  c.grid.nx = c.grid.ny = c.grid.nz = 8, c.grid.h = 100;
+  c.time.dt = 0.005;
+  auto m = std::make_shared<Model3D>();
+  m->nearest = true;
+  m->nx = m->ny = m->nz = 8;
+  m->origin = {0, -50, 0}, m->spacing = {100, 100, 100};
+  const double qs_a = 30, qs_b = 120, qp = 400;
+  for (int k = 0; k < 8; ++k)
+    for (int j = 0; j < 8; ++j)
+      for (int i = 0; i < 8; ++i) {
+        m->vp.push_back(4000), m->vs.push_back(2300), m->rho.push_back(2500);
+        m->inv_qp.push_back(float(1 / qp)), m->inv_qs.push_back(float(1 / (j <= 3 ? qs_a : qs_b)));
+      }
+  set_extremes(*m);
+  c.medium.model = m;
+  c.medium.model_q = true;
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  DayBradley& d = c.medium.day_bradley;
+  d.tau_min = 0.01, d.tau_max = 2, d.w0 = 6.28;
+  const AnelasticShape q = anelastic_shape(c);
+  ASSERT_EQ(q.per_cell, kCornerClasses);
+  ASSERT_EQ(q.classes, 4);  // two materials' Qs, paired
+  const BlockShape s{8, 8, 8};
+  std::vector<char> buffer(AnelasticLayout::of(s, q).bytes);
+  fill_anelastic(c, 0, 0, s, buffer.data());
+  const AnelasticView a = anelastic_view(buffer.data(), s, q);
+  auto q2a = [&](double qs) {  // computeIntermediates.c Q2A
+    const double x = 2 / (M_PI * qs);
+    return x * std::log(d.tau_max / d.tau_min) / (1 - x * std::log(d.w0 * d.tau_min));
+  };
+  const double mean = 2 / (1 / qs_a + 1 / qs_b);
+  for (int y : {2, 3, 4}) {
+    const CellRelaxation r = a.relaxation<1>(3, y, 4, s.idx(3, y, 4));
+    const double normal = y == 3 ? mean : y < 3 ? qs_a : qs_b, xy = y < 3 ? qs_a : qs_b;
+    const double z = y <= 3 ? qs_a : qs_b, yz = y < 3 ? qs_a : qs_b;
+    EXPECT_EQ(r.p[0], r.s[0]) << "y " << y << ": the normal stresses' P gain is their shear gain";
+    EXPECT_NEAR(r.shear(SXY)[0] / r.s[0], q2a(xy) / q2a(normal), 1e-6) << "y " << y << ": sxy";
+    EXPECT_NEAR(r.shear(SXZ)[0] / r.s[0], q2a(z) / q2a(normal), 1e-6) << "y " << y << ": sxz";
+    EXPECT_NEAR(r.shear(SYZ)[0] / r.s[0], q2a(yz) / q2a(normal), 1e-6) << "y " << y << ": syz";
+    EXPECT_GT(r.s[0], 0.0f);
+  }
 }
