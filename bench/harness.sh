@@ -9,6 +9,7 @@
 #      with weak scaling (gpu_check.sh benchmark scaling; SCALING_GPUS narrows the counts).
 # Attenuation: Ondes3D's q0 and Day and Bradley against elastic on the Chuetsu-oki references (CPU;
 #      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
+# Geology: ligurian-crop's .prm, elastic and with Day and Bradley, against its uniform twin.
 # Writes OUT/harness.txt: the tables, one after another.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -69,9 +70,53 @@ attenuation() {  # $1: cpu | gpu
     note "| ${v#*:} | $rate | $(awk -v e="$elastic" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
   done
 }
+# A geological case against its uniform twin: ligurian-crop's .prm (Ondes3D's geological nodes with
+# air and sea, its 16,471-point fault, 38 stations), the same with Ondes3D's Day and Bradley by
+# material, and the yardstick: the same grid, steps and C-PML with a uniform medium, one point source
+# and no station (convert's TOML with its [medium] and what follows replaced).
+geology() {  # $1: cpu | gpu
+  local d=$out/geology env=STARPU_NCUDA=0
+  [ "$1" = gpu ] && env=STARPU_NCPU=0
+  rm -rf "$d"; mkdir -p "$d/ref/lc/output/ligurian-crop"
+  ln -sfn "$(cd "$refs/../parameters" && pwd)" "$d/parameters"
+  cp -r "$refs/ligurian-crop/parameters" "$d/ref/lc/"
+  local prm=parameters/ligurian-crop/ligurian-crop.prm
+  sed -e 's#</layer\([0-9]\)>#<Qp> 200. </Qp> <Qs> 100. </Qs>\n</layer\1>#' \
+      -e 's#<nlayer>#<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>#' "$d/ref/lc/$prm" > "$d/ref/lc/q.prm"
+  (cd "$d/ref/lc" && "$bin" convert "$prm" -o "$d/twin.toml" > /dev/null 2>&1)
+  sed -i '/^\[medium\]/,$d' "$d/twin.toml"
+  cat >> "$d/twin.toml" <<'TWIN'
+[medium]
+vp = 5720.0
+vs = 3300.0
+rho = 2600.0
+
+[[sources]]
+type = "moment"
+position = [13800.0, 16800.0, 12000.0]
+strike = 45.0
+dip = 70.0
+rake = 30.0
+m0 = 1.0e17
+stf = { type = "gaussian", f0 = 2.0, t0 = 0.6 }
+TWIN
+  note ""
+  note "## A geological case on $1 against its uniform twin (ligurian-crop, 138 x 168 x 138 cells, $steps steps)"
+  note "| case | cell-updates/s | time vs the twin |"
+  note "| --- | --- | --- |"
+  local twin="" rate
+  for v in "$d/twin.toml:uniform twin (one source, no station)" "$prm:ligurian-crop .prm" "q.prm:the same, Day and Bradley (Qp 200, Qs 100)"; do
+    rate=$(cd "$d/ref/lc" && env $env "$bin" run "${v%%:*}" --steps "$steps" --output "$d/out.h5" 2>&1 |
+           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+    [ -n "$twin" ] || twin=$rate
+    note "| ${v#*:} | $rate | $(awk -v e="$twin" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+  done
+}
 [ -d "$refs/chuetsu-layered-daybradley" ] && [ -x "$bin" ] && attenuation cpu
+[ -d "$refs/ligurian-crop" ] && [ -x "$bin" ] && geology cpu
 if [ -x "$here/gpu_check.sh" ] && command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
   [ -d "$refs/chuetsu-layered-daybradley" ] && attenuation gpu
+  [ -d "$refs/ligurian-crop" ] && geology gpu
   note ""
   note "## GPU: plain loop and StarPU against the bandwidth floor; one GPU against several"
   bash "$here/gpu_check.sh" "$out/gpu" "$steps" "benchmark scaling" > "$out/gpu_check.out" 2>&1
