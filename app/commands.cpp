@@ -60,9 +60,10 @@ void print_attenuation(const Medium& m) {
   for (size_t l = 0; l < m.layers.size(); ++l)
     for (auto [name, q] : {std::pair{"Qp", m.layers[l].qp}, std::pair{"Qs", m.layers[l].qs}})
       qs.emplace_back(fmt::format("layer {}: {}", l + 1, name), q);
-  if (m.model_q) {
-    qs.emplace_back("3D model, lowest Qp", level_q(q_level(m.model->qp_min)));
-    qs.emplace_back("3D model, lowest Qs", level_q(q_level(m.model->qs_min)));
+  if (m.model_q) {  // on the solver's rungs; Ondes3D's Day and Bradley takes each material's own
+    auto rung = [&](double q) { return m.day_bradley.on() ? q : level_q(q_level(q)); };
+    qs.emplace_back("3D model, lowest Qp", rung(m.model->qp_min));
+    qs.emplace_back("3D model, lowest Qs", rung(m.model->qs_min));
   }
   for (const auto& [name, q] : qs) {
     if (!(q > 0)) {
