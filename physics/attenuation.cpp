@@ -269,6 +269,45 @@ double day_bradley_unrelaxed(double q, const DayBradley& d) {
   return 1.0 / std::sqrt(c1 * c1 + c2 * c2);
 }
 
+KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
+                           double dt) {
+  if (!(qp > 0) || !(qs > 0) || !(w_min > 0) || !(w_max > w_min) || !(rho > 0))
+    throw std::invalid_argument("Kristek and Moczo: need Qp, Qs, rho > 0 and 0 < wmin < wmax");
+  constexpr int n = 4, kmax = 2 * n - 1;
+  auto spaced = [&](int count, int i) {  // pow(10, log10 wmin + dlogw i), the ends exactly
+    if (i == 0) return w_min;
+    if (i == count - 1) return w_max;
+    return std::pow(10.0, std::log10(w_min) + (std::log10(w_max) - std::log10(w_min)) / (count - 1) * i);
+  };
+  KristekMoczo km;
+  std::array<double, kmax> wk{};
+  for (int l = 0; l < n; ++l) km.pulsations[l] = spaced(n, l);
+  for (int k = 0; k < kmax; ++k) wk[k] = spaced(kmax, k);
+  auto fit = [&](double q) {  // A y = 1 / Q in the least-squares sense
+    std::vector<std::vector<double>> a(kmax, std::vector<double>(n));
+    for (int k = 0; k < kmax; ++k)
+      for (int l = 0; l < n; ++l) {
+        const double r = wk[k] / km.pulsations[l];
+        a[k][l] = (r + 1.0 / q) / (1.0 + r * r);
+      }
+    return least_squares(a, std::vector<double>(kmax, 1.0 / q));
+  };
+  const std::vector<double> y_alpha = fit(qp), y_beta = fit(qs);
+  const double alpha2 = (kap + 4.0 / 3.0 * mu) / rho, beta2 = mu / rho;
+  double sum_kap = 0, sum_mu = 0;
+  for (int l = 0; l < n; ++l) {
+    const double w = km.pulsations[l], y_kap = (alpha2 * y_alpha[l] - 4.0 / 3.0 * beta2 * y_beta[l]) /
+                                                   (alpha2 - 4.0 / 3.0 * beta2);  // CompYlkap
+    sum_kap += w * dt / (2.0 - w * dt) * y_kap;
+    sum_mu += w * dt / (2.0 - w * dt) * y_beta[l];
+    km.y_kap[l] = y_kap * (2.0 / (2.0 - w * dt)) * kap;
+    km.y_mu[l] = y_beta[l] * (2.0 / (2.0 - w * dt)) * mu;
+  }
+  km.kap = kap * (1.0 + sum_kap);
+  km.mu = mu * (1.0 + sum_mu);
+  return km;
+}
+
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme) {
   return scheme == QScheme::CoarseGrained ? fit_coarse_q(q, f_min, f_max)
                                           : fit_constant_q(q, f_min, f_max, mechanisms_for(f_min, f_max));

@@ -11,6 +11,7 @@
 // over half a decade to four (max(3, 2 per decade); tests/test_physics.cpp checks it): at most
 // kMaxMechanisms (core/layout.hpp), which case validation enforces on the band.
 #pragma once
+#include <array>
 #include <complex>
 #include <map>
 #include <vector>
@@ -78,6 +79,21 @@ Relaxation day_bradley_relaxation(double q, const DayBradley& d);
 // M_U / M for quality q: 1 / |c1 + i c2|, c1 = 1 - ln((tauM^2 + w0^2 taum^2 tauM^2) / (taum^2 +
 // w0^2 taum^2 tauM^2)) / (pi q), c2 = 2 atan(w0 (tauM - taum) / (1 + w0^2 taum tauM)) / (pi q).
 double day_bradley_unrelaxed(double q, const DayBradley& d);
+
+// Ondes3D's Kristek and Moczo method (its KRISTEKandMOCZO: <wmin> <wmax>, rad/s) as alloAndInit.c
+// InitializeKManelas computes it: four relaxation pulsations log-spaced over [wmin, wmax]
+// (`pulsations`), and per material the anelastic coefficients of Qp and Qs by least squares at
+// seven pulsations log-spaced over the same band (a[k][l] = (wk / wl + 1 / Q) / (1 + (wk / wl)^2)),
+// those of Qp turned into kappa's (CompYlkap), the moduli the elastic update takes (kappa and mu
+// times 1 + sum(wl dt / (2 - wl dt) Y)) and the stress's weights of each pulsation's memory
+// (Y~ = 2 / (2 - wl dt) Y M, M the moduli given). Not yet run by the solver (issue 58).
+struct KristekMoczo {
+  std::array<double, 4> pulsations{};  // wl, rad/s
+  std::array<double, 4> y_mu{}, y_kap{};  // Ylmu~, Ylkap~ (Pa)
+  double mu = 0, kap = 0;                 // Pa
+};
+KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
+                           double dt);
 
 // The solver's fit for a scheme (mechanisms_for the band in every cell, or the cube's eight).
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme);

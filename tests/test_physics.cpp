@@ -434,3 +434,39 @@ TEST(Attenuation, DayBradleyOnGeologicalNodesTakesEachPointsCornerQs) {
     EXPECT_GT(r.s[0], 0.0f);
   }
 }
+
+// Ondes3D's Kristek and Moczo coefficients against the original's: alloAndInit.c InitializeKManelas
+// run as the original's own code (built outside the project with KRISTEKandMOCZO, called on the
+// layers of ../shared's chuetsu-layered-kristekmoczo: wmin 0.6, wmax 60 rad/s, dt 8 ms), its
+// pulsations, moduli and Ylmu~ / Ylkap~ printed to 17 digits. Its 4 x 4 inverse pivots otherwise
+// than our elimination: agreement to rounding, 1e-9 relative.
+TEST(Attenuation, KristekMoczoCoefficientsAreTheOriginals) {
+  struct Expected {
+    double rho, vp, vs, qp, qs, mu, kap;
+    std::array<double, 4> y_mu, y_kap;
+  };
+  const Expected layers[3] = {
+      {2500, 5000, 2800, 40, 20, 20107816604.495022, 36509901453.282158,
+       {1162367856.6285717, 793160486.26658356, 798644809.5131067, 1895400783.3369036},
+       {528708410.16853416, 275751139.22837806, 301627969.73102069, 513741516.56196892}},
+      {2600, 5500, 3100, 80, 40, 25313945684.558796, 45417526663.672462,
+       {830947296.38559425, 533020722.84644365, 546288993.05107093, 1215695853.2708027},
+       {276706986.81143022, 150280448.08393484, 161708239.22339228, 297890755.35621428}},
+      {2700, 6000, 3460, 160, 80, 32536803607.432529, 54139593013.378716,
+       {569053472.76817346, 353840587.43067968, 365807744.13491386, 788589781.66154981},
+       {121575421.15285984, 67109403.572034299, 71788926.636724263, 135840403.56000507}}};
+  const std::array<double, 4> pulsations = {0.6, 2.784953300167667, 12.9266081401913, 60};
+  for (const Expected& e : layers) {
+    const double mu = e.rho * e.vs * e.vs, kap = e.rho * e.vp * e.vp - 4.0 / 3.0 * mu;
+    const KristekMoczo km = kristek_moczo(e.rho, mu, kap, e.qp, e.qs, 0.6, 60, 0.008);
+    auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+    EXPECT_TRUE(near(km.mu, e.mu)) << km.mu << " vs " << e.mu;
+    EXPECT_TRUE(near(km.kap, e.kap)) << km.kap << " vs " << e.kap;
+    for (int l = 0; l < 4; ++l) {
+      EXPECT_TRUE(near(km.pulsations[l], pulsations[l])) << l;
+      EXPECT_TRUE(near(km.y_mu[l], e.y_mu[l])) << "Qs " << e.qs << " l " << l << ": " << km.y_mu[l] << " vs " << e.y_mu[l];
+      EXPECT_TRUE(near(km.y_kap[l], e.y_kap[l])) << "Qp " << e.qp << " l " << l << ": " << km.y_kap[l] << " vs " << e.y_kap[l];
+    }
+  }
+  EXPECT_THROW(kristek_moczo(2500, 1e10, 2e10, 40, 20, 60, 0.6, 0.008), std::invalid_argument);
+}
