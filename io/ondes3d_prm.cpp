@@ -188,6 +188,12 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
     c.medium.q0_frequency = v.number("fd0", "the C-PML's frequency (Hz)", 0, 1e6, true);
     where.push_back({"medium.q0_frequency", v.origin("fd0") + " (no <f0>: the q0 damping's frequency is <fd0>)"});
   }
+  // <wmin> <wmax> without <taum>: a file written for KRISTEKandMOCZO, whose memory pass and halo the
+  // solver does not have yet (physics/attenuation.hpp kristek_moczo holds its coefficients).
+  if (q && !v.has("taum") && (v.has("wmin") || v.has("wmax")))
+    v.fail(v.has("wmin") ? "wmin" : "wmax",
+           "is Ondes3D's KRISTEKandMOCZO method, not supported yet: its seismograms would not be the original's",
+           "<taum> <tauM> <w0> for DAYandBRADLEY, or no <Qp> <Qs> (elastic)");
   if (q) day_bradley(v, g, c, where);
 }
 
