@@ -84,7 +84,7 @@ geology() {  # $1: cpu | gpu
   sed -e 's#</layer\([0-9]\)>#<Qp> 200. </Qp> <Qs> 100. </Qs>\n</layer\1>#' \
       -e 's#<nlayer>#<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>#' "$d/ref/lc/$prm" > "$d/ref/lc/q.prm"
   (cd "$d/ref/lc" && "$bin" convert "$prm" -o "$d/twin.toml" > /dev/null 2>&1)
-  sed -i '/^\[medium\]/,$d' "$d/twin.toml"
+  sed -i '/^\[medium\]/,$d' "$d/twin.toml"; rm -f "$d/twin_model.h5"
   cat >> "$d/twin.toml" <<'TWIN'
 [medium]
 vp = 5720.0

@@ -1,6 +1,7 @@
 #include "io/ondes3d_geology.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +11,20 @@
 #include "io/model_reader.hpp"
 
 namespace ondes {
+
+namespace {
+// The cell index ranges both dialects give (keys in the order xmin xmax ymin ymax zmin).
+std::array<int, 5> index_ranges(const PrmValues& v, const std::array<const char*, 5>& keys, int surface) {
+  std::array<int, 5> r{};
+  r[0] = v.integer(keys[0], "the first cell index along x (east)", -1000000, 1000000);
+  r[1] = v.integer(keys[1], "the last cell index along x", r[0] + 4, 1000000);
+  r[2] = v.integer(keys[2], "the first cell index along y (north)", -1000000, 1000000);
+  r[3] = v.integer(keys[3], "the last cell index along y", r[2] + 4, 1000000);
+  r[4] = v.integer(keys[4], fmt::format("the lowest cell index along z (up; the surface is {})", surface), -1000000, -3);
+  return r;
+}
+
+}  // namespace
 
 // A geological model (<fgeo>): Ondes3D's cells 1..MAX along each axis hold a material each, the C-PML
 // around them on the sides and below and nothing above <zMax> (its top is vacuum, "out", over the
@@ -125,6 +140,87 @@ std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vect
     m->qs_min = 1.0 / *std::max_element(m->inv_qs.begin(), m->inv_qs.end());
   }
   return m;
+}
+
+Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
+  if (v.has("fgeo")) return geological_geometry(v, ds, where);
+  const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"xMin", "xMax", "yMin", "yMax", "zMin"}, 1);
+  Geometry g;
+  // Computed cells (IO.c's WhereAmI): [MIN - DELTA + 2, MAX + DELTA], the C-PML DELTA of them each side.
+  g.nx = ymax - ymin + 2 * kDelta - 1, g.ny = xmax - xmin + 2 * kDelta - 1;
+  g.offset = {-(ymin - kDelta + 1) * ds, -(xmin - kDelta + 1.5) * ds, 0};
+  // Sources in cells [MIN + 2, MAX] (index floor(x / ds) + 1; up to 2 above the surface, k <= 2);
+  // stations within [MIN ds, MAX ds] (zMax = 0 with the free surface).
+  g.sources.lo = {(xmin + 1) * ds, (ymin + 1) * ds, (zmin + 1) * ds};
+  g.sources.hi = {xmax * ds, ymax * ds, 2 * ds};
+  g.stations.lo = {xmin * ds, ymin * ds, zmin * ds};
+  g.stations.hi = {xmax * ds, ymax * ds, 0};
+  g.stations.closed = true;
+  g.indices = {ymin - kDelta + 2, xmin - kDelta + 2, 1};  // the first computed cell, the surface's k
+  g.ranges = {xmin, xmax, ymin, ymax, zmin};
+  g.y_min = ymin, g.z_low = zmin - kDelta;
+  // Ondes3D chooses the top at compile time (options.h: surface = FREE in its stock builds, when
+  // <zMax> is read but unused); <surface>absorbing</surface>, a tag Ondes3D ignores, asks for the
+  // absorbing top that its surface = ABSORBING builds compute up to zMax + DELTA.
+  const std::string surface = v.has("surface") ? v.text("surface", "free or absorbing") : "free";
+  if (surface == "absorbing") {
+    const int zmax = v.integer("zMax", "the highest cell index along z (with an absorbing top)", zmin + 4, 1000000);
+    g.free_surface = false;
+    g.nz = zmax - zmin + 2 * kDelta - 1;
+    g.offset[2] = (zmax + kDelta - 1) * ds;
+    g.sources.hi[2] = zmax * ds;
+    g.stations.hi[2] = zmax * ds;
+    g.indices[2] = zmax + kDelta;
+    g.levels = (zmax + kDelta + 2) - (zmin - kDelta) + 1;  // IO.c: ZMAX0 = zMax + DELTA + 2
+    where.push_back({"boundaries.free_surface", v.origin("surface") + ", <zMax>: an absorbing top"});
+  } else if (surface == "free") {  // the free surface at k = 1 (z = 0), the planes from zMin - DELTA + 2
+    g.nz = kDelta - zmin;
+    // One more cell west (core/case.hpp PmlProfile::Ondes3d): its vx there, held at zero beside.
+    g.ny += 1;
+    g.offset[1] += ds;
+    g.indices[1] -= 1;
+    g.levels = 2 - (zmin - kDelta) + 1;  // IO.c: ZMAX0 = 2
+    where.push_back({"boundaries.free_surface", v.path() + ": Ondes3D's free surface (surface = FREE)"});
+  } else {
+    v.fail("surface", "= '" + surface + "' is neither free nor absorbing", "the top of the grid");
+  }
+  where.push_back({"grid.nx", v.origin("yMin") + ", <yMax> + a 10-cell C-PML each side: y (north) is x here"});
+  where.push_back({"grid.ny", v.origin("xMin") + ", <xMax> + a 10-cell C-PML each side (+ 1 west under a free surface: "
+                               "Ondes3D's west vx plane): x (east) is y here"});
+  where.push_back({"grid.nz", v.origin("zMin") + " + a 10-cell C-PML below"});
+  return g;
+}
+
+Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where) {
+  const int ndim = v.integer("NDIM", "the order of the scheme", 4, 4);
+  (void)ndim;
+  // MODEL_TYPE = 3D reads MODEL_FILE as the GPU Ondes3D does (io/ondes3d_velocity_model.hpp); without
+  // one, the layers run, as the StarPU port of Ondes3D runs them whatever MODEL_TYPE says.
+  const std::string model = v.has("MODEL_TYPE") ? v.text("MODEL_TYPE", "1D or 3D") : "1D";
+  if (model != "1D" && model != "3D") v.fail("MODEL_TYPE", "= " + model + " is neither 1D nor 3D", "the model's type");
+  if (model == "3D" && !v.has("MODEL_FILE")) {
+    spdlog::warn("{}: MODEL_TYPE = 3D without MODEL_FILE: the layers (LAYER_n) are run, as the StarPU port of "
+                 "Ondes3D runs them",
+                 v.origin("MODEL_TYPE"));
+    where.push_back({"medium.model_type", v.origin("MODEL_TYPE") + " = 3D without MODEL_FILE: the layers run"});
+  }
+  const auto [xmin, xmax, ymin, ymax, zmin] = index_ranges(v, {"XMIN", "XMAX", "YMIN", "YMAX", "ZMIN"}, 0);
+  Geometry g;
+  // The StarPU port's arrays: MAX - MIN + 1 + 2 DELTA cells, index 0 at (MIN - DELTA - 1) ds (its
+  // vx; the normal stresses half a cell further along x, as in the original).
+  g.nx = ymax - ymin + 1 + 2 * kDelta, g.ny = xmax - xmin + 1 + 2 * kDelta, g.nz = 1 - zmin + kDelta;
+  g.offset = {-(ymin - kDelta - 1) * ds, -(xmin - kDelta - 0.5) * ds, 0};
+  // Its sources outside the C-PML (ondes3D-functs.c, read_sources_positions: index int(x / ds) + 1
+  // - MIN + DELTA in [DELTA, MAX - MIN + DELTA]); stations kept as the original keeps them.
+  g.sources.lo = {(xmin - 1) * ds, (ymin - 1) * ds, (zmin - 1) * ds};
+  g.sources.hi = {xmax * ds, ymax * ds, ds};
+  g.stations.lo = {xmin * ds, ymin * ds, zmin * ds};
+  g.stations.hi = {xmax * ds, ymax * ds, 0};
+  g.stations.closed = true;
+  where.push_back({"grid.nx", v.origin("YMIN") + ", YMAX + a 10-cell C-PML each side: y (north) is x here"});
+  where.push_back({"grid.ny", v.origin("XMIN") + ", XMAX + a 10-cell C-PML each side: x (east) is y here"});
+  where.push_back({"grid.nz", v.origin("ZMIN") + " + a 10-cell C-PML below; free surface on top"});
+  return g;
 }
 
 }  // namespace ondes

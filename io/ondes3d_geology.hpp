@@ -1,5 +1,5 @@
-// The grid an Ondes3D parameter file describes, in the project's axes, and its geological model
-// (<fgeo>), for io/ondes3d_prm.cpp.
+// The grid an Ondes3D parameter file describes (either dialect), in the project's axes, and its
+// geological model (<fgeo>), for io/ondes3d_prm.cpp.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -57,6 +57,10 @@ struct Geology {
   int at(int i, int j, int k) const { return material[index(i, j, k)]; }
 };
 
+// The grid of the tagged dialect (its <xMin> .. <zMin>, or a geological model's) and of the KEY =
+// value one (XMIN .. ZMIN), with where each value came from.
+Geometry tagged_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where);
+Geometry key_value_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where);
 // A geological model (<fgeo>): Ondes3D's cells 1..MAX along each axis hold a material each, the C-PML
 // around them on the sides and below and nothing above <zMax>. The grid it gives.
 Geometry geological_geometry(const PrmValues& v, double ds, std::vector<Provenance>& where);
