@@ -189,6 +189,61 @@ void snapshot_planes(const PrmValues& v, const Geometry& g, bool layered, const 
   where.push_back({"snapshots", v.origin("i0") + ", <j0>, <k0>: Ondes3D's surface files every 1000 steps (its SURFACE_STEP)"});
 }
 
+// A geological model's medium (<fgeo>): the <layerN> are its materials, the model their arrangement.
+Geology geological_medium(const PrmValues& v, const Geometry& g, PrmFiles& files, Case& c,
+                          std::vector<Provenance>& where) {
+  std::vector<std::string> names;
+  tagged_layers(v, g, c, where, &names);
+  for (size_t l = 0; l < c.medium.layers.size(); ++l) {
+    if (c.medium.layers[l].q0 > 0)  // computeStress.c, ANOTHER: `if (model == GEOLOGICAL) exit(EXIT_FAILURE);`
+      v.fail(fmt::format("layer{}", l + 1), "has q0: Ondes3D's ANOTHER method stops on a geological model (its "
+             "computeStress.c exits), and so does this reader", "an elastic geological model");
+    // Ondes3D reads every material's Qp and Qs (IO.c), and a Q of 0 is a NaN in its Q2A.
+    if ((c.medium.layers[l].qp > 0) != (c.medium.layers.front().qp > 0))
+      v.fail(fmt::format("layer{}", l + 1), "has no Qp/Qs where another material has them",
+             "every material's <Qp> and <Qs> (vacuum and sea too), or none");
+  }
+  std::vector<double> qs;  // physics/anelastic_setup.cpp's corner classes: pairs of distinct Qs
+  for (const Layer& l : c.medium.layers)
+    if (l.qs > 0 && std::find(qs.begin(), qs.end(), l.qs) == qs.end()) qs.push_back(l.qs);
+  if (qs.size() > 16)
+    v.fail("nlayer", fmt::format("has {} distinct <Qs>: Day and Bradley on a geological model takes at most 16", qs.size()),
+           "at most 16 distinct <Qs> among the materials");
+  const std::string file = files.find(v.text("fgeo", "the geological model file"), v.origin("fgeo"));
+  Geology geo = read_geology(file, g, c.grid.h, names);
+  c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
+  c.medium.model_q = c.medium.model->attenuating();
+  c.medium.layers.clear();
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  where.push_back({"medium.model", v.origin("fgeo")});
+  where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's geological nodes and their averages"});
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
+  return geo;
+}
+
+// A layered medium (or the KEY = value dialect's 3D velocity model), and the tagged dialect's free
+// surface.
+void layered_medium(const PrmValues& v, const Geometry& g, PrmFiles& files, bool tagged, Case& c,
+                    std::vector<Provenance>& where) {
+  if (tagged)
+    tagged_layers(v, g, c, where);
+  else if (!read_key_value_model(v, files, c, where))
+    key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
+  if (!c.medium.model) {
+    c.medium.layer_sampling = LayerSampling::Ondes3d;
+    where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
+  }
+  // The CPU Ondes3D's free surface (its layered model's FREESURFACE cells); its geological models
+  // have none (vacuum over the ground), and the KEY = value ports are not the source of this rule.
+  if (tagged && c.boundaries.free_surface) {
+    c.boundaries.surface = SurfaceScheme::Ondes3d;
+    where.push_back({"boundaries.surface", v.path() + ": Ondes3D's free surface (velocities extrapolated above it)"});
+    c.boundaries.pml_profile = PmlProfile::Ondes3d;
+    where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
+  }
+}
+
 }  // namespace
 
 PrmDialect prm_dialect(const std::string& text) {
@@ -239,52 +294,10 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   where.push_back({"boundaries.pml_frequency", v.origin(key("fd0", "DF"))});
   const bool geological = tagged && v.has("fgeo");
   Geology geo;
-  if (geological) {  // the layers are materials, the model their arrangement
-    std::vector<std::string> names;
-    tagged_layers(v, g, c, where, &names);
-    for (size_t l = 0; l < c.medium.layers.size(); ++l) {
-      if (c.medium.layers[l].q0 > 0)  // computeStress.c, ANOTHER: `if (model == GEOLOGICAL) exit(EXIT_FAILURE);`
-        v.fail(fmt::format("layer{}", l + 1), "has q0: Ondes3D's ANOTHER method stops on a geological model (its "
-               "computeStress.c exits), and so does this reader", "an elastic geological model");
-      // Ondes3D reads every material's Qp and Qs (IO.c), and a Q of 0 is a NaN in its Q2A.
-      if ((c.medium.layers[l].qp > 0) != (c.medium.layers.front().qp > 0))
-        v.fail(fmt::format("layer{}", l + 1), "has no Qp/Qs where another material has them",
-               "every material's <Qp> and <Qs> (vacuum and sea too), or none");
-    }
-    std::vector<double> qs;  // physics/grid_setup.cpp's corner classes: pairs of distinct Qs
-    for (const Layer& l : c.medium.layers)
-      if (l.qs > 0 && std::find(qs.begin(), qs.end(), l.qs) == qs.end()) qs.push_back(l.qs);
-    if (qs.size() > 16)
-      v.fail("nlayer", fmt::format("has {} distinct <Qs>: Day and Bradley on a geological model takes at most 16", qs.size()),
-             "at most 16 distinct <Qs> among the materials");
-    const std::string file = files.find(v.text("fgeo", "the geological model file"), v.origin("fgeo"));
-    geo = read_geology(file, g, c.grid.h, names);
-    c.medium.model = geology_model(geo, c.medium.layers, c.grid, file);
-    c.medium.model_q = c.medium.model->attenuating();
-    c.medium.layers.clear();
-    c.medium.layer_sampling = LayerSampling::Ondes3d;
-    where.push_back({"medium.model", v.origin("fgeo")});
-    where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's geological nodes and their averages"});
-    c.boundaries.pml_profile = PmlProfile::Ondes3d;
-    where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
-  } else {
-    if (tagged)
-      tagged_layers(v, g, c, where);
-    else if (!read_key_value_model(v, files, c, where))
-      key_value_layers(v, g, c.boundaries.pml_frequency, c, where);
-    if (!c.medium.model) {
-      c.medium.layer_sampling = LayerSampling::Ondes3d;
-      where.push_back({"medium.layer_sampling", v.path() + ": Ondes3D's layer model (a point takes the layer at its depth)"});
-    }
-    // The CPU Ondes3D's free surface (its layered model's FREESURFACE cells); its geological models
-    // have none (vacuum over the ground), and the KEY = value ports are not the source of this rule.
-    if (tagged && c.boundaries.free_surface) {
-      c.boundaries.surface = SurfaceScheme::Ondes3d;
-      where.push_back({"boundaries.surface", v.path() + ": Ondes3D's free surface (velocities extrapolated above it)"});
-      c.boundaries.pml_profile = PmlProfile::Ondes3d;
-      where.push_back({"boundaries.pml_profile", v.path() + ": Ondes3D's C-PML profile on its grid"});
-    }
-  }
+  if (geological)
+    geo = geological_medium(v, g, files, c, where);
+  else
+    layered_medium(v, g, files, tagged, c, where);
 
   Fault f;
   f.file = files.find(v.text(key("fsrcMap", "SOURCES"), "the source position file"), v.origin(key("fsrcMap", "SOURCES")));
