@@ -38,30 +38,10 @@ std::string quoted(const std::string& s) {
   return out + "\"";
 }
 
-}  // namespace
-
-std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where, const std::string& toml_path) {
-  std::string t = fmt::format(
-      "# Converted by `ondes3d convert` from the Ondes3D parameter file {}.\n"
-      "# Axes: Ondes3D's x (east), y (north), z (up) are y, x and -z here (x north, y east, z down from the\n"
-      "# top of the grid); Ondes3D's C-PML (10 cells outside its index ranges) is inside this grid.\n"
-      "# Running this file gives the same seismograms as running the .prm, bit for bit.\n\n",
-      c.path);
-  t += fmt::format("[grid]\nnx = {}{}\nny = {}{}\nnz = {}{}\nh = {}{}\n\n", c.grid.nx, from(where, "grid.nx"), c.grid.ny,
-                   from(where, "grid.ny"), c.grid.nz, from(where, "grid.nz"), g17(c.grid.h), from(where, "grid.h"));
-  t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\nbeyond_cfl = true  # Ondes3D checks no stability limit\n\n",
-                   g17(c.time.dt), from(where, "time.dt"), c.time.steps, from(where, "time.steps"));
-  t += fmt::format("[boundaries]\nfree_surface = {}{}\n", c.boundaries.free_surface,
-                   from(where, "boundaries.free_surface"));
-  if (c.boundaries.surface == SurfaceScheme::Ondes3d)
-    t += fmt::format("surface = \"ondes3d\"{}\n", from(where, "boundaries.surface"));
-  if (c.boundaries.pml_profile == PmlProfile::Ondes3d)
-    t += fmt::format("pml_profile = \"ondes3d\"{}\n", from(where, "boundaries.pml_profile"));
-  t += fmt::format("pml_width = {}{}\npml_frequency = {}{}\n\n", c.boundaries.pml_width,
-                   from(where, "boundaries.pml_width"), g17(c.boundaries.pml_frequency),
-                   from(where, "boundaries.pml_frequency"));
-  const Medium& m = c.medium;
-  t += "[medium]\n";
+// The [medium] section: a geological model written beside the TOML file, its sampling, the
+// attenuation and the layers.
+std::string medium_toml(const Medium& m, const std::vector<Provenance>& where, const std::string& toml_path) {
+  std::string t = "[medium]\n";
   if (const std::string note = from(where, "medium.model_type"); !note.empty()) t += note.substr(2) + "\n";
   if (m.model) {  // a geological model: its materials per cell, beside the TOML file
     const std::string h5 = (std::filesystem::path(toml_path).parent_path() /
@@ -90,6 +70,32 @@ std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where,
     if (L.q0 > 0) t += fmt::format("q0 = {}\n", g17(L.q0));
     if (L.qp > 0) t += fmt::format("qp = {}\nqs = {}\n", g17(L.qp), g17(L.qs));
   }
+  return t;
+}
+
+}  // namespace
+
+std::string ondes3d_to_toml(const Case& c, const std::vector<Provenance>& where, const std::string& toml_path) {
+  std::string t = fmt::format(
+      "# Converted by `ondes3d convert` from the Ondes3D parameter file {}.\n"
+      "# Axes: Ondes3D's x (east), y (north), z (up) are y, x and -z here (x north, y east, z down from the\n"
+      "# top of the grid); Ondes3D's C-PML (10 cells outside its index ranges) is inside this grid.\n"
+      "# Running this file gives the same seismograms as running the .prm, bit for bit.\n\n",
+      c.path);
+  t += fmt::format("[grid]\nnx = {}{}\nny = {}{}\nnz = {}{}\nh = {}{}\n\n", c.grid.nx, from(where, "grid.nx"), c.grid.ny,
+                   from(where, "grid.ny"), c.grid.nz, from(where, "grid.nz"), g17(c.grid.h), from(where, "grid.h"));
+  t += fmt::format("[time]\ndt = {}{}\nsteps = {}{}\nbeyond_cfl = true  # Ondes3D checks no stability limit\n\n",
+                   g17(c.time.dt), from(where, "time.dt"), c.time.steps, from(where, "time.steps"));
+  t += fmt::format("[boundaries]\nfree_surface = {}{}\n", c.boundaries.free_surface,
+                   from(where, "boundaries.free_surface"));
+  if (c.boundaries.surface == SurfaceScheme::Ondes3d)
+    t += fmt::format("surface = \"ondes3d\"{}\n", from(where, "boundaries.surface"));
+  if (c.boundaries.pml_profile == PmlProfile::Ondes3d)
+    t += fmt::format("pml_profile = \"ondes3d\"{}\n", from(where, "boundaries.pml_profile"));
+  t += fmt::format("pml_width = {}{}\npml_frequency = {}{}\n\n", c.boundaries.pml_width,
+                   from(where, "boundaries.pml_width"), g17(c.boundaries.pml_frequency),
+                   from(where, "boundaries.pml_frequency"));
+  t += medium_toml(c.medium, where, toml_path);
   t += "\n";
   for (size_t i = 0; i < c.faults.size(); ++i) {
     const Fault& f = c.faults[i];
