@@ -69,47 +69,50 @@ void write_profile(hid_t run, const RunProfile& p) {
   }
 }
 
-void write_file(const std::string& path, const Case& c, const std::vector<float>& seis, const RunMetadata& m) {
-  Id file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
-  if (file < 0) throw std::runtime_error(fmt::format("{}: cannot create the output file", path));
-  const hsize_t ns = c.stations.size(), nt = m.steps;
-
+// /seismograms/velocity [station][component][step] (m/s, at half steps).
+void write_seismograms(hid_t file, const Case& c, const std::vector<float>& seis, hsize_t nt) {
+  const hsize_t ns = c.stations.size();
   Id g{H5Gcreate2(file, "seismograms", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-  {
-    hsize_t dims[3] = {ns, 3, nt};
-    Id space{H5Screate_simple(3, dims, nullptr), H5Sclose};
-    Id ds{H5Dcreate2(g, "velocity", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
-    if (ns > 0) check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, seis.data()), "velocity");
-    attr_double(ds, "dt", c.time.dt);
-    attr_double(ds, "t0", 0.5 * c.time.dt);  // velocity lives at half steps
-    attr_string(ds, "units", "m/s");
-    attr_string(ds, "components", "vx vy vz (x north, y east, z down)");
-  }
+  hsize_t dims[3] = {ns, 3, nt};
+  Id space{H5Screate_simple(3, dims, nullptr), H5Sclose};
+  Id ds{H5Dcreate2(g, "velocity", H5T_IEEE_F32LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (ns > 0) check(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, seis.data()), "velocity");
+  attr_double(ds, "dt", c.time.dt);
+  attr_double(ds, "t0", 0.5 * c.time.dt);  // velocity lives at half steps
+  attr_string(ds, "units", "m/s");
+  attr_string(ds, "components", "vx vy vz (x north, y east, z down)");
+}
+
+// /stations: names and positions (and where an Ondes3D station file put them).
+void write_stations(hid_t file, const Case& c) {
+  const hsize_t ns = c.stations.size();
   Id st{H5Gcreate2(file, "stations", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
-  {
-    std::vector<std::string> names;
-    std::vector<double> pos;
-    for (const Station& s : c.stations) {
-      names.push_back(s.name);
-      pos.insert(pos.end(), s.position.begin(), s.position.end());
-    }
-    column(st, "name", names);
-    hsize_t d2[2] = {ns, 3};
-    Id s2{H5Screate_simple(2, d2, nullptr), H5Sclose};
-    Id dp{H5Dcreate2(st, "position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
-    if (ns > 0) check(H5Dwrite(dp, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, pos.data()), "positions");
-    attr_string(dp, "units", "m");
-    attr_string(dp, "axes", "x north, y east, z down from the top of the grid");
-    // An Ondes3D run's stations also where its station file put them, in that file's axes.
-    if (ns > 0 && std::all_of(c.stations.begin(), c.stations.end(), [](const Station& s) { return bool(s.file_position); })) {
-      std::vector<double> fpos;
-      for (const Station& s : c.stations) fpos.insert(fpos.end(), s.file_position->begin(), s.file_position->end());
-      Id df{H5Dcreate2(st, "file_position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
-      check(H5Dwrite(df, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, fpos.data()), "file positions");
-      attr_string(df, "units", "m");
-      attr_string(df, "axes", "x east, y north, z up (the Ondes3D station file's)");
-    }
+  std::vector<std::string> names;
+  std::vector<double> pos;
+  for (const Station& s : c.stations) {
+    names.push_back(s.name);
+    pos.insert(pos.end(), s.position.begin(), s.position.end());
   }
+  column(st, "name", names);
+  hsize_t d2[2] = {ns, 3};
+  Id s2{H5Screate_simple(2, d2, nullptr), H5Sclose};
+  Id dp{H5Dcreate2(st, "position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+  if (ns > 0) check(H5Dwrite(dp, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, pos.data()), "positions");
+  attr_string(dp, "units", "m");
+  attr_string(dp, "axes", "x north, y east, z down from the top of the grid");
+  // An Ondes3D run's stations also where its station file put them, in that file's axes.
+  if (ns > 0 && std::all_of(c.stations.begin(), c.stations.end(), [](const Station& s) { return bool(s.file_position); })) {
+    std::vector<double> fpos;
+    for (const Station& s : c.stations) fpos.insert(fpos.end(), s.file_position->begin(), s.file_position->end());
+    Id df{H5Dcreate2(st, "file_position", H5T_IEEE_F64LE, s2, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose};
+    check(H5Dwrite(df, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, fpos.data()), "file positions");
+    attr_string(df, "units", "m");
+    attr_string(df, "axes", "x east, y north, z up (the Ondes3D station file's)");
+  }
+}
+
+// /run: the case and what it refers to, the plan and the run's figures.
+void write_run(hid_t file, const Case& c, const RunMetadata& m) {
   Id run{H5Gcreate2(file, "run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose};
   text_dataset(run, "case", c.text);  // a dataset: a case's text outgrows an attribute's 64 KiB
   attr_string(run, "case_path", c.path);
@@ -143,6 +146,14 @@ void write_file(const std::string& path, const Case& c, const std::vector<float>
   attr_double(run, "wall_seconds", m.wall_seconds);
   attr_double(run, "cell_updates_per_second", m.cell_updates_per_second);
   write_profile(run, m.profile);
+}
+
+void write_file(const std::string& path, const Case& c, const std::vector<float>& seis, const RunMetadata& m) {
+  Id file{H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose};
+  if (file < 0) throw std::runtime_error(fmt::format("{}: cannot create the output file", path));
+  write_seismograms(file, c, seis, m.steps);
+  write_stations(file, c);
+  write_run(file, c, m);
 }
 
 }  // namespace
