@@ -292,6 +292,41 @@ void read_tuning(Section t, Case& c) {
   });
 }
 
+// [boundaries]: the free surface and its scheme, the C-PML's width, reflection and frequency.
+void read_boundaries(Section b, Boundaries& out) {
+  out.free_surface = b.boolean_or("free_surface", true);
+  const std::string surface = b.string_or("surface", "imaging");
+  if (surface == "ondes3d")
+    out.surface = SurfaceScheme::Ondes3d;
+  else if (surface != "imaging")
+    b.fail(b.node("surface"), "surface", "'" + surface + "' is not one of imaging, ondes3d");
+  const std::string profile = b.string_or("pml_profile", "standard");
+  if (profile == "ondes3d")
+    out.pml_profile = PmlProfile::Ondes3d;
+  else if (profile != "standard")
+    b.fail(b.node("pml_profile"), "pml_profile", "'" + profile + "' is not one of standard, ondes3d");
+  out.pml_width = b.integer_or("pml_width", 10, 2, 1000);
+  out.pml_reflection = b.number_or("pml_reflection", 1e-3, 0, 1, true);
+  out.pml_frequency = b.number_or("pml_frequency", 0, 0, 1e6);
+  b.reject_unknown();
+}
+
+// [[stations]]: a name each, none empty or used twice, and a position.
+std::vector<Station> read_stations(Section& top) {
+  std::vector<Station> out;
+  std::set<std::string> names;
+  for (auto& s : top.tables("stations")) {
+    Station st;
+    st.name = s.string("name");
+    if (st.name.empty() || !names.insert(st.name).second)
+      s.fail(s.node("name"), "name", "'" + st.name + "' is empty or used twice");
+    st.position = s.vector<3>("position");
+    s.reject_unknown();
+    out.push_back(st);
+  }
+  return out;
+}
+
 }  // namespace
 
 Case parse_case(const std::string& text, const std::string& path) {
@@ -320,39 +355,12 @@ Case parse_case(const std::string& text, const std::string& path) {
   c.time.beyond_cfl = t.boolean_or("beyond_cfl", false);
   t.reject_unknown();
 
-  if (top.has("boundaries")) {
-    Section b = top.table("boundaries");
-    c.boundaries.free_surface = b.boolean_or("free_surface", true);
-    const std::string surface = b.string_or("surface", "imaging");
-    if (surface == "ondes3d")
-      c.boundaries.surface = SurfaceScheme::Ondes3d;
-    else if (surface != "imaging")
-      b.fail(b.node("surface"), "surface", "'" + surface + "' is not one of imaging, ondes3d");
-    const std::string profile = b.string_or("pml_profile", "standard");
-    if (profile == "ondes3d")
-      c.boundaries.pml_profile = PmlProfile::Ondes3d;
-    else if (profile != "standard")
-      b.fail(b.node("pml_profile"), "pml_profile", "'" + profile + "' is not one of standard, ondes3d");
-    c.boundaries.pml_width = b.integer_or("pml_width", 10, 2, 1000);
-    c.boundaries.pml_reflection = b.number_or("pml_reflection", 1e-3, 0, 1, true);
-    c.boundaries.pml_frequency = b.number_or("pml_frequency", 0, 0, 1e6);
-    b.reject_unknown();
-  }
-
+  if (top.has("boundaries")) read_boundaries(top.table("boundaries"), c.boundaries);
   c.medium = read_medium(top.table("medium"), path);
   for (auto& s : top.tables("sources")) c.sources.push_back(read_source(s));
   for (auto& f : top.tables("faults")) c.faults.push_back(read_fault_entry(f, path, c.sources));
   if (c.sources.empty()) top.fail(nullptr, "sources", "at least one [[sources]] or [[faults]] is required");
-  std::set<std::string> names;
-  for (auto& s : top.tables("stations")) {
-    Station st;
-    st.name = s.string("name");
-    if (st.name.empty() || !names.insert(st.name).second)
-      s.fail(s.node("name"), "name", "'" + st.name + "' is empty or used twice");
-    st.position = s.vector<3>("position");
-    s.reject_unknown();
-    c.stations.push_back(st);
-  }
+  c.stations = read_stations(top);
 
   if (!path.empty()) c.output = std::filesystem::path(path).stem().string() + ".h5";
   if (top.has("output")) read_output(top.table("output"), c, path);
