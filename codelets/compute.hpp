@@ -214,7 +214,7 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
                               int64_t count, char* anelastic, AnelasticShape q) {
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
-    if (a.per_cell || a.ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (layout.hpp)
+    if (a.per_cell || a.ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
       stress_sweep_n<decltype(n)::value, true>(p, s, v, mat, pml, count, a);
     else
       stress_sweep_n<decltype(n)::value, false>(p, s, v, mat, pml, count, a);

@@ -9,7 +9,7 @@
 // mechanism costs the solver 6 memory variables in every cell (read and written at every step);
 // mechanisms_for() gives the fewest that hold Q(f) within 3% of the target for Q from 5 to 5000
 // over half a decade to four (max(3, 2 per decade); tests/test_physics.cpp checks it): at most
-// kMaxMechanisms (core/layout.hpp), which case validation enforces on the band.
+// kMaxMechanisms (core/anelastic_layout.hpp), which case validation enforces on the band.
 #pragma once
 #include <array>
 #include <complex>
@@ -68,7 +68,7 @@ double level_q(int level);
 // Ondes3D's Day and Bradley method (QScheme::DayBradley, core/case.hpp DayBradley) as its original
 // code computes it: every cell relaxes with one time of its own, tk = exp(ln taum + (2 n - 1)
 // (ln tauM - ln taum) / 16), n = 1 + imp % 2 + 2 (jmp % 2) + 4 (k % 2) in C (so -1 at odd negative
-// indices, and n from -6 to 8: 27 cells of core/layout.hpp's ondes3d_cube_cell), and every one
+// indices, and n from -6 to 8: 27 cells of core/anelastic_layout.hpp's ondes3d_cube_cell), and every one
 // with the same Y = Q2A(Q) = (2 / (pi Q)) ln(tauM / taum) / (1 - (2 / (pi Q)) ln(w0 taum))
 // (computeIntermediates.c Q2A, ComputeIntermediates). Its memory follows Crank-Nicolson,
 // ksi' = ((tk/dt - 1/2) ksi + (f + f') / 2) / (tk/dt + 1/2), the stress taking -dt ksi': the
