@@ -80,8 +80,6 @@ void read_quality(hid_t file, const std::string& path, const hsize_t (&dims)[3],
       (*out)[q] = 1.0f / v;
     }
   }
-  m.qp_min = 1.0 / *std::max_element(m.inv_qp.begin(), m.inv_qp.end());
-  m.qs_min = 1.0 / *std::max_element(m.inv_qs.begin(), m.inv_qs.end());
 }
 
 }  // namespace
@@ -117,8 +115,8 @@ std::shared_ptr<const Model3D> read_model(const std::string& path) {
       throw CaseError(fmt::format("{}: at sample {} (z y x = {} {} {}), vs = {} is not below vp / sqrt(2) = {:.6g}", path,
                                   q, q / (dims[1] * dims[2]), (q / dims[2]) % dims[1], q % dims[2], m->vs[q],
                                   m->vp[q] / std::sqrt(2.0)));
-  set_extremes(*m);
   read_quality(file, path, dims, *m);
+  set_extremes(*m);
   return m;
 }
 

@@ -135,10 +135,6 @@ std::shared_ptr<const Model3D> geology_model(const Geology& geo, const std::vect
         if (attenuating) m->inv_qp[q] = float(1 / l.qp), m->inv_qs[q] = float(1 / l.qs);
       }
   set_extremes(*m);
-  if (attenuating) {
-    m->qp_min = 1.0 / *std::max_element(m->inv_qp.begin(), m->inv_qp.end());
-    m->qs_min = 1.0 / *std::max_element(m->inv_qs.begin(), m->inv_qs.end());
-  }
   return m;
 }
 

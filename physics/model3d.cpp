@@ -19,6 +19,10 @@ void set_extremes(Model3D& m) {
     m.vp_max = std::max(m.vp_max, double(m.vp[q]));
     m.vs_min = slower_wave(m.vs_min, m.vp[q], m.vs[q]);
   }
+  if (m.attenuating()) {
+    m.qp_min = 1.0 / *std::max_element(m.inv_qp.begin(), m.inv_qp.end());
+    m.qs_min = 1.0 / *std::max_element(m.inv_qs.begin(), m.inv_qs.end());
+  }
 }
 
 Layer Model3D::at(double x, double y, double z) const {

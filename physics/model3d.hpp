@@ -38,7 +38,7 @@ inline double slower_wave(double slowest, double vp, double vs) {
   return w > 0 && (slowest == 0 || w < slowest) ? w : slowest;
 }
 
-// Sets vp_max and vs_min (slower_wave over the samples) from the samples.
+// Sets vp_max and vs_min (slower_wave over the samples) from the samples, and with Q qp_min, qs_min.
 void set_extremes(Model3D& m);
 
 }  // namespace ondes
