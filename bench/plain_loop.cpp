@@ -62,10 +62,19 @@ int main(int argc, char** argv) try {
   float* s = to_device(b.stress, kStressComponents * n);
   float* mat = to_device(b.material, material_floats(b));
   char* pml = to_device(b.pml, b.pml_bytes);
-  SourcePoint* force = to_device(b.sources.force.data(), b.sources.force.size());
-  SourcePoint* moment = to_device(b.sources.moment.data(), b.sources.moment.size());
-  double* force_samples = to_device(b.sources.force_samples.data(), b.sources.force_samples.size());
-  double* moment_samples = to_device(b.sources.moment_samples.data(), b.sources.moment_samples.size());
+  struct DeviceSources {
+    SourcePoint* points;
+    int64_t count;
+    SourceEmitter* emitters;
+    int64_t nemitters;
+    double* samples;
+  };
+  auto sources_to_device = [](const SourceSet& set) {
+    return DeviceSources{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
+                         to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
+                         to_device(set.samples.data(), set.samples.size())};
+  };
+  const DeviceSources force = sources_to_device(b.sources.force), moment = sources_to_device(b.sources.moment);
   std::vector<StationPoint*> st;
   std::vector<float*> traces;
   for (StationGroup& g : groups) {
@@ -84,10 +93,11 @@ int main(int argc, char** argv) try {
   auto step = [&](int it) {
     const double t = it * c.time.dt;
     cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
-    cuda::apply_sources(v, n, force, b.sources.force.size(), force_samples, t, stream);
+    cuda::apply_sources(v, force.points, force.count, force.emitters, force.nemitters, force.samples, t, stream);
     cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, BoundaryBuffers{},
                          march, stream);
-    cuda::apply_sources(s, n, moment, b.sources.moment.size(), moment_samples, t + 0.5 * c.time.dt, stream);
+    cuda::apply_sources(s, moment.points, moment.count, moment.emitters, moment.nemitters, moment.samples,
+                        t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
   };

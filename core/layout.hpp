@@ -227,20 +227,27 @@ struct StepParams {
   int node_material = 0;
 };
 
-// A source's contribution to one field point: field[comp][idx] += coef * s(t).
-// Sampled time functions (StfKind::Sampled): f0 the sampling rate, duration the sample count, and
-// its samples from sample0 on in the block's samples of that field kind; Held ones the same but t0
-// the solver's time step (physics/stf.hpp).
-struct SourcePoint {
-  double coef, f0, t0, duration;
-  int64_t idx;
+// A source's time function as its points in a block share it (physics/stf.hpp stf_value's
+// arguments), evaluated once a step whatever the number of its points (a finite fault's Ondes3D
+// body forces: dozens of points a source). Sampled ones (StfKind::Sampled): f0 the sampling rate,
+// duration the sample count, their samples from sample0 on in the block's samples of that field
+// kind; Held ones the same but t0 the solver's time step.
+struct SourceEmitter {
+  double f0, t0, duration;
   int64_t sample0;
-  int32_t comp;
   StfKind stf;
 };
 
-// The value a source point updates: its component's array, then its cell.
-ONDES_HD inline int64_t source_target(const SourcePoint& p, int64_t cells) { return p.comp * cells + p.idx; }
+// A source's contribution to one field value: field[target] += coef * s_emitter(t), target the
+// component's array then the padded cell (comp * cells + idx). A block's points are sorted by
+// target; the first of each run of points on one target holds the run's length (run), the others
+// 0: a CUDA thread per run sums it in the CPU's order without looking for its end.
+struct SourcePoint {
+  double coef;
+  int64_t target;
+  int32_t emitter;
+  int32_t run;
+};
 
 
 // Trilinear interpolation of the three velocity components at a station. For component c, corner q

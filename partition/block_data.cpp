@@ -230,6 +230,16 @@ std::vector<BlockData> build_blocks(const Case& c, const Decomposition& d, const
   return blocks;
 }
 
+namespace {
+// The handles of a block's sources of one field kind, if it has any.
+void register_sources(SourceHandles& h, SourceSet& set) {
+  if (set.points.empty()) return;
+  register_vector(&h.points, set.points.data(), set.points.size());
+  register_vector(&h.emitters, set.emitters.data(), set.emitters.size());
+  register_vector(&h.samples, set.samples.data(), set.samples.size());
+}
+}  // namespace
+
 void register_handles(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
     const int64_t n = b.info.shape.cells();
@@ -239,11 +249,8 @@ void register_handles(std::vector<BlockData>& blocks) {
     if (b.pml) register_bytes(&b.h_pml, b.pml, b.pml_bytes);
     if (b.anelastic) register_bytes(&b.h_anelastic, b.anelastic, b.anelastic_bytes);
     if (b.local) register_vector(&b.h_peak, &b.peak, 1);
-    register_if_any(&b.h_force, b.sources.force);
-    register_if_any(&b.h_moment, b.sources.moment);
-    if (b.h_force) register_vector(&b.h_force_samples, b.sources.force_samples.data(), b.sources.force_samples.size());
-    if (b.h_moment)
-      register_vector(&b.h_moment_samples, b.sources.moment_samples.data(), b.sources.moment_samples.size());
+    register_sources(b.h_force, b.sources.force);
+    register_sources(b.h_moment, b.sources.moment);
     for (int dir = 0; dir < kDirections; ++dir)
       if (!b.velocity_out[dir].empty()) {
         register_vector(&b.h_velocity_out[dir], b.velocity_out[dir]);
@@ -268,8 +275,9 @@ std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64
 
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
-    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic, &b.h_force,
-                                    &b.h_moment, &b.h_force_samples, &b.h_moment_samples, &b.h_peak})
+    for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic,
+                                    &b.h_force.points, &b.h_force.emitters, &b.h_force.samples, &b.h_moment.points,
+                                    &b.h_moment.emitters, &b.h_moment.samples, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       for (starpu_data_handle_t* h : {&b.h_velocity_out[dir], &b.h_stress_out[dir], &b.h_velocity_token[dir],

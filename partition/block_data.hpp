@@ -31,6 +31,11 @@ struct HaloChannel {
   uint32_t* ready = nullptr;
 };
 
+// A SourceSet's handles (physics/grid_setup.hpp): its points, emitters and samples.
+struct SourceHandles {
+  starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr;
+};
+
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 struct BlockData {
@@ -58,8 +63,7 @@ struct BlockData {
 
   starpu_data_handle_t h_velocity = nullptr, h_stress = nullptr, h_material = nullptr, h_pml = nullptr;
   starpu_data_handle_t h_anelastic = nullptr;
-  starpu_data_handle_t h_force = nullptr, h_moment = nullptr;
-  starpu_data_handle_t h_force_samples = nullptr, h_moment_samples = nullptr;  // sampled time functions'
+  SourceHandles h_force, h_moment;  // of sources.force and sources.moment (points null: none)
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
   unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
   // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),

@@ -50,14 +50,19 @@ PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t
 void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
               const PmlPointClasses& points, char* pml);
 
-// The points through which the case's sources act on the block: forces on the velocity
-// (`material` gives the buoyancy), moment tensors on the stress; sorted by source_target.
-// A block's source points by field kind, and the samples of their sampled time functions (never
-// empty: a task reads them whether any point is sampled or not).
-struct BlockSources {
-  std::vector<SourcePoint> force, moment;
-  std::vector<double> force_samples{0.0}, moment_samples{0.0};
+// A block's source points of one field kind, their sources' time functions (one emitter a source)
+// and the samples of the sampled ones (never empty: a task reads them whether any is sampled or not).
+struct SourceSet {
+  std::vector<SourcePoint> points;
+  std::vector<SourceEmitter> emitters;
+  std::vector<double> samples{0.0};
 };
+struct BlockSources {
+  SourceSet force, moment;
+};
+// The points through which the case's sources act on the block: forces on the velocity
+// (`material` gives the buoyancy), moment tensors on the stress; sorted by target, each run's first
+// point holding the run's length (core/layout.hpp SourcePoint).
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material);
 
 // Kinetic + strain energy of the block's cells [i0,i1) x [j0,j1) x [k0,k1) (joules).

@@ -86,13 +86,13 @@ float velocity_buoyancy(const Case& c, const float* material, const BlockShape& 
 
 // Ondes3D's body forces of moment source src (project axes: m = Mxx Myy Mzz Mxy Mxz Myz, x north,
 // y east, z down) in block (x0, y0, s), merged by the value they update, with the accumulated
-// moment as their time function (samples from sample0). The grid of a .prm case puts Ondes3D's vx
+// moment as their time function (emitter `emitter`). The grid of a .prm case puts Ondes3D's vx
 // nodes on the project's vy points, its vy on vx, its vz on vz (io/ondes3d_prm.cpp, Geometry), so
 // every force lands on a point: corner (a, b, c) is the vx node at east (a + 1/2) h, north b h,
 // depth c h; Ondes3D's vx, vy and vz of a node sit 0, (1/2, 1/2, 0) and (1/2, 0, 1/2) cells from it
 // (east, north, up).
 void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, const BlockShape& s,
-                          const float* material, int64_t sample0, std::vector<SourcePoint>& out) {
+                          const float* material, int32_t emitter, std::vector<SourcePoint>& out) {
   const double h = c.grid.h;
   const auto& m = src.moment;
   const double ondes[6] = {m[1], m[0], m[2], m[3], -m[5], -m[4]};  // east, north, up
@@ -117,15 +117,43 @@ void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, cons
                           ondes[e.m] * weight / (h * h * h * h);
     }
   }
-  for (const auto& [key, coef] : sum) {
-    SourcePoint p{};
-    p.comp = key.first;
-    p.idx = key.second;
-    p.coef = coef;
-    p.stf = StfKind::Held;
-    p.t0 = c.time.dt;
-    p.sample0 = sample0;
-    out.push_back(p);
+  for (const auto& [key, coef] : sum) out.push_back({coef, key.first * s.cells() + key.second, emitter, 0});
+}
+
+// The emitter of time function f in set (its index): its parameters and, sampled, its samples.
+int32_t add_emitter(const TimeFunction& f, SourceSet& set) {
+  SourceEmitter e{f.f0, f.t0, f.duration, 0, f.kind};
+  if (f.kind == StfKind::Sampled) {
+    e.f0 = 1.0 / f.step;
+    e.duration = static_cast<double>(f.samples.size());
+    e.sample0 = static_cast<int64_t>(set.samples.size());
+    set.samples.insert(set.samples.end(), f.samples.begin(), f.samples.end());
+  }
+  set.emitters.push_back(e);
+  return static_cast<int32_t>(set.emitters.size() - 1);
+}
+
+// Source src spread trilinearly over its field's own staggered grid in block (x0, y0, s), into set
+// (its points and, if any lands in the block, its emitter and samples).
+void spread_source(const Case& c, const Source& src, int x0, int y0, const BlockShape& s, const float* material,
+                   SourceSet& set) {
+  const Grid& g = c.grid;
+  const double vol = g.h * g.h * g.h;
+  const bool force = src.kind == SourceKind::Force;
+  const int ncomp = force ? 3 : 6;
+  int32_t emitter = -1;  // its index in set.emitters, once a point lands in the block
+  for (int comp = 0; comp < ncomp; ++comp) {
+    const double amp = force ? src.force[comp] : src.moment[comp];
+    if (amp == 0) continue;
+    for (const WeightedPoint& wp : spread(g, src.position, force ? kVelocityOffset[comp] : kStressOffset[comp])) {
+      if (wp.gi < x0 || wp.gi >= x0 + s.nx || wp.gj < y0 || wp.gj >= y0 + s.ny || wp.k < 0 || wp.k >= g.nz) continue;
+      if (!force && comp == SZZ && wp.k == 0 && c.boundaries.free_surface) continue;  // szz = 0 there
+      if (emitter < 0) emitter = add_emitter(src.stf, set);
+      const int64_t idx = s.idx(wp.gi - x0, wp.gj - y0, wp.k);
+      const double coef = force ? c.time.dt * velocity_buoyancy(c, material, s, idx, comp) * amp * wp.w / vol
+                                : -c.time.dt * amp * wp.w / vol;
+      set.points.push_back({coef, comp * s.cells() + idx, emitter, 0});
+    }
   }
 }
 
@@ -135,64 +163,33 @@ void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, cons
 // from the stress (stress glut). Each is spread trilinearly over the field's own staggered grid.
 // Ondes3D's points (StfKind::Held) go to the velocity as its body forces (ondes3d_force_points).
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material) {
-  const Grid& g = c.grid;
-  const double vol = g.h * g.h * g.h;
   BlockSources out;
   for (const Source& src : c.sources) {
     if (src.stf.kind == StfKind::Held) {
-      std::vector<SourcePoint> points;
-      const int64_t sample0 = static_cast<int64_t>(out.force_samples.size());
-      ondes3d_force_points(c, src, x0, y0, s, material, sample0, points);
-      if (points.empty()) continue;
+      SourceSet& set = out.force;
+      const auto emitter = static_cast<int32_t>(set.emitters.size());
+      const size_t before = set.points.size();
+      ondes3d_force_points(c, src, x0, y0, s, material, emitter, set.points);
+      if (set.points.size() == before) continue;
       const std::vector<double> moment = held_moment(src.stf, c.time.dt, c.time.steps);
-      for (SourcePoint& p : points) p.duration = static_cast<double>(moment.size());
-      out.force_samples.insert(out.force_samples.end(), moment.begin(), moment.end());
-      out.force.insert(out.force.end(), points.begin(), points.end());
+      set.emitters.push_back({0.0, c.time.dt, static_cast<double>(moment.size()),
+                              static_cast<int64_t>(set.samples.size()), StfKind::Held});
+      set.samples.insert(set.samples.end(), moment.begin(), moment.end());
       continue;
     }
-    const bool force = src.kind == SourceKind::Force;
-    const int ncomp = force ? 3 : 6;
-    int64_t sample0 = -1;  // where this source's samples start in the block's, once a point needs them
-    for (int comp = 0; comp < ncomp; ++comp) {
-      const double amp = force ? src.force[comp] : src.moment[comp];
-      if (amp == 0) continue;
-      for (const WeightedPoint& wp : spread(g, src.position, force ? kVelocityOffset[comp] : kStressOffset[comp])) {
-        if (wp.gi < x0 || wp.gi >= x0 + s.nx || wp.gj < y0 || wp.gj >= y0 + s.ny || wp.k < 0 || wp.k >= g.nz) continue;
-        if (!force && comp == SZZ && wp.k == 0 && c.boundaries.free_surface) continue;  // szz = 0 there
-        SourcePoint p{};
-        p.idx = s.idx(wp.gi - x0, wp.gj - y0, wp.k);
-        p.comp = comp;
-        p.stf = src.stf.kind;
-        p.f0 = src.stf.f0;
-        p.t0 = src.stf.t0;
-        p.duration = src.stf.duration;
-        if (src.stf.kind == StfKind::Sampled) {
-          std::vector<double>& samples = force ? out.force_samples : out.moment_samples;
-          if (sample0 < 0) {
-            sample0 = static_cast<int64_t>(samples.size());
-            samples.insert(samples.end(), src.stf.samples.begin(), src.stf.samples.end());
-          }
-          p.f0 = 1.0 / src.stf.step;
-          p.duration = static_cast<double>(src.stf.samples.size());
-          p.sample0 = sample0;
-        }
-        if (force) {
-          p.coef = c.time.dt * velocity_buoyancy(c, material, s, p.idx, comp) * amp * wp.w / vol;
-          out.force.push_back(p);
-        } else {
-          p.coef = -c.time.dt * amp * wp.w / vol;
-          out.moment.push_back(p);
-        }
-      }
+    spread_source(c, src, x0, y0, s, material, src.kind == SourceKind::Force ? out.force : out.moment);
+  }
+  // Points on the same value one after another, in source order, each run's length on its first:
+  // a CUDA thread per run adds in the CPU's order (same rounding), and runs are independent (no
+  // atomics).
+  for (SourceSet* set : {&out.force, &out.moment}) {
+    std::vector<SourcePoint>& pts = set->points;
+    std::stable_sort(pts.begin(), pts.end(), [](const SourcePoint& a, const SourcePoint& b) { return a.target < b.target; });
+    for (size_t q = 0, end = 0; q < pts.size(); q = end) {
+      for (end = q; end < pts.size() && pts[end].target == pts[q].target; ++end) {}
+      pts[q].run = static_cast<int32_t>(end - q);
     }
   }
-  // Points on the same value one after another, in source order: a CUDA thread per run of them
-  // adds in the CPU's order (same rounding), and runs are independent (no atomics).
-  const int64_t n = s.cells();
-  for (auto* pts : {&out.force, &out.moment})
-    std::stable_sort(pts->begin(), pts->end(), [n](const SourcePoint& a, const SourcePoint& b) {
-      return source_target(a, n) < source_target(b, n);
-    });
   return out;
 }
 

@@ -106,15 +106,14 @@ void update(const ChainArgs& a, const IterationBuffers& f, int n, cudaStream_t s
   char* anelastic = Velocity ? nullptr : f.anelastic;
   const BoundaryBuffers& in = Velocity ? a.in_stress : a.in_velocity;
   const BoundaryBuffers& out = Velocity ? a.out_velocity : a.out_stress;
-  void* const* source = Velocity ? f.force : f.moment;
+  const compute_task::SourceBuffers& source = Velocity ? f.force : f.moment;
   wait_halos(stream, a, heard);
   if (!a.side.stream) {
-    compute_task::update_field<Velocity, OnCuda>(c, field, other, f.mat, f.pml, anelastic, in, out, source[0],
-                                                 source[1]);
+    compute_task::update_field<Velocity, OnCuda>(c, field, other, f.mat, f.pml, anelastic, in, out, source);
   } else {
     const auto side = static_cast<cudaStream_t>(a.side.stream);
     const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
-    compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source[0], source[1], [&](const BoundaryBuffers& e) {
+    compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source, [&](const BoundaryBuffers& e) {
       auto run = [&](int steps, cudaStream_t on) {
         if (Velocity)
           cuda::compute_velocity(c.params, field, other, f.mat, f.pml, c.pml_cells, in, e, c.march, on, steps);
@@ -269,7 +268,7 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
     a.signal[dir] = b.chain_out[dir].ready;
   }
   a.side = b.chain_side;
-  starpu_data_descr d[10 + 2 * kMaxStressSlots];
+  starpu_data_descr d[IterationBuffers::kMax + 2 + 2 * kMaxStressSlots];
   int n = IterationBuffers::describe(b, a.velocity, a.stress, d);
   // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them
   // between GPUs while windows run (record tasks reading them on a GPU hung the windows).

@@ -8,7 +8,7 @@
 // material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
 // has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
 // own boundary buffer (W) towards each of those neighbours, each in Direction order, then the
-// source points (R) and their samples (R) if has_source, and for compute_stress the points (R) and
+// source points, their emitters and samples (R) if has_source, and for compute_stress the points (R) and
 // samples (W) of each station slot the block samples (station_slots). Model: regression over the block's
 // cells, history keyed by its dimensions, PML cells, neighbours and source.
 #pragma once
@@ -59,18 +59,30 @@ bool edges_apart(const ComputeArgs& a) {
   }
 }
 
+// A field's source buffers in a task (StarPU vectors: partition/block_data.hpp SourceHandles; null
+// without sources).
+struct SourceBuffers {
+  static constexpr int kCount = 3;
+  void* points = nullptr;
+  void* emitters = nullptr;
+  void* samples = nullptr;
+  // The task's buffers from `next` on.
+  static SourceBuffers at(void* buffers[], int next) { return {buffers[next], buffers[next + 1], buffers[next + 2]}; }
+};
+
 // One field's update of a block, `update(edges)` updating its cells (and saving their edges into
-// `edges` where the update saves them), then the sources (points and samples: StarPU vector
-// buffers, null without sources), then the field's edges into `out` where they are saved apart.
+// `edges` where the update saves them), then the sources, then the field's edges into `out` where
+// they are saved apart.
 template <bool Velocity, class B, class Update>
-void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& out, void* points, void* samples,
+void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& out, const SourceBuffers& src,
                      Update&& update) {
   const BlockShape& s = a.params.shape;
   const bool apart = edges_apart<B>(a);
   update(apart ? BoundaryBuffers{} : out);
   if (a.has_source)
-    ONDES_RUN(B, apply_sources, field, s.cells(), vector_data<SourcePoint>(points), vector_count(points),
-              vector_data<double>(samples), a.time);
+    ONDES_RUN(B, apply_sources, field, vector_data<SourcePoint>(src.points), vector_count(src.points),
+              vector_data<SourceEmitter>(src.emitters), vector_count(src.emitters), vector_data<double>(src.samples),
+              a.time);
   if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 
@@ -79,8 +91,8 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
 // the step task's (tasks/step.hpp).
 template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
-                  const BoundaryBuffers& in, const BoundaryBuffers& out, void* points, void* samples) {
-  update_field_by<Velocity, B>(a, field, out, points, samples, [&](const BoundaryBuffers& edges) {
+                  const BoundaryBuffers& in, const BoundaryBuffers& out, const SourceBuffers& src) {
+  update_field_by<Velocity, B>(a, field, out, src, [&](const BoundaryBuffers& edges) {
     if (Velocity)
       ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, edges);
     else
@@ -103,13 +115,12 @@ void entry(void* buffers[], void* cl_arg) {
     if (a.neighbour_mask & (1 << dir)) in.at[dir] = vector_data<float>(buffers[next++]);
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.neighbour_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
-  void* points = a.has_source ? buffers[next] : nullptr;
-  void* samples = a.has_source ? buffers[next + 1] : nullptr;
+  const SourceBuffers src = a.has_source ? SourceBuffers::at(buffers, next) : SourceBuffers{};
   update_field<Velocity, B>(a, vector_data<float>(buffers[0]), vector_data<float>(buffers[1]),
-                            vector_data<float>(buffers[2]), pml, anelastic, in, out, points, samples);
+                            vector_data<float>(buffers[2]), pml, anelastic, in, out, src);
   // The velocity as the stress update leaves it (its ghosts filled, its cells untouched): what a
   // sample_stations task after this one would read.
-  next += a.has_source ? 2 : 0;
+  next += a.has_source ? SourceBuffers::kCount : 0;
   for (int i = 0; i < a.station_slots; ++i, next += 2)
     ONDES_RUN(B, sample_stations, vector_data<float>(buffers[1]), a.params.shape.cells(),
               vector_data<StationPoint>(buffers[next]), vector_count(buffers[next]), a.slot[i],
@@ -181,18 +192,21 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
     a.pml_cells = b.pml_cells;
   }
   if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
-  if (velocity ? b.h_force : b.h_moment) {
+  if ((velocity ? b.h_force : b.h_moment).points) {
     a.has_source = 1;
     a.time = t;
   }
   return a;
 }
 
-// The source points (R) and samples (R) of block b's velocity (or stress) into d; returns 2.
+// The source points, emitters and samples (R) of block b's velocity (or stress) into d; returns
+// their count.
 inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* d) {
-  d[0] = {velocity ? b.h_force : b.h_moment, STARPU_R};
-  d[1] = {velocity ? b.h_force_samples : b.h_moment_samples, STARPU_R};
-  return 2;
+  const SourceHandles& h = velocity ? b.h_force : b.h_moment;
+  d[0] = {h.points, STARPU_R};
+  d[1] = {h.emitters, STARPU_R};
+  d[2] = {h.samples, STARPU_R};
+  return compute_task::SourceBuffers::kCount;
 }
 
 // Submits compute_velocity (or compute_stress) of block b at time t (of its source points, if it
@@ -203,7 +217,8 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base,
                           const ExecutionPolicy& policy, bool velocity, double t, int parity,
                           void (*on_done)(void*) = nullptr, void* arg = nullptr) {
-  starpu_data_descr d[7 + 4 * kDirections + 2 * kMaxStressSlots];  // above STARPU_NMAXBUFS, task_insert allocates
+  // above STARPU_NMAXBUFS, task_insert allocates
+  starpu_data_descr d[5 + compute_task::SourceBuffers::kCount + 4 * kDirections + 2 * kMaxStressSlots];
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below

@@ -28,23 +28,24 @@ struct StepArgs {
 
 // The buffers a task over whole iterations of a block takes first (the step task, tasks/chain.hpp's
 // window): velocity (RW), stress (RW), material (R), PML memory (RW) if any, the anelastic buffer
-// (RW) if any, the force points and samples (R) if any, the moment ones (R) if any.
+// (RW) if any, the force points, emitters and samples (R) if any, the moment ones (R) if any.
 struct IterationBuffers {
   float* v = nullptr;
   float* s = nullptr;
   const float* mat = nullptr;
   char* pml = nullptr;
   char* anelastic = nullptr;
-  void* force[2] = {};
-  void* moment[2] = {};
+  compute_task::SourceBuffers force, moment;
   int next = 3;  // the index of the task's next buffer
+  static constexpr int kMax = 5 + 2 * compute_task::SourceBuffers::kCount;  // describe's most
 
   IterationBuffers(void* buffers[], const ComputeArgs& velocity, const ComputeArgs& stress)
       : v(vector_data<float>(buffers[0])), s(vector_data<float>(buffers[1])), mat(vector_data<float>(buffers[2])) {
     if (velocity.has_pml) pml = vector_data<char>(buffers[next++]);
     if (stress.anelastic.mechanisms) anelastic = vector_data<char>(buffers[next++]);
-    if (velocity.has_source) force[0] = buffers[next], force[1] = buffers[next + 1], next += 2;
-    if (stress.has_source) moment[0] = buffers[next], moment[1] = buffers[next + 1], next += 2;
+    using compute_task::SourceBuffers;
+    if (velocity.has_source) force = SourceBuffers::at(buffers, next), next += SourceBuffers::kCount;
+    if (stress.has_source) moment = SourceBuffers::at(buffers, next), next += SourceBuffers::kCount;
   }
   // The descriptors of those buffers of block b into d; returns their count.
   static int describe(const BlockData& b, const ComputeArgs& velocity, const ComputeArgs& stress,
@@ -69,8 +70,8 @@ void entry(void* buffers[], void* cl_arg) {
   IterationBuffers f(buffers, a.velocity, a.stress);
   float* v = f.v;
   int next = f.next;
-  compute_task::update_field<true, B>(a.velocity, v, f.s, f.mat, f.pml, nullptr, {}, {}, f.force[0], f.force[1]);
-  compute_task::update_field<false, B>(a.stress, f.s, v, f.mat, f.pml, f.anelastic, {}, {}, f.moment[0], f.moment[1]);
+  compute_task::update_field<true, B>(a.velocity, v, f.s, f.mat, f.pml, nullptr, {}, {}, f.force);
+  compute_task::update_field<false, B>(a.stress, f.s, v, f.mat, f.pml, f.anelastic, {}, {}, f.moment);
   for (int g = 0; g < a.groups; ++g, next += 2) {
     StationBlocks blocks{};
     blocks.v[0] = v;
@@ -118,7 +119,7 @@ inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const St
   const double t = n * dt;
   a.velocity = compute_args(b, base, policy, true, t);
   a.stress = compute_args(b, base, policy, false, t + 0.5 * dt);
-  starpu_data_descr d[10 + 2 * kMaxStepGroups];
+  starpu_data_descr d[IterationBuffers::kMax + 1 + 2 * kMaxStepGroups];
   int k = IterationBuffers::describe(b, a.velocity, a.stress, d);
   for (size_t g = 0; g < groups.size() && a.groups < kMaxStepGroups; ++g) {
     if (!recorded_by_step(groups[g], b, rank)) continue;

@@ -5,9 +5,11 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <map>
 #include <vector>
 
 #include "codelets/compute.hpp"
+#include "codelets/source.hpp"
 #include "codelets/stations.hpp"
 #include "codelets/stencil.hpp"
 #include "core/fast_div.hpp"
@@ -92,6 +94,61 @@ TEST(SourceTimeFunction, NormalisationAndShape) {
 }
 
 // A double couple: traceless, eigenvalues (M0, 0, -M0) whatever the angles; known special case.
+// Sources sharing the values they update (a fault's neighbouring points) each add their own time
+// function: three moment sources, two at one position with different time functions, as one
+// block's points (one emitter a source, runs by value) and the CPU update, against the sum over
+// every point of coef * s(t) taken from each source's own TimeFunction.
+TEST(Sources, SourcesSharingValuesEachAddTheirOwnTimeFunction) {
+  Case c;
+  c.grid = {24, 20, 16, 50.0};
+  c.time.dt = 0.004;
+  c.time.steps = 100;
+  Source a;
+  a.kind = SourceKind::Moment;
+  a.position = {500, 480, 400};
+  a.moment = double_couple(30, 60, 90, 1e15);
+  a.stf = {StfKind::SmoothRamp, 0, 0.05, 0.1};
+  Source b = a, far = a;
+  b.stf = {StfKind::Ricker, 8.0, 0.12, 0};
+  far.position = {730, 330, 525};
+  far.stf = {StfKind::Gaussian, 5.0, 0.2, 0};
+  c.sources = {a, b, far};
+  const BlockShape sh{c.grid.nx, c.grid.ny, c.grid.nz};
+  const BlockSources bs = source_points(c, 0, 0, sh, nullptr);
+  const SourceSet& m = bs.moment;
+  EXPECT_TRUE(bs.force.points.empty());
+  ASSERT_EQ(m.emitters.size(), 3u);
+  size_t covered = 0;
+  for (size_t q = 0; q < m.points.size(); q += m.points[q].run) {
+    ASSERT_GT(m.points[q].run, 0) << "point " << q;
+    if (q > 0) EXPECT_LT(m.points[q - 1].target, m.points[q].target);
+    for (int r = 1; r < m.points[q].run; ++r) {
+      EXPECT_EQ(m.points[q + r].target, m.points[q].target);
+      EXPECT_EQ(m.points[q + r].run, 0);
+    }
+    covered += m.points[q].run;
+  }
+  EXPECT_EQ(covered, m.points.size());
+  for (const double t : {0.03, 0.08, 0.15}) {
+    std::vector<float> field(kStressComponents * sh.cells(), 0.0f);
+    cpu::apply_sources(field.data(), m.points.data(), int64_t(m.points.size()), m.emitters.data(),
+                       int64_t(m.emitters.size()), m.samples.data(), t);
+    // Each point's source by its emitter, in the order sources first land in the block: a, b, far.
+    std::map<int64_t, double> expected;
+    for (const SourcePoint& p : m.points) {
+      const TimeFunction& f = c.sources[p.emitter].stf;
+      expected[p.target] += p.coef * stf_value(f.kind, f.f0, f.t0, f.duration, t);
+    }
+    EXPECT_GT(expected.size(), 16u);
+    for (const auto& [target, value] : expected)
+      EXPECT_NEAR(field[target], value, 1e-6 * std::abs(value)) << "t " << t << ", value " << target;
+    double others = 0;
+    for (int64_t i = 0; i < int64_t(field.size()); ++i)
+      if (!expected.count(i)) others += std::abs(field[i]);
+    EXPECT_EQ(others, 0.0);
+  }
+}
+
 TEST(MomentTensor, DoubleCoupleProperties) {
   const auto ss = double_couple(0, 90, 0, 1e18);  // vertical strike-slip, fault along x (north)
   EXPECT_NEAR(ss[3], 1e18, 1e6);                  // Mxy
