@@ -270,6 +270,32 @@ void stress_done(void* progress) {
 }
 }  // namespace
 
+IterationPlan Simulation::iteration_plan(void* progress) const {
+  IterationPlan plan;
+  plan.base = plan_.step;
+  plan.policy = plan_.policy;
+  plan.nsteps = steps_;
+  plan.dt = case_.time.dt;
+  plan.on_stress_done = &stress_done;
+  plan.on_steps_done = &Progress::on_blocks_done;  // a chained window's, with its steps
+  plan.callback_arg = progress;
+  plan.rank = Runtime::rank();
+  plan.small_where = small_where();
+  plan.watchdog_every = plan_.watchdog_every;
+  plan.snapshot_every = case_.snapshots.every;
+  return plan;
+}
+
+GraphData Simulation::graph_data() {
+  GraphData graph{blocks_, stations_, halo_};
+  graph.record_tokens = chain_memory_.record_tokens;
+  if (snapshots_) {
+    graph.planes = &snapshots_->planes();
+    graph.pgv = &snapshots_->pgv_handles();
+  }
+  return graph;
+}
+
 int Simulation::advance(int n, bool show_progress) {
   n = std::min(n, steps_ - iteration_);
   if (n <= 0) return 0;
@@ -280,24 +306,8 @@ int Simulation::advance(int n, bool show_progress) {
     // Counted against the run's last step (steps_), not this window's: the driver advances in
     // windows (the warm-up, each checkpoint), and the line must not read as if the run had ended.
     Progress progress(local_blocks(), iteration_, steps_, case_.time.dt, cells, show_progress);
-    IterationPlan plan;
-    plan.base = plan_.step;
-    plan.policy = plan_.policy;
-    plan.nsteps = steps_;
-    plan.dt = case_.time.dt;
-    plan.on_stress_done = &stress_done;
-    plan.on_steps_done = &Progress::on_blocks_done;  // a chained window's, with its steps
-    plan.callback_arg = &progress;
-    plan.rank = Runtime::rank();
-    plan.small_where = small_where();
-    plan.watchdog_every = plan_.watchdog_every;
-    plan.snapshot_every = case_.snapshots.every;
-    GraphData graph{blocks_, stations_, halo_};
-    graph.record_tokens = chain_memory_.record_tokens;
-    if (snapshots_) {
-      graph.planes = &snapshots_->planes();
-      graph.pgv = &snapshots_->pgv_handles();
-    }
+    const IterationPlan plan = iteration_plan(&progress);
+    GraphData graph = graph_data();
     {
       const ParkedCpus parked(cpus_to_park());  // until every step is submitted and done
       while (done < n) {

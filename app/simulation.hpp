@@ -20,6 +20,8 @@
 namespace ondes {
 
 class CheckpointReader;
+struct IterationPlan;  // tasks/iteration.hpp
+struct GraphData;
 
 struct RunStats {
   int steps = 0;
@@ -103,6 +105,8 @@ class Simulation {
   int probes_in_flight_ = 0;  // watchdog reads not yet called back (under alarm_mutex_)
   std::optional<WatchdogAlarm> alarm_;
   void read_peaks(int iteration);  // after the iteration's watch_velocity tasks
+  IterationPlan iteration_plan(void* progress) const;  // advance()'s, its callbacks reporting to progress
+  GraphData graph_data();  // what advance() builds the graph of
   void apply_plan();  // the plan's placement and priority onto the local blocks
   void restore_snapshots(CheckpointReader& r, const std::string& path);  // a restart's PGV map and frames
   unsigned long long small_where() const;  // run.small_tasks: the workers the small tasks may use

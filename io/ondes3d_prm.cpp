@@ -261,6 +261,49 @@ PrmDialect prm_dialect(const std::string& text) {
   return PrmDialect::None;
 }
 
+namespace {
+
+// The file's key in its dialect: tagged `<a>`, else `B = ...`.
+std::string prm_key(bool tagged, const char* a, const char* b) { return tagged ? a : b; }
+
+// Its sources: the source map and moment-rate histories as one fault of Held points (Ondes3D's body
+// forces), those inside the computed region.
+void read_fault(const PrmValues& v, PrmFiles& files, const Geometry& g, bool tagged, Case& c,
+                std::vector<Provenance>& where) {
+  const std::string map_key = prm_key(tagged, "fsrcMap", "SOURCES"), hist_key = prm_key(tagged, "fsrcHist", "SOURCE_TIME_FUNCTION");
+  Fault f;
+  f.file = files.find(v.text(map_key, "the source position file"), v.origin(map_key));
+  f.history = files.find(v.text(hist_key, "the moment-rate history file; Ondes3D's VELO source, a time function "
+                                          "compiled into its code, is not supported"),
+                         v.origin(hist_key));
+  f.offset = g.offset;
+  f.stf = StfKind::Held;
+  f.region_min = g.sources.lo, f.region_max = g.sources.hi;
+  std::vector<Source> points = read_ondes3d_sources({f.file, f.history, f.offset, g.sources}, &f.text);
+  f.count = points.size();
+  c.sources = std::move(points);
+  c.faults.push_back(f);
+  where.push_back({"faults[0]", v.origin(map_key) + ", " + v.origin(hist_key)});
+}
+
+// Where its results go: <dir> (else the current folder), the HDF5 file named after the .prm there
+// beside Ondes3D's obs<N>.dat; returns the folder.
+std::string output_place(const PrmValues& v, PrmFiles& files, bool tagged, const std::string& path, Case& c,
+                         std::vector<Provenance>& where) {
+  const std::string dir_key = prm_key(tagged, "dir", "OUTPUT_DIR");
+  const bool given = v.has(dir_key);
+  const std::filesystem::path out_dir =
+      given ? std::filesystem::path(files.find(v.text(dir_key, "the output folder"), v.origin(dir_key), true))
+            : std::filesystem::absolute(".").lexically_normal();
+  c.output = (out_dir / (stem(path) + ".h5")).lexically_normal().string();
+  c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
+  c.exports.ondes3d_dir = out_dir.string();
+  if (given) where.push_back({"output.file", v.origin(dir_key)});
+  return out_dir.string();
+}
+
+}  // namespace
+
 Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vector<Provenance>* where_out) {
   const PrmDialect dialect = prm_dialect(text);
   if (dialect == PrmDialect::None)
@@ -271,7 +314,7 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   const bool tagged = dialect == PrmDialect::Tagged;
   const PrmValues v = tagged ? read_tagged(path, text) : read_key_value(path, text);
   std::vector<Provenance> where;
-  auto key = [tagged](const char* a, const char* b) { return std::string(tagged ? a : b); };
+  auto key = [tagged](const char* a, const char* b) { return prm_key(tagged, a, b); };
   PrmFiles files(path);
 
   Case c;
@@ -299,33 +342,13 @@ Case read_ondes3d_prm(const std::string& path, const std::string& text, std::vec
   else
     layered_medium(v, g, files, tagged, c, where);
 
-  Fault f;
-  f.file = files.find(v.text(key("fsrcMap", "SOURCES"), "the source position file"), v.origin(key("fsrcMap", "SOURCES")));
-  f.history = files.find(v.text(key("fsrcHist", "SOURCE_TIME_FUNCTION"),
-                                "the moment-rate history file; Ondes3D's VELO source, a time function compiled "
-                                "into its code, is not supported"),
-                         v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION")));
-  f.offset = g.offset;
-  f.stf = StfKind::Held;
-  f.region_min = g.sources.lo, f.region_max = g.sources.hi;
-  std::vector<Source> points = read_ondes3d_sources({f.file, f.history, f.offset, g.sources}, &f.text);
-  f.count = points.size();
-  c.sources = std::move(points);
-  c.faults.push_back(f);
-  where.push_back({"faults[0]", v.origin(key("fsrcMap", "SOURCES")) + ", " + v.origin(key("fsrcHist", "SOURCE_TIME_FUNCTION"))});
+  read_fault(v, files, g, tagged, c, where);
 
   read_stations(files.find(v.text(key("fstatMap", "STATIONS"), "the station file"), v.origin(key("fstatMap", "STATIONS"))),
                 g, c, geological ? &geo : nullptr);
   where.push_back({"stations", v.origin(key("fstatMap", "STATIONS"))});
-  const std::string dir = v.has(key("dir", "OUTPUT_DIR")) ? v.text(key("dir", "OUTPUT_DIR"), "the output folder") : ".";
-  const std::filesystem::path out_dir =
-      v.has(key("dir", "OUTPUT_DIR")) ? std::filesystem::path(files.find(dir, v.origin(key("dir", "OUTPUT_DIR")), true))
-                                       : std::filesystem::absolute(".").lexically_normal();
-  c.output = (out_dir / (stem(path) + ".h5")).lexically_normal().string();
-  c.exports.ondes3d_text = true;  // obs<N>.dat where Ondes3D writes them: in <dir>
-  c.exports.ondes3d_dir = out_dir.string();
-  if (v.has(key("dir", "OUTPUT_DIR"))) where.push_back({"output.file", v.origin(key("dir", "OUTPUT_DIR"))});
-  if (tagged) snapshot_planes(v, g, !geological, out_dir.string(), c, where);
+  const std::string out_dir = output_place(v, files, tagged, path, c, where);
+  if (tagged) snapshot_planes(v, g, !geological, out_dir, c, where);
   else if (v.has("I0") || v.has("J0"))
     spdlog::info("{}: I0, J0 read and unused, as by the GPU port of Ondes3D (which writes no planes); a TOML "
                  "case's [snapshots] writes planes", v.origin(v.has("I0") ? "I0" : "J0"));

@@ -165,11 +165,37 @@ double element_unrelaxed(const Relaxation& r, int l) {
 }
 
 namespace {
+// One damped Gauss-Newton step of r's Y on residuals(r) = res: the Jacobian by central
+// differences, the least-squares rows augmented by sqrt(lambda) x I, Y projected onto [0, max_y].
+template <class Residuals>
+Relaxation gauss_newton_step(const Relaxation& r, const std::vector<double>& res, double lambda, double max_y,
+                             Residuals&& residuals) {
+  std::vector<std::vector<double>> rows(res.size(), std::vector<double>(kCubeMechanisms));
+  for (int l = 0; l < kCubeMechanisms; ++l) {
+    Relaxation up = r, down = r;
+    const double h = 1e-7;
+    up.y[l] += h, down.y[l] -= h;
+    const std::vector<double> a = residuals(up), b = residuals(down);
+    for (size_t k = 0; k < res.size(); ++k) rows[k][l] = (a[k] - b[k]) / (2 * h);
+  }
+  std::vector<double> rhs;
+  for (double v : res) rhs.push_back(-v);
+  for (int l = 0; l < kCubeMechanisms; ++l) {
+    std::vector<double> row(kCubeMechanisms, 0.0);
+    row[l] = std::sqrt(lambda);
+    rows.push_back(row);
+    rhs.push_back(0.0);
+  }
+  const std::vector<double> step = least_squares(rows, rhs);
+  Relaxation next = r;
+  for (int l = 0; l < kCubeMechanisms; ++l) next.y[l] = std::min(max_y, std::max(0.0, r.y[l] + step[l]));
+  return next;
+}
+
 Relaxation fit_cube(double q, double f_min, double f_max) {
   fit_constant_q(q, f_min, f_max, 1);  // checks q and the band
   // A single mechanism of large Y_l shifts the cube's losses below omega_l, the more so the lower
-  // Q: the frequencies reach 5 f_max (with 1.5 f_max the fit missed Q = 10 over [0.2, 10] Hz by
-  // 8%; with 5 f_max by 0.02%, and Q >= 10 within 1.2% over up to 4 decades).
+  // Q: the mechanisms' frequencies reach kCoarseBeyond f_max.
   Relaxation r = fit_over(q, f_min, f_max, log_spaced(f_min / kBeyond, f_max * kCoarseBeyond, kCubeMechanisms));
   r.coarse = true;
   r.centre = std::sqrt(f_min * f_max);
@@ -193,28 +219,7 @@ Relaxation fit_cube(double q, double f_min, double f_max) {
   double lambda = 1e-3;
   // Until Q is within 1e-3 (RMS) or the steps stop gaining.
   for (int it = 0; it < 1000 && cost(res) > 1e-6 * double(res.size()); ++it) {
-    // The Jacobian by central differences, then a damped Gauss-Newton step (the augmented
-    // least-squares rows sqrt(lambda) x I), projected onto [0, kMaxY].
-    std::vector<std::vector<double>> jac(f.size(), std::vector<double>(kCubeMechanisms));
-    for (int l = 0; l < kCubeMechanisms; ++l) {
-      Relaxation up = r, down = r;
-      const double h = 1e-7;
-      up.y[l] += h, down.y[l] -= h;
-      const std::vector<double> a = residuals(up), b = residuals(down);
-      for (size_t k = 0; k < f.size(); ++k) jac[k][l] = (a[k] - b[k]) / (2 * h);
-    }
-    std::vector<std::vector<double>> rows = jac;
-    std::vector<double> rhs;
-    for (double v : res) rhs.push_back(-v);
-    for (int l = 0; l < kCubeMechanisms; ++l) {
-      std::vector<double> row(kCubeMechanisms, 0.0);
-      row[l] = std::sqrt(lambda);
-      rows.push_back(row);
-      rhs.push_back(0.0);
-    }
-    const std::vector<double> step = least_squares(rows, rhs);
-    Relaxation next = r;
-    for (int l = 0; l < kCubeMechanisms; ++l) next.y[l] = std::min(kMaxY, std::max(0.0, r.y[l] + step[l]));
+    const Relaxation next = gauss_newton_step(r, res, lambda, kMaxY, residuals);
     const std::vector<double> next_res = residuals(next);
     if (const double before = cost(res), after = cost(next_res); after < before) {
       r = next, res = next_res, lambda = std::max(1e-12, lambda / 3);
