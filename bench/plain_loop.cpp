@@ -62,19 +62,14 @@ int main(int argc, char** argv) try {
   float* s = to_device(b.stress, kStressComponents * n);
   float* mat = to_device(b.material, material_floats(b));
   char* pml = to_device(b.pml, b.pml_bytes);
-  struct DeviceSources {
-    SourcePoint* points;
-    int64_t count;
-    SourceEmitter* emitters;
-    int64_t nemitters;
-    double* samples;
-  };
   auto sources_to_device = [](const SourceSet& set) {
-    return DeviceSources{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
-                         to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
-                         to_device(set.samples.data(), set.samples.size())};
+    double* values = nullptr;
+    if (!set.emitters.empty()) check(cudaMalloc(&values, set.emitters.size() * sizeof(double)), "cudaMalloc");
+    return SourceArgs{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
+                      to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
+                      to_device(set.samples.data(), set.samples.size()), values};
   };
-  const DeviceSources force = sources_to_device(b.sources.force), moment = sources_to_device(b.sources.moment);
+  const SourceArgs force = sources_to_device(b.sources.force), moment = sources_to_device(b.sources.moment);
   std::vector<StationPoint*> st;
   std::vector<float*> traces;
   for (StationGroup& g : groups) {
@@ -93,11 +88,10 @@ int main(int argc, char** argv) try {
   auto step = [&](int it) {
     const double t = it * c.time.dt;
     cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
-    cuda::apply_sources(v, force.points, force.count, force.emitters, force.nemitters, force.samples, t, stream);
+    cuda::apply_sources(v, force, t, stream);
     cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, BoundaryBuffers{},
                          march, stream);
-    cuda::apply_sources(s, moment.points, moment.count, moment.emitters, moment.nemitters, moment.samples,
-                        t + 0.5 * c.time.dt, stream);
+    cuda::apply_sources(s, moment, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
   };

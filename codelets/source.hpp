@@ -1,10 +1,9 @@
 // Sources: each point adds coef * s(t) to one value of a field (force points to the velocity,
 // moment points to the stress; physics/source_points.cpp makes them), s the time function of its
-// emitter (core/layout.hpp SourceEmitter). Sampled time functions read their samples from
+// emitter (core/layout.hpp SourceEmitter), evaluated once a step for all its points into `values`
+// (a scratch buffer of one double an emitter). Sampled time functions read their samples from
 // `samples` (the block's, of that field kind; SourceEmitter::sample0).
 #pragma once
-#include <vector>
-
 #include "codelets/kernel_support.hpp"
 #include "physics/stf.hpp"
 
@@ -15,51 +14,44 @@ ONDES_HD inline double emitter_value(const SourceEmitter& e, const double* sampl
 }
 
 // The run of points starting at p (its length p->run) on one value, summed in double in their
-// order, value(emitter) the emitter's s(t): one float rounding per value and step however many
-// points share it (a finite fault puts hundreds on one), the same on CPU and GPU. The terms are
-// taken kSourceBatch at a time before they are added (in the same order): a GPU thread waits on
-// their loads together rather than one after another.
-constexpr int kSourceBatch = 8;
-template <class Value>
-ONDES_HD inline double source_run(const SourcePoint* p, Value&& value) {
+// order from their emitters' values: one float rounding per value and step however many points
+// share it (a finite fault puts dozens on one), the same on CPU and GPU.
+ONDES_HD inline double source_run(const SourcePoint* p, const double* values) {
   double sum = 0;
   const int32_t n = p->run;
-  int32_t r = 0;
-  for (; r + kSourceBatch <= n; r += kSourceBatch) {
-    double term[kSourceBatch];
-    ONDES_UNROLL
-    for (int i = 0; i < kSourceBatch; ++i) term[i] = p[r + i].coef * value(p[r + i].emitter);
-    ONDES_UNROLL
-    for (int i = 0; i < kSourceBatch; ++i) sum += term[i];
-  }
-  for (; r < n; ++r) sum += p[r].coef * value(p[r].emitter);
+  for (int32_t r = 0; r < n; ++r) sum += p[r].coef * values[p[r].emitter];
   return sum;
 }
+
+// The sources of one field kind of a block, as a task holds them.
+struct SourceArgs {
+  const SourcePoint* points;
+  int64_t count;
+  const SourceEmitter* emitters;
+  int64_t nemitters;
+  const double* samples;
+  double* values;  // scratch: nemitters doubles
+};
 
 }  // namespace ondes
 
 namespace ondes::cpu {
 // field[target] += coef * s(t) for each point.
-void apply_sources(float* field, const SourcePoint* points, int64_t count, const SourceEmitter* emitters,
-                   int64_t nemitters, const double* samples, double t);
+void apply_sources(float* field, const SourceArgs& a, double t);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void apply_sources(float* field, const SourcePoint* points, int64_t count, const SourceEmitter* emitters,
-                   int64_t nemitters, const double* samples, double t, cudaStream_t stream);
+void apply_sources(float* field, const SourceArgs& a, double t, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 
 // Each emitter's s(t) once, then the runs.
-void apply_sources(float* field, const SourcePoint* points, int64_t count, const SourceEmitter* emitters,
-                   int64_t nemitters, const double* samples, double t) {
-  thread_local std::vector<double> value;
-  value.resize(static_cast<size_t>(nemitters));
-  for (int64_t e = 0; e < nemitters; ++e) value[e] = emitter_value(emitters[e], samples, t);
-  for (int64_t q = 0; q < count; q += points[q].run)
-    field[points[q].target] += static_cast<float>(source_run(points + q, [&](int32_t e) { return value[e]; }));
+void apply_sources(float* field, const SourceArgs& a, double t) {
+  for (int64_t e = 0; e < a.nemitters; ++e) a.values[e] = emitter_value(a.emitters[e], a.samples, t);
+  for (int64_t q = 0; q < a.count; q += a.points[q].run)
+    field[a.points[q].target] += static_cast<float>(source_run(a.points + q, a.values));
 }
 
 }  // namespace ondes::cpu
@@ -69,23 +61,28 @@ void apply_sources(float* field, const SourcePoint* points, int64_t count, const
 namespace ondes::cuda {
 namespace {
 
-// A thread per source point; the first of each run adds the run (source_run), each point's s(t)
-// from its emitter (the same function, the same bits as the CPU's value of it): runs are
+// A thread per emitter: its s(t) into values.
+__global__ void emitters_kernel(const SourceEmitter* emitters, int64_t n, const double* samples, double t,
+                                double* values) {
+  const int64_t e = thread_index();
+  if (e < n) values[e] = emitter_value(emitters[e], samples, t);
+}
+
+// A thread per source point; the first of each run adds the run (source_run): runs are
 // independent, so a finite fault's points go in parallel without atomics.
-__global__ void sources_kernel(float* field, const SourcePoint* points, int64_t count, const SourceEmitter* emitters,
-                               const double* samples, double t) {
+__global__ void sources_kernel(float* field, const SourcePoint* points, int64_t count, const double* values) {
   const int64_t q = thread_index();
   if (q >= count || points[q].run == 0) return;
-  const double sum = source_run(points + q, [&](int32_t e) { return emitter_value(emitters[e], samples, t); });
-  field[points[q].target] += static_cast<float>(sum);
+  field[points[q].target] += static_cast<float>(source_run(points + q, values));
 }
 
 }  // namespace
 
-void apply_sources(float* field, const SourcePoint* points, int64_t count, const SourceEmitter* emitters, int64_t,
-                   const double* samples, double t, cudaStream_t stream) {
-  if (count <= 0) return;
-  sources_kernel<<<blocks_for(count, 128), 128, 0, stream>>>(field, points, count, emitters, samples, t);
+void apply_sources(float* field, const SourceArgs& a, double t, cudaStream_t stream) {
+  if (a.count <= 0) return;
+  emitters_kernel<<<blocks_for(a.nemitters, 128), 128, 0, stream>>>(a.emitters, a.nemitters, a.samples, t, a.values);
+  check_launch("emitters_kernel");
+  sources_kernel<<<blocks_for(a.count, 128), 128, 0, stream>>>(field, a.points, a.count, a.values);
   check_launch("sources_kernel");
 }
 

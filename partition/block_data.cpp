@@ -237,6 +237,7 @@ void register_sources(SourceHandles& h, SourceSet& set) {
   register_vector(&h.points, set.points.data(), set.points.size());
   register_vector(&h.emitters, set.emitters.data(), set.emitters.size());
   register_vector(&h.samples, set.samples.data(), set.samples.size());
+  starpu_vector_data_register(&h.values, -1, 0, static_cast<uint32_t>(set.emitters.size()), sizeof(double));
 }
 }  // namespace
 
@@ -276,8 +277,9 @@ std::vector<int64_t> global_pml_cells(const BlockInfo& b, const char* pml, int64
 void release_blocks(std::vector<BlockData>& blocks) {
   for (BlockData& b : blocks) {
     for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic,
-                                    &b.h_force.points, &b.h_force.emitters, &b.h_force.samples, &b.h_moment.points,
-                                    &b.h_moment.emitters, &b.h_moment.samples, &b.h_peak})
+                                    &b.h_force.points, &b.h_force.emitters, &b.h_force.samples, &b.h_force.values,
+                                    &b.h_moment.points, &b.h_moment.emitters, &b.h_moment.samples,
+                                    &b.h_moment.values, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       for (starpu_data_handle_t* h : {&b.h_velocity_out[dir], &b.h_stress_out[dir], &b.h_velocity_token[dir],

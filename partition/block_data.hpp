@@ -31,9 +31,10 @@ struct HaloChannel {
   uint32_t* ready = nullptr;
 };
 
-// A SourceSet's handles (physics/grid_setup.hpp): its points, emitters and samples.
+// A SourceSet's handles (physics/grid_setup.hpp): its points, emitters and samples, and a
+// scratch of one double an emitter (their values at a step: codelets/source.hpp).
 struct SourceHandles {
-  starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr;
+  starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr, values = nullptr;
 };
 
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has

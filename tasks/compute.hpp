@@ -8,7 +8,7 @@
 // material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
 // has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
 // own boundary buffer (W) towards each of those neighbours, each in Direction order, then the
-// source points, their emitters and samples (R) if has_source, and for compute_stress the points (R) and
+// source points, their emitters and samples (R) and the emitters' values (SCRATCH) if has_source, and for compute_stress the points (R) and
 // samples (W) of each station slot the block samples (station_slots). Model: regression over the block's
 // cells, history keyed by its dimensions, PML cells, neighbours and source.
 #pragma once
@@ -62,12 +62,19 @@ bool edges_apart(const ComputeArgs& a) {
 // A field's source buffers in a task (StarPU vectors: partition/block_data.hpp SourceHandles; null
 // without sources).
 struct SourceBuffers {
-  static constexpr int kCount = 3;
+  static constexpr int kCount = 4;
   void* points = nullptr;
   void* emitters = nullptr;
   void* samples = nullptr;
+  void* values = nullptr;  // scratch
   // The task's buffers from `next` on.
-  static SourceBuffers at(void* buffers[], int next) { return {buffers[next], buffers[next + 1], buffers[next + 2]}; }
+  static SourceBuffers at(void* buffers[], int next) {
+    return {buffers[next], buffers[next + 1], buffers[next + 2], buffers[next + 3]};
+  }
+  SourceArgs args() const {
+    return {vector_data<SourcePoint>(points), vector_count(points), vector_data<SourceEmitter>(emitters),
+            vector_count(emitters), vector_data<double>(samples), vector_data<double>(values)};
+  }
 };
 
 // One field's update of a block, `update(edges)` updating its cells (and saving their edges into
@@ -80,9 +87,7 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
   const bool apart = edges_apart<B>(a);
   update(apart ? BoundaryBuffers{} : out);
   if (a.has_source)
-    ONDES_RUN(B, apply_sources, field, vector_data<SourcePoint>(src.points), vector_count(src.points),
-              vector_data<SourceEmitter>(src.emitters), vector_count(src.emitters), vector_data<double>(src.samples),
-              a.time);
+    ONDES_RUN(B, apply_sources, field, src.args(), a.time);
   if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 
@@ -199,13 +204,14 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   return a;
 }
 
-// The source points, emitters and samples (R) of block b's velocity (or stress) into d; returns
-// their count.
+// The source points, emitters and samples (R) of block b's velocity (or stress), and the scratch
+// of its emitters' values, into d; returns their count.
 inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* d) {
   const SourceHandles& h = velocity ? b.h_force : b.h_moment;
   d[0] = {h.points, STARPU_R};
   d[1] = {h.emitters, STARPU_R};
   d[2] = {h.samples, STARPU_R};
+  d[3] = {h.values, STARPU_SCRATCH};
   return compute_task::SourceBuffers::kCount;
 }
 

@@ -131,8 +131,11 @@ TEST(Sources, SourcesSharingValuesEachAddTheirOwnTimeFunction) {
   EXPECT_EQ(covered, m.points.size());
   for (const double t : {0.03, 0.08, 0.15}) {
     std::vector<float> field(kStressComponents * sh.cells(), 0.0f);
-    cpu::apply_sources(field.data(), m.points.data(), int64_t(m.points.size()), m.emitters.data(),
-                       int64_t(m.emitters.size()), m.samples.data(), t);
+    std::vector<double> values(m.emitters.size());
+    cpu::apply_sources(field.data(),
+                       {m.points.data(), int64_t(m.points.size()), m.emitters.data(), int64_t(m.emitters.size()),
+                        m.samples.data(), values.data()},
+                       t);
     // Each point's source by its emitter, in the order sources first land in the block: a, b, far.
     std::map<int64_t, double> expected;
     for (const SourcePoint& p : m.points) {
