@@ -270,7 +270,8 @@ std::string prm_key(bool tagged, const char* a, const char* b) { return tagged ?
 // forces), those inside the computed region.
 void read_fault(const PrmValues& v, PrmFiles& files, const Geometry& g, bool tagged, Case& c,
                 std::vector<Provenance>& where) {
-  const std::string map_key = prm_key(tagged, "fsrcMap", "SOURCES"), hist_key = prm_key(tagged, "fsrcHist", "SOURCE_TIME_FUNCTION");
+  const std::string map_key = prm_key(tagged, "fsrcMap", "SOURCES");
+  const std::string hist_key = prm_key(tagged, "fsrcHist", "SOURCE_TIME_FUNCTION");
   Fault f;
   f.file = files.find(v.text(map_key, "the source position file"), v.origin(map_key));
   f.history = files.find(v.text(hist_key, "the moment-rate history file; Ondes3D's VELO source, a time function "

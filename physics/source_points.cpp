@@ -120,10 +120,15 @@ void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, cons
   for (const auto& [key, coef] : sum) out.push_back({coef, key.first * s.cells() + key.second, emitter, 0});
 }
 
-// The emitter of time function f in set (its index): its parameters and, sampled, its samples.
-int32_t add_emitter(const TimeFunction& f, SourceSet& set) {
+// The emitter of time function f in set (its index): its parameters and, sampled, its samples;
+// held (Ondes3D's histories), the moment accumulated at each of the run's steps (held_moment).
+int32_t add_emitter(const TimeFunction& f, const TimeStepping& time, SourceSet& set) {
   SourceEmitter e{f.f0, f.t0, f.duration, 0, f.kind};
-  if (f.kind == StfKind::Sampled) {
+  if (f.kind == StfKind::Held) {
+    const std::vector<double> moment = held_moment(f, time.dt, time.steps);
+    e = {0.0, time.dt, static_cast<double>(moment.size()), static_cast<int64_t>(set.samples.size()), StfKind::Held};
+    set.samples.insert(set.samples.end(), moment.begin(), moment.end());
+  } else if (f.kind == StfKind::Sampled) {
     e.f0 = 1.0 / f.step;
     e.duration = static_cast<double>(f.samples.size());
     e.sample0 = static_cast<int64_t>(set.samples.size());
@@ -148,7 +153,7 @@ void spread_source(const Case& c, const Source& src, int x0, int y0, const Block
     for (const WeightedPoint& wp : spread(g, src.position, force ? kVelocityOffset[comp] : kStressOffset[comp])) {
       if (wp.gi < x0 || wp.gi >= x0 + s.nx || wp.gj < y0 || wp.gj >= y0 + s.ny || wp.k < 0 || wp.k >= g.nz) continue;
       if (!force && comp == SZZ && wp.k == 0 && c.boundaries.free_surface) continue;  // szz = 0 there
-      if (emitter < 0) emitter = add_emitter(src.stf, set);
+      if (emitter < 0) emitter = add_emitter(src.stf, c.time, set);
       const int64_t idx = s.idx(wp.gi - x0, wp.gj - y0, wp.k);
       const double coef = force ? c.time.dt * velocity_buoyancy(c, material, s, idx, comp) * amp * wp.w / vol
                                 : -c.time.dt * amp * wp.w / vol;
@@ -165,16 +170,11 @@ void spread_source(const Case& c, const Source& src, int x0, int y0, const Block
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material) {
   BlockSources out;
   for (const Source& src : c.sources) {
-    if (src.stf.kind == StfKind::Held) {
+    if (src.stf.kind == StfKind::Held) {  // its emitter next in out.force, if a point lands in the block
       SourceSet& set = out.force;
-      const auto emitter = static_cast<int32_t>(set.emitters.size());
       const size_t before = set.points.size();
-      ondes3d_force_points(c, src, x0, y0, s, material, emitter, set.points);
-      if (set.points.size() == before) continue;
-      const std::vector<double> moment = held_moment(src.stf, c.time.dt, c.time.steps);
-      set.emitters.push_back({0.0, c.time.dt, static_cast<double>(moment.size()),
-                              static_cast<int64_t>(set.samples.size()), StfKind::Held});
-      set.samples.insert(set.samples.end(), moment.begin(), moment.end());
+      ondes3d_force_points(c, src, x0, y0, s, material, static_cast<int32_t>(set.emitters.size()), set.points);
+      if (set.points.size() > before) add_emitter(src.stf, c.time, set);
       continue;
     }
     spread_source(c, src, x0, y0, s, material, src.kind == SourceKind::Force ? out.force : out.moment);

@@ -8,9 +8,10 @@
 // material (R), PML memory (RW) if has_pml, for compute_stress the anelastic buffer (RW) if
 // has_anelastic, one neighbour's boundary buffer (R) per bit of neighbour_mask, then the block's
 // own boundary buffer (W) towards each of those neighbours, each in Direction order, then the
-// source points, their emitters and samples (R) and the emitters' values (SCRATCH) if has_source, and for compute_stress the points (R) and
-// samples (W) of each station slot the block samples (station_slots). Model: regression over the block's
-// cells, history keyed by its dimensions, PML cells, neighbours and source.
+// source points, their emitters and samples (R) and the emitters' values (SCRATCH) if has_source,
+// and for compute_stress the points (R) and samples (W) of each station slot the block samples
+// (station_slots). Model: regression over the block's cells, history keyed by its dimensions, PML
+// cells, neighbours and source.
 #pragma once
 #include <type_traits>
 

@@ -28,7 +28,7 @@ struct StepArgs {
 
 // The buffers a task over whole iterations of a block takes first (the step task, tasks/chain.hpp's
 // window): velocity (RW), stress (RW), material (R), PML memory (RW) if any, the anelastic buffer
-// (RW) if any, the force points, emitters and samples (R) if any, the moment ones (R) if any.
+// (RW) if any, the force sources (compute.hpp source_buffers) if any, the moment ones if any.
 struct IterationBuffers {
   float* v = nullptr;
   float* s = nullptr;
