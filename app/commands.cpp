@@ -35,6 +35,16 @@ namespace {
 // Q(f) of the relaxation mechanisms fitted to each layer's qp and qs, at 7 frequencies over the band.
 void print_attenuation(const Medium& m) {
   const double f0 = m.q_band[0], f1 = m.q_band[1];
+  if (const KristekMoczo& k = m.kristek_moczo; k.on()) {
+    fmt::print("attenuation: Ondes3D's Kristek and Moczo (wmin {} rad/s, wmax {} rad/s: {} pulsations over [{:.4g}, {:.4g}] "
+               "Hz, each cell one by its indices' parities; {} memory variables a cell and its six neighbours' read, "
+               "in two passes of their own beside the elastic update)\n",
+               k.w_min, k.w_max, kKmPulsations, f0, f1, kStressComponents);
+    for (size_t l = 0; l < m.layers.size(); ++l)
+      fmt::print("  layer {}: Qp {}, Qs {} (fitted at 7 pulsations over the band, as Ondes3D's InitializeKManelas)\n",
+                 l + 1, m.layers[l].qp, m.layers[l].qs);
+    return;
+  }
   const int sets = memory_sets(m);
   // Each memory variable is read and written at every step: 8 bytes per cell-update besides the
   // elastic 120 (the time follows the bytes: 6bb2ab2:bench/results/gpu_h100_attenuation.txt).

@@ -7,7 +7,7 @@
 # GPU: where there are GPUs and the bundle's programs: the plain loop and StarPU 1x1 / 2x2 / 4x4
 #      against the bandwidth floor, then one GPU against all of them in one process and as ranks,
 #      with weak scaling (gpu_check.sh benchmark scaling; SCALING_GPUS narrows the counts).
-# Attenuation: Ondes3D's q0 and Day and Bradley against elastic on the Chuetsu-oki references (CPU;
+# Attenuation: Ondes3D's q0, Day and Bradley, Kristek and Moczo against elastic on the Chuetsu-oki references (CPU;
 #      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
 # Geology: ligurian-crop's .prm, elastic and with Day and Bradley, against its uniform twin.
 # Writes OUT/harness.txt: the tables, one after another.
@@ -43,8 +43,9 @@ if [ -x "$peer" ] && [ -x "$bin" ]; then
     2>&1 | tee -a "$summary" || note "Devito not available here: CPU peer skipped (PEER_PYTHON=python-with-devito)"
 fi
 # Attenuation: Ondes3D's methods against elastic on the same layered grid (the Chuetsu-oki
-# references of ../shared/ondes3d-sets: elastic, q0, Day and Bradley; on a GPU widened to 471 x 490 x
-# 260 cells), the time of a step relative to the elastic one's.
+# references of ../shared/ondes3d-sets: elastic, q0, Day and Bradley, Kristek and Moczo; on a GPU
+# widened to 471 x 490 x 260 cells), the time of a step relative to the elastic one's. Kristek and
+# Moczo runs as one block (codelets/kristek_moczo.hpp), so its yardstick is elastic on one block too.
 refs=$here/../../shared/ondes3d-sets/reference
 [ -d "$refs" ] || refs=$here/sets/reference
 attenuation() {  # $1: cpu | gpu
@@ -52,9 +53,11 @@ attenuation() {  # $1: cpu | gpu
   note "## Attenuation on $1: Ondes3D's methods against elastic, the same grid ($([ "$1" = gpu ] && echo "widened Chuetsu-oki, 300" || echo "Chuetsu-oki, 400") steps)"
   note "| method | cell-updates/s | time vs elastic |"
   note "| --- | --- | --- |"
-  local elastic=""
-  for v in chuetsu-layered:elastic chuetsu-layered-q0:q0 chuetsu-layered-daybradley:day_bradley; do
-    local d=$out/attenuation/${v%%:*}
+  local elastic="" one=""
+  for v in chuetsu-layered:elastic chuetsu-layered-q0:q0 chuetsu-layered-daybradley:day_bradley \
+           chuetsu-layered:elastic_one_block chuetsu-layered-kristekmoczo:kristek_moczo; do
+    local d=$out/attenuation/${v#*:} blocks=""
+    case $v in *one_block | *kristek_moczo) blocks="--blocks 1x1" ;; esac
     rm -rf "$d"; mkdir -p "$d/output/chuetsu-oki"; cp -r "$refs/${v%%:*}/parameters" "$d/"
     local prm=$d/parameters/chuetsu-oki/chuetsu-oki.prm
     if [ "$1" = gpu ]; then
@@ -64,10 +67,12 @@ attenuation() {  # $1: cpu | gpu
     fi
     local env=STARPU_NCUDA=0; [ "$1" = gpu ] && env=STARPU_NCPU=0
     local rate
-    rate=$(cd "$d" && env $env "$bin" run parameters/chuetsu-oki/chuetsu-oki.prm --output "$d/out.h5" 2>&1 |
+    rate=$(cd "$d" && env $env "$bin" run parameters/chuetsu-oki/chuetsu-oki.prm $blocks --output "$d/out.h5" 2>&1 |
            sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
     [ -n "$elastic" ] || elastic=$rate
-    note "| ${v#*:} | $rate | $(awk -v e="$elastic" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+    [ "${v#*:}" = elastic_one_block ] && one=$rate
+    local base=$elastic; [ -n "$blocks" ] && base=$one
+    note "| ${v#*:} | $rate | $(awk -v e="$base" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
   done
 }
 # A geological case against its uniform twin: ligurian-crop's .prm (Ondes3D's geological nodes with
@@ -112,10 +117,10 @@ TWIN
     note "| ${v#*:} | $rate | $(awk -v e="$twin" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
   done
 }
-[ -d "$refs/chuetsu-layered-daybradley" ] && [ -x "$bin" ] && attenuation cpu
+[ -d "$refs/chuetsu-layered-kristekmoczo" ] && [ -x "$bin" ] && attenuation cpu
 [ -d "$refs/ligurian-crop" ] && [ -x "$bin" ] && geology cpu
 if [ -x "$here/gpu_check.sh" ] && command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
-  [ -d "$refs/chuetsu-layered-daybradley" ] && attenuation gpu
+  [ -d "$refs/chuetsu-layered-kristekmoczo" ] && attenuation gpu
   [ -d "$refs/ligurian-crop" ] && geology gpu
   note ""
   note "## GPU: plain loop and StarPU against the bandwidth floor; one GPU against several"

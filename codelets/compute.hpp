@@ -12,6 +12,7 @@
 #include "codelets/faces.hpp"
 #include "core/execution_policy.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/kristek_moczo.hpp"
 #include "codelets/march.hpp"
 #include "codelets/material.hpp"
 #include "codelets/pml_cells.hpp"
@@ -57,6 +58,11 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
     add_stress(s, n, q, m, d, scale, plane);
   else
     add_stress_anelastic<N>(s, a, r, n, q, m, d, scale, plane, x, y, z);
+}
+// The memory sets the cells' own stress update carries: none for an elastic medium, and none with
+// Kristek and Moczo, whose memory has passes of its own (codelets/kristek_moczo.hpp).
+inline int update_mechanisms(const char* anelastic, const AnelasticShape& q) {
+  return anelastic && !q.kristek_moczo ? q.mechanisms : 0;
 }
 }  // namespace ondes
 
@@ -204,6 +210,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
     });
   }
   if constexpr (N == 1) ondes3d_sxz_columns(p, s, v, mat, a);  // after every cell's own update
+  if (a.kristek_moczo) km_stress(p, s, a);                        // the same
   freeze_faces(p, kStressKind, s);  // before the images, as on the GPU
   if (p.free_surface)
     for (int j = 0; j < sh.ny; ++j)
@@ -213,7 +220,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
 ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                               int64_t count, char* anelastic, AnelasticShape q) {
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
-  with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) ONDES_ROW {
+  with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) ONDES_ROW {
     if (a.per_cell || a.ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
       stress_sweep_n<decltype(n)::value, true>(p, s, v, mat, pml, count, a);
     else
@@ -233,6 +240,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
   if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts);
+  if (anelastic && q.kristek_moczo) km_memory(p, v, mat, pml, count, anelastic_view(anelastic, p.shape, q));
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
 }
@@ -336,7 +344,8 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, stream);
-  with_mechanisms(anelastic ? q.mechanisms : 0, [&](auto n) {
+  if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
+  with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (!(steps & kMarchStep)) {
       // not this call's
@@ -375,6 +384,10 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   if ((steps & kImagesStep) && anelastic && q.yz_skew != kNoSkew) {  // after every cell's own update
     ondes3d_sxz_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat, a, edges);
     check_launch("ondes3d_sxz_kernel");
+  }
+  if ((steps & kImagesStep) && a.kristek_moczo) {  // after every cell's own update; its edges again
+    km_stress(p, s, a, stream);
+    if (any(edges)) save_edges(p.shape, kStressKind, s, edges, stream);
   }
   if (steps & kImagesStep) freeze_faces(p, kStressKind, s, stream);
   if (p.free_surface && (steps & kImagesStep)) {

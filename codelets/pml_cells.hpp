@@ -84,7 +84,9 @@ struct DampedMask {
 // PerCell: the coefficients are those of the class of the difference's field point
 // (PmlView::point_class, Ondes3D's geological nodes) rather than of the cell's plane; `words`, where
 // given, the cell's classes already read (a CPU run of cells of the same classes: by_point_words).
-template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped>
+// Store false: the new memory in d only (Kristek and Moczo's ksil, driven by it before the stress
+// update writes it: codelets/kristek_moczo.hpp).
+template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped, bool Store = true>
 ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
                            const Damped& damped, Diffs& d, float inv_h, const PmlPointWords* words = nullptr) {
   constexpr DiffPlaces where{Axes, Halves};
@@ -115,7 +117,7 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
     const float* t = base + 2 * where.half(q) * n_axis[a];
     const float ca = t[ijk[a]], cb = t[n_axis[a] + ijk[a]];
     const float m = cb * old[q] + ca * (d.d[q] * inv_h);
-    v.psi[(psi_base + q) * v.count + p] = m;
+    if (Store) v.psi[(psi_base + q) * v.count + p] = m;
     d.d[q] = m;
   }
 }

@@ -69,11 +69,23 @@ constexpr int kMaxCornerClasses = 256;
 ONDES_HD constexpr int ondes3d_cube_cell(int imp_mod, int jmp_mod, int k_mod) {
   return (imp_mod + 1) + 3 * (jmp_mod + 1) + 9 * (k_mod + 1);
 }
+// Ondes3D's Kristek and Moczo (kristek_moczo = 1; codelets/kristek_moczo.hpp): one memory set (its
+// six ksil a cell), a class per plane (int32: the class of the plane's layer in the low 16 bits,
+// that of the layer half a cell above in the high ones: its k2ly0 and k2ly2), per class and
+// pulsation its Ylkap~ and Ylmu~ (the P and S slots), and the decays el then the drives' weights fl
+// of the four pulsations; origin: the Ondes3D local (j, i, k) of the block's normal stresses at
+// (0, 0, 0).
+constexpr int kKmPulsations = 4;
 struct AnelasticShape {
   int mechanisms = 0, classes = 0, parity = 0, per_cell = 0;
   int ondes3d = 0, images = 0, yz_skew = kNoSkew, x0 = 0, yz_levels = 0;
   int origin[3] = {0, 0, 0};
-  ONDES_HD int gain_sets() const { return ondes3d ? kOndes3dCubeCells : mechanisms == 1 ? kCubeCells : mechanisms; }
+  int kristek_moczo = 0;
+  ONDES_HD int gain_sets() const {
+    return kristek_moczo ? kKmPulsations : ondes3d ? kOndes3dCubeCells : mechanisms == 1 ? kCubeCells : mechanisms;
+  }
+  // The decay floats: one a gain set, and with Kristek and Moczo each pulsation's fl too.
+  ONDES_HD int decays() const { return (kristek_moczo ? 2 : 1) * gain_sets(); }
 };
 struct AnelasticLayout {
   int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
@@ -82,7 +94,7 @@ struct AnelasticLayout {
     l.class_offset = 4 * int64_t(kStressComponents) * q.mechanisms * s.cells();
     l.gains_offset = l.class_offset + 4 * (q.per_cell ? s.cells() : int64_t(s.nz) + 2 * kGhost);
     l.decay_offset = l.gains_offset + 4 * int64_t(2) * q.gain_sets() * q.classes;
-    l.bytes = l.decay_offset + 4 * int64_t(q.gain_sets());
+    l.bytes = l.decay_offset + 4 * int64_t(q.decays());
     return l;
   }
 };
@@ -104,6 +116,7 @@ struct AnelasticView {
   int sets, parity, per_cell;  // AnelasticShape::gain_sets(), parity, per_cell
   int ondes3d, yz_skew, x0, origin[3], yz_levels;  // AnelasticShape's
   int64_t image_stride;                 // AnelasticShape::images: a plane's cells (BlockShape::sz); else 0
+  int kristek_moczo;                    // AnelasticShape's
   // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices); Ondes3D's Day and
   // Bradley: that of its normal stresses.
   ONDES_HD int cube_cell(int i, int j, int k) const {
@@ -145,7 +158,7 @@ ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, 
   return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
           q.gain_sets(), q.parity, q.per_cell, q.ondes3d, q.yz_skew, q.x0, {q.origin[0], q.origin[1], q.origin[2]},
-          q.yz_levels, q.images ? s.sz() : 0};
+          q.yz_levels, q.images ? s.sz() : 0, q.kristek_moczo};
 }
 
 }  // namespace ondes

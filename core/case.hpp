@@ -93,6 +93,16 @@ struct DayBradley {
   bool on() const { return tau_min > 0; }
 };
 
+// Ondes3D's Kristek and Moczo attenuation (its KRISTEKandMOCZO method: <wmin> <wmax>, rad/s;
+// physics/attenuation.hpp kristek_moczo, codelets/kristek_moczo.hpp): the band of its four relaxation
+// pulsations, and the Ondes3D local array indices (j, i, k counted up) of grid cell (0, 0, 0)'s
+// normal stresses, whose parities give each cell its pulsation (inlineFunctions.h IndexL).
+struct KristekMoczo {
+  double w_min = 0, w_max = 0;
+  std::array<int, 3> origin{0, 0, 1};
+  bool on() const { return w_min > 0; }
+};
+
 // Homogeneous media are one layer with top 0. A 3D model (medium.model) replaces the layers.
 struct Medium {
   std::vector<Layer> layers;
@@ -104,6 +114,7 @@ struct Medium {
   double q_reference = 0;
   bool q_coarse_grained = false;  // q_scheme = "coarse_grained" (physics/attenuation.hpp's QScheme)
   DayBradley day_bradley;         // q_scheme = "day_bradley" (q_band then reports its times' band)
+  KristekMoczo kristek_moczo;     // Ondes3D's KRISTEKandMOCZO (q_band then reports its pulsations' band)
   // Ondes3D's `q0` (its "ANOTHER" method): after each velocity update the velocity is multiplied by
   // exp(-pi f0 dt / q0) of its layer, f0 = q0_frequency (Hz); an approximation (docs/user-guide.md).
   double q0_frequency = 0;

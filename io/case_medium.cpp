@@ -65,8 +65,8 @@ void read_q_scheme(Section& s, Medium& m) {
   const std::string scheme = s.string_or("q_scheme", "every_cell");
   if (scheme != "every_cell" && scheme != "coarse_grained")
     s.fail(s.node("q_scheme"), "q_scheme",
-           fmt::format("\"{}\": the allowed values are \"every_cell\" (default), \"coarse_grained\" and "
-                       "\"day_bradley\"", scheme));
+           fmt::format("\"{}\": the allowed values are \"every_cell\" (default), \"coarse_grained\", "
+                       "\"day_bradley\" and \"kristek_moczo\"", scheme));
   m.q_coarse_grained = scheme == "coarse_grained";
   if (!m.q_coarse_grained) return;
   constexpr double kLowestQ = 20;
@@ -91,6 +91,17 @@ void read_q_scheme(Section& s, Medium& m) {
     }
 }
 
+// q_origin: Ondes3D's indices (`what`) of the grid's cell (0, 0, 0), integers; kept where not given.
+void read_q_origin(Section& s, const char* what, std::array<int, 3>& origin) {
+  if (!s.has("q_origin")) return;
+  const std::array<double, 3> o = s.vector<3>("q_origin");
+  for (int a = 0; a < 3; ++a) {
+    if (o[a] != std::round(o[a]) || std::abs(o[a]) > 1e8)
+      s.fail(s.node("q_origin"), "q_origin", fmt::format("Ondes3D's indices {} must be integers", what));
+    origin[a] = static_cast<int>(o[a]);
+  }
+}
+
 // [medium] q_scheme = "day_bradley": Ondes3D's Day and Bradley (core/case.hpp DayBradley) from
 // q_tau = [taum, tauM] (s) and q_w0 (rad/s), as its <taum> <tauM> <w0>, with no q_band; q_origin =
 // [jmp, imp, k], Ondes3D's indices of the grid's cell (0, 0, 0) (default [0, 0, 1]), q_yz_skew
@@ -106,24 +117,44 @@ void read_day_bradley(Section& s, Medium& m) {
     s.fail(s.node("q_tau"), "q_tau", fmt::format("[{}, {}] s: need 0 < taum < tauM", tau[0], tau[1]));
   d.tau_min = tau[0], d.tau_max = tau[1];
   d.w0 = s.number("q_w0", 0, kHuge, true);
-  if (s.has("q_origin")) {
-    const std::array<double, 3> o = s.vector<3>("q_origin");
-    for (int a = 0; a < 3; ++a) {
-      if (o[a] != std::round(o[a]) || std::abs(o[a]) > 1e8)
-        s.fail(s.node("q_origin"), "q_origin", "Ondes3D's indices [jmp, imp, k] must be integers");
-      d.origin[a] = static_cast<int>(o[a]);
-    }
-  }
+  read_q_origin(s, "[jmp, imp, k]", d.origin);
   if (s.has("q_yz_skew")) d.yz_skew = s.integer_or("q_yz_skew", 0, -100000000, 100000000);
   d.yz_levels = s.integer_or("q_yz_levels", 0, 0, 100000000);
   m.q_band = {1 / (2 * M_PI * d.tau_max), 1 / (2 * M_PI * d.tau_min)};
   m.q_reference = d.w0 / (2 * M_PI);
 }
 
+// [medium] q_scheme = "kristek_moczo": Ondes3D's Kristek and Moczo (core/case.hpp KristekMoczo) from
+// q_w = [wmin, wmax] (rad/s), as its <wmin> <wmax>, with no q_band, on layers sampled as Ondes3D
+// samples them; q_origin = [j, i, k], Ondes3D's local indices of the grid's cell (0, 0, 0) (default
+// [0, 0, 1]), as `convert` writes them from a .prm.
+void read_kristek_moczo(Section& s, Medium& m) {
+  const char* name = "\"kristek_moczo\"";
+  if (!m.attenuating()) s.fail(s.node("q_scheme"), "q_scheme", fmt::format("{} given without any qp/qs in the medium", name));
+  if (m.model || m.layer_sampling != LayerSampling::Ondes3d)
+    s.fail(s.node("q_scheme"), "q_scheme",
+           fmt::format("{} runs on layers sampled as Ondes3D samples them: layer_sampling = \"ondes3d\"", name));
+  for (const char* k : {"q_band", "q_reference"})
+    if (s.has(k)) s.fail(s.node(k), k, "not with q_scheme = \"kristek_moczo\": its band is q_w's");
+  if (!s.has("q_w")) s.fail(nullptr, "q_w", "missing: [wmin, wmax] in rad/s, needed by q_scheme = \"kristek_moczo\"");
+  KristekMoczo& k = m.kristek_moczo;
+  const std::array<double, 2> w = s.vector<2>("q_w");
+  if (!(w[0] > 0) || !(w[1] > w[0]))
+    s.fail(s.node("q_w"), "q_w", fmt::format("[{}, {}] rad/s: need 0 < wmin < wmax", w[0], w[1]));
+  k.w_min = w[0], k.w_max = w[1];
+  read_q_origin(s, "[j, i, k]", k.origin);
+  for (const Layer& l : m.layers)
+    if ((l.qp > 0) != (l.qs > 0))
+      s.fail(s.node("q_scheme"), "q_scheme", fmt::format("{} needs qp and qs together in every attenuating layer", name));
+  m.q_band = {k.w_min / (2 * M_PI), k.w_max / (2 * M_PI)};
+  m.q_reference = std::sqrt(m.q_band[0] * m.q_band[1]);
+}
+
 // [medium] q_band = [f_min, f_max] (Hz) and q_reference (Hz, default the band's geometric centre),
 // required with and only with qp/qs.
 void read_q_band(Section& s, Medium& m) {
   if (s.string_or("q_scheme", "") == "day_bradley") return read_day_bradley(s, m);
+  if (s.string_or("q_scheme", "") == "kristek_moczo") return read_kristek_moczo(s, m);
   if (!s.has("q_band")) {
     if (m.attenuating())
       s.fail(nullptr, "q_band", "missing: the band [f_min, f_max] in Hz over which qp and qs hold is needed with them");

@@ -116,6 +116,12 @@ void validate_blocks(const Case& c) {
     throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: with Ondes3D's Day and Bradley (medium.q_yz_skew, every "
                                 "layered .prm with <taum>) the blocks are cut along y only: [1, N]",
                                 c.path, c.run.nbx, c.run.nby));
+  // codelets/kristek_moczo.hpp: a stress point takes its neighbours' memory, which no halo carries.
+  if (c.medium.kristek_moczo.on() && (xs.size() > 2 || ys.size() > 2))
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}]: Ondes3D's Kristek and Moczo (every .prm with <wmin> "
+                                "<wmax>) runs as one block, [1, 1], on one process: its memory is not exchanged "
+                                "between blocks",
+                                c.path, c.run.nbx, c.run.nby));
   auto widths = [](const std::vector<int>& b) {
     int least = b.back(), most = 0;
     for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);
@@ -176,6 +182,10 @@ std::vector<std::string> validate_case(const Case& c) {
   if (c.time.dt > limit)  // time.beyond_cfl: Ondes3D's files
     warnings.push_back(beyond + ", as Ondes3D allows (time.beyond_cfl): the fastest cells may grow; the watchdog "
                                 "(run.watchdog_every) stops a run that blows up");
+  // codelets/kristek_moczo.hpp: its memory's decay (2 - wl dt) / (2 + wl dt) turns negative at wl dt = 2.
+  if (const KristekMoczo& k = c.medium.kristek_moczo; k.on() && k.w_max * c.time.dt >= 2)
+    throw CaseError(fmt::format("{}: Kristek and Moczo's wmax {} rad/s times time.dt {} s is {:.3g}: it needs "
+                                "wmax dt < 2", c.path, k.w_max, c.time.dt, k.w_max * c.time.dt));
   check_points(c, warnings);
   if (!c.run.choose_blocks) validate_blocks(c);  // else the plan's choice (plan/run_plan.cpp)
   check_pml_classes(c);

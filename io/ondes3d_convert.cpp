@@ -59,6 +59,10 @@ std::string medium_toml(const Medium& m, const std::vector<Provenance>& where, c
                      d.origin[1], d.origin[2]);
     if (d.yz_skew) t += fmt::format("q_yz_skew = {}\n", *d.yz_skew);
     if (d.yz_levels) t += fmt::format("q_yz_levels = {}\n", d.yz_levels);
+  } else if (const KristekMoczo& k = m.kristek_moczo; k.on()) {
+    t += fmt::format("q_scheme = \"kristek_moczo\"{}\nq_w = [{}, {}]\nq_origin = [{}, {}, {}]\n",
+                     from(where, "medium.kristek_moczo"), g17(k.w_min), g17(k.w_max), k.origin[0], k.origin[1],
+                     k.origin[2]);
   } else if (m.q_band[1] > 0) {
     t += fmt::format("q_band = [{}, {}]{}\nq_reference = {}{}\n", g17(m.q_band[0]), g17(m.q_band[1]),
                      from(where, "medium.q_band"), g17(m.q_reference), from(where, "medium.q_reference"));

@@ -60,6 +60,25 @@ void day_bradley(const PrmValues& v, const Geometry& g, Case& c, std::vector<Pro
   where.push_back({"medium.day_bradley", v.origin("taum") + ", <tauM>, <w0>: Ondes3D's Day and Bradley"});
 }
 
+// Ondes3D's KRISTEKandMOCZO (<wmin> <wmax>, rad/s) as its code runs it in one process (core/case.hpp
+// KristekMoczo): the parities of its local array indices, i = imp - (<xMin> - DELTA - 1) and
+// j = jmp - (<yMin> - DELTA - 1) (alloAndInit.c: imp2i_array), give each cell its pulsation.
+void kristek_moczo(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where) {
+  KristekMoczo& m = c.medium.kristek_moczo;
+  m.w_min = v.number("wmin", "the lowest relaxation pulsation (rad/s)", 0, 1e6, true);
+  m.w_max = v.number("wmax", "the highest relaxation pulsation (rad/s), above <wmin>", m.w_min, 1e6, true);
+  // Its decay (2 - wl dt) / (2 + wl dt) turns negative from wl dt = 2 on.
+  if (m.w_max * c.time.dt >= 2)
+    v.fail("wmax", fmt::format("times <dt> {} is {:.3g}: Kristek and Moczo's memory needs wmax dt < 2", c.time.dt,
+                               m.w_max * c.time.dt),
+           "wmax < 2 / dt");
+  m.origin = {g.indices[0] - (g.ranges[2] - kDelta - 1), g.indices[1] - (g.ranges[0] - kDelta - 1), g.indices[2]};
+  // Its band's ends, for what `check` reports.
+  c.medium.q_band = {m.w_min / (2 * M_PI), m.w_max / (2 * M_PI)};
+  c.medium.q_reference = std::sqrt(c.medium.q_band[0] * c.medium.q_band[1]);
+  where.push_back({"medium.kristek_moczo", v.origin("wmin") + ", <wmax>: Ondes3D's Kristek and Moczo"});
+}
+
 // The <layerN> blocks: with depths (a layered model) or names (a geological one's materials, whose
 // names go to `names`). vs = 0 is water, vp = vs = 0 vacuum.
 void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<Provenance>& where,
@@ -96,13 +115,15 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
     c.medium.q0_frequency = v.number("fd0", "the C-PML's frequency (Hz)", 0, 1e6, true);
     where.push_back({"medium.q0_frequency", v.origin("fd0") + " (no <f0>: the q0 damping's frequency is <fd0>)"});
   }
-  // <wmin> <wmax> without <taum>: a file written for KRISTEKandMOCZO, whose memory pass and halo the
-  // solver does not have yet (physics/attenuation.hpp kristek_moczo holds its coefficients).
-  if (q && !v.has("taum") && (v.has("wmin") || v.has("wmax")))
-    v.fail(v.has("wmin") ? "wmin" : "wmax",
-           "is Ondes3D's KRISTEKandMOCZO method, not supported yet: its seismograms would not be the original's",
-           "<taum> <tauM> <w0> for DAYandBRADLEY, or no <Qp> <Qs> (elastic)");
-  if (q) day_bradley(v, g, c, where);
+  // <wmin> <wmax> without <taum>: a file written for KRISTEKandMOCZO.
+  const bool km = q && !v.has("taum") && (v.has("wmin") || v.has("wmax"));
+  if (km && names)
+    v.fail(v.has("wmin") ? "wmin" : "wmax", "is Ondes3D's KRISTEKandMOCZO method, which this port runs on layers only",
+           "<taum> <tauM> <w0> for DAYandBRADLEY on a geological model");
+  if (km)
+    kristek_moczo(v, g, c, where);
+  else if (q)
+    day_bradley(v, g, c, where);
 }
 
 void key_value_layers(const PrmValues& v, const Geometry& g, double df, Case& c, std::vector<Provenance>& where) {

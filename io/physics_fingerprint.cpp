@@ -37,6 +37,8 @@ std::string physics_fingerprint(const Case& c) {
     if (const DayBradley& d = c.medium.day_bradley; d.on())
       f += fmt::format(" Day and Bradley {} {} {} at {} {} {} skew {}", d.tau_min, d.tau_max, d.w0, d.origin[0],
                        d.origin[1], d.origin[2], d.yz_skew.value_or(0));
+    if (const KristekMoczo& k = c.medium.kristek_moczo; k.on())
+      f += fmt::format(" Kristek and Moczo {} {} at {} {} {}", k.w_min, k.w_max, k.origin[0], k.origin[1], k.origin[2]);
     for (const Layer& l : c.medium.layers) f += fmt::format(" {}/{}", l.qp, l.qs);
     f += ";";
   }

@@ -61,6 +61,11 @@ AnelasticShape anelastic_shape(const Case& c) {
     }
     for (int a = 0; a < 3; ++a) q.origin[a] = d.origin[a];
   }
+  if (const KristekMoczo& m = c.medium.kristek_moczo; m.on()) {
+    q.kristek_moczo = 1;
+    q.classes = static_cast<int>(c.medium.layers.size());
+    for (int a = 0; a < 3; ++a) q.origin[a] = m.origin[a];
+  }
   return q;
 }
 
@@ -128,7 +133,46 @@ void fill_corner_classes(const Case& c, int x0, int y0, const BlockShape& s, int
 }
 }  // namespace
 
+namespace {
+// Ondes3D's Kristek and Moczo on layers (AnelasticShape::kristek_moczo): a class a layer, each
+// plane's its own layer's and that of the level half a cell above it (alloAndInit_LayerModel.c
+// k2ly0, k2ly2 with POSITION: the layer at the point's depth, an interface's upper one), the
+// pulsations' decays and weights (computeIntermediates.c: el = (2 - wl dt) / (2 + wl dt),
+// fl = wl dt / (2 + wl dt)).
+void fill_kristek_moczo(const Case& c, const BlockShape& s, const AnelasticLayout& layout, char* buffer) {
+  auto* cls = reinterpret_cast<int32_t*>(buffer + layout.class_offset);
+  auto* gains = reinterpret_cast<float*>(buffer + layout.gains_offset);
+  auto* decay = reinterpret_cast<float*>(buffer + layout.decay_offset);
+  const std::vector<Layer>& layers = c.medium.layers;
+  const double dt = c.time.dt;
+  KristekMoczoCoefficients k;
+  for (size_t l = 0; l < layers.size(); ++l) {
+    k = kristek_moczo(layers[l], c.medium.kristek_moczo, dt);
+    for (int p = 0; p < kKmPulsations; ++p) {
+      gains[(l * kKmPulsations + p) * 2] = static_cast<float>(k.y_kap[p]);
+      gains[(l * kKmPulsations + p) * 2 + 1] = static_cast<float>(k.y_mu[p]);
+    }
+  }
+  // The pulsations are the band's, whatever the layer (an elastic layer's are zero: recompute).
+  k = kristek_moczo(1, 1, 1, 1, 1, c.medium.kristek_moczo.w_min, c.medium.kristek_moczo.w_max, dt);
+  for (int p = 0; p < kKmPulsations; ++p) {
+    const double w = k.pulsations[p];
+    decay[p] = static_cast<float>((2.0 - w * dt) / (2.0 + w * dt));
+    decay[kKmPulsations + p] = static_cast<float>(w * dt / (2.0 + w * dt));
+  }
+  auto index = [&](double z) {
+    const Layer& l = layer_above(c.medium, z);
+    return static_cast<int32_t>(&l - layers.data());
+  };
+  for (int z = -kGhost; z < s.nz + kGhost; ++z) {
+    const int k0 = std::min(std::max(z, 0), c.grid.nz - 1);
+    cls[z + kGhost] = index(k0 * c.grid.h) | index((k0 - 0.5) * c.grid.h) << 16;
+  }
+}
+}  // namespace
+
 void fill_anelastic(const Case& c, int x0, int y0, const BlockShape& s, char* buffer) {
+  if (c.medium.kristek_moczo.on()) return fill_kristek_moczo(c, s, AnelasticLayout::of(s, anelastic_shape(c)), buffer);
   const std::vector<std::pair<double, double>> classes =
       c.medium.model_q ? std::vector<std::pair<double, double>>{} : q_classes(c);
   const AnelasticShape shape = anelastic_shape(c);

@@ -274,7 +274,7 @@ double day_bradley_unrelaxed(double q, const DayBradley& d) {
   return 1.0 / std::sqrt(c1 * c1 + c2 * c2);
 }
 
-KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
+KristekMoczoCoefficients kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
                            double dt) {
   if (!(qp > 0) || !(qs > 0) || !(w_min > 0) || !(w_max > w_min) || !(rho > 0))
     throw std::invalid_argument("Kristek and Moczo: need Qp, Qs, rho > 0 and 0 < wmin < wmax");
@@ -284,7 +284,7 @@ KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double 
     if (i == count - 1) return w_max;
     return std::pow(10.0, std::log10(w_min) + (std::log10(w_max) - std::log10(w_min)) / (count - 1) * i);
   };
-  KristekMoczo km;
+  KristekMoczoCoefficients km;
   std::array<double, kmax> wk{};
   for (int l = 0; l < n; ++l) km.pulsations[l] = spaced(n, l);
   for (int k = 0; k < kmax; ++k) wk[k] = spaced(kmax, k);
@@ -311,6 +311,23 @@ KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double 
   km.kap = kap * (1.0 + sum_kap);
   km.mu = mu * (1.0 + sum_mu);
   return km;
+}
+
+KristekMoczoCoefficients kristek_moczo(const Layer& l, const KristekMoczo& m, double dt) {
+  if (!(l.qp > 0) || !(l.qs > 0) || !(l.vs > 0)) return {};
+  const double mu = l.rho * l.vs * l.vs, kap = l.rho * l.vp * l.vp - 4.0 / 3.0 * mu;
+  return kristek_moczo(l.rho, mu, kap, l.qp, l.qs, m.w_min, m.w_max, dt);
+}
+
+Layer kristek_moczo_elastic(const Layer& l, const KristekMoczo& m, double dt) {
+  Layer out = l;
+  out.qp = out.qs = 0;
+  const KristekMoczoCoefficients k = kristek_moczo(l, m, dt);
+  if (k.mu > 0) {
+    out.vs = std::sqrt(k.mu / l.rho);
+    out.vp = std::sqrt((k.kap + 4.0 / 3.0 * k.mu) / l.rho);
+  }
+  return out;
 }
 
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme) {

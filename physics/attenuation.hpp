@@ -86,14 +86,20 @@ double day_bradley_unrelaxed(double q, const DayBradley& d);
 // seven pulsations log-spaced over the same band (a[k][l] = (wk / wl + 1 / Q) / (1 + (wk / wl)^2)),
 // those of Qp turned into kappa's (CompYlkap), the moduli the elastic update takes (kappa and mu
 // times 1 + sum(wl dt / (2 - wl dt) Y)) and the stress's weights of each pulsation's memory
-// (Y~ = 2 / (2 - wl dt) Y M, M the moduli given). Not yet run by the solver (issue 58).
-struct KristekMoczo {
+// (Y~ = 2 / (2 - wl dt) Y M, M the moduli given). The solver: codelets/kristek_moczo.hpp.
+struct KristekMoczoCoefficients {
   std::array<double, 4> pulsations{};  // wl, rad/s
   std::array<double, 4> y_mu{}, y_kap{};  // Ylmu~, Ylkap~ (Pa)
   double mu = 0, kap = 0;                 // Pa
 };
-KristekMoczo kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
-                           double dt);
+KristekMoczoCoefficients kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
+                                       double dt);
+// A layer's coefficients under the case's method (its Qp, Qs; vacuum or water, Q = 0: none).
+KristekMoczoCoefficients kristek_moczo(const Layer& l, const KristekMoczo& m, double dt);
+// The layer as the elastic update sees it under Kristek and Moczo: vp and vs of the moduli
+// kristek_moczo gives (alloAndInit.c InitializeKManelas overwrites its MDM's with them, before
+// InitializeABC takes its C-PML's vp), no Q of its own.
+Layer kristek_moczo_elastic(const Layer& l, const KristekMoczo& m, double dt);
 
 // The solver's fit for a scheme (mechanisms_for the band in every cell, or the cube's eight).
 Relaxation fit_q(double q, double f_min, double f_max, QScheme scheme);

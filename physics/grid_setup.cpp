@@ -40,6 +40,12 @@ StepParams step_params(const Case& c) {
 
 namespace {
 
+// A layer as the elastic update takes it: under Ondes3D's Kristek and Moczo, its moduli as that
+// method sets them (kristek_moczo_elastic).
+Layer elastic_layer(const Case& c, const Layer& l) {
+  return c.medium.kristek_moczo.on() ? kristek_moczo_elastic(l, c.medium.kristek_moczo, c.time.dt) : l;
+}
+
 // A cell's material (core/layout.hpp: density, lambda, 1/mu) from its properties.
 std::array<float, kMaterialComponents> cell_material(const Layer& l, QFits& fits, int cube) {
   const double mu = l.rho * l.vs * l.vs * fits.unrelaxed(l.qs, cube);
@@ -86,7 +92,7 @@ void fill_z_partners(const Case& c, const BlockShape& s, QFits& fits, float* m) 
     for (int v = 0; v < kMaterialComponents; ++v) p[v] = m[v * n + next];
     if (!ondes3d) continue;
     const std::array<float, kMaterialComponents> mid =
-        cell_material(layer_above(c.medium, (k + 0.5) * c.grid.h), fits, 0);
+        cell_material(elastic_layer(c, layer_above(c.medium, (k + 0.5) * c.grid.h)), fits, 0);
     const float rho = m[RHO * n + here], imu = m[IMU * n + here];
     if (mid[RHO] == rho && mid[IMU] == imu) {
       for (int v = 0; v < kMaterialComponents; ++v) p[v] = m[v * n + here];
@@ -117,7 +123,7 @@ void fill_material_planes(const Case& c, int x0, int y0, const BlockShape& s, fl
   const double node_y = nodes ? -0.5 * g.h : 0.0;  // a cell's node lies half a cell below it in y
   for (int k = k_begin; k < k_end; ++k) {
     const double z = at(k, g.nz) * g.h;
-    const Layer layer = c.medium.model ? Layer{} : cell_properties(c.medium, z, g.h);
+    const Layer layer = c.medium.model ? Layer{} : elastic_layer(c, cell_properties(c.medium, z, g.h));
     for (int j = -kGhost; j < s.ny + kGhost; ++j)
       for (int i = -kGhost; i < s.nx + kGhost; ++i) {
         const Layer l = c.medium.model
@@ -170,7 +176,8 @@ static std::vector<double> pml_level_vps(const Case& c, const BlockShape& s, dou
     for (int level = 0; level < 2 * s.nz; ++level) {
       const Layer& l = layer_above(c.medium, 0.5 * level * c.grid.h);
       // Ondes3D's Day and Bradley: vp of its unrelaxed moduli (InitializeDayBradley before InitializeABC).
-      vps[level] = c.medium.day_bradley.on() ? l.vp * std::sqrt(fits.unrelaxed(l.qp)) : l.vp;
+      // Kristek and Moczo: vp of its moduli (InitializeKManelas, before InitializeABC too).
+      vps[level] = c.medium.day_bradley.on() ? l.vp * std::sqrt(fits.unrelaxed(l.qp)) : elastic_layer(c, l).vp;
     }
   }
   return vps;

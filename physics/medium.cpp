@@ -73,7 +73,9 @@ QFits q_fits(const Medium& m) {
 
 int memory_sets(const Medium& m) {
   if (!m.attenuating()) return 0;
-  return m.q_coarse_grained || m.day_bradley.on() ? 1 : mechanisms_for(m.q_band[0], m.q_band[1]);
+  // Kristek and Moczo: its six ksil a cell (codelets/kristek_moczo.hpp), one pulsation each.
+  return m.q_coarse_grained || m.day_bradley.on() || m.kristek_moczo.on() ? 1
+                                                                            : mechanisms_for(m.q_band[0], m.q_band[1]);
 }
 
 double vp_max(const Medium& m) {

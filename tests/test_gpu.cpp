@@ -436,6 +436,30 @@ TEST(Gpu, Ondes3dSurfaceCudaMatchesCpu) {
   }
 }
 
+// Ondes3D's Kristek and Moczo (issue 58): the memory pass (C-PML memory peeked, the surface's
+// folded zz drive, the misplaced xz tap) and the stress's sums over each point's neighbours, on
+// layers with the surface and C-PML of a .prm, as the CPU loops.
+TEST(Gpu, Ondes3dKristekMoczoCudaMatchesCpu) {
+  if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";
+  Case c = gpu_case();
+  c.boundaries.surface = SurfaceScheme::Ondes3d;
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  c.medium.layers = {{0, 3500, 2000, 2300, 40, 20}, {1050, 4000, 2300, 2500, 80, 40}};
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  c.medium.kristek_moczo = {0.6, 60, {-3, 5, 1}};
+  c.medium.q_band = {0.6 / (2 * M_PI), 60 / (2 * M_PI)};
+  c.run.set_blocks(1, 1);
+  const auto cpu = test::run(c, "", -1, 0);
+  expect_bitwise(cpu, test::run(c, "", 0, -1), "Ondes3D's Kristek and Moczo, CUDA vs CPU");
+  c.medium.kristek_moczo = {};
+  c.medium.layers[0].qp = c.medium.layers[0].qs = c.medium.layers[1].qp = c.medium.layers[1].qs = 0;
+  c.medium.q_band = {0, 0};
+  const auto elastic = test::run(c, "", -1, 0);
+  double num = 0, den = 0;
+  for (size_t i = 0; i < cpu.size(); ++i) num += (double(cpu[i]) - elastic[i]) * (cpu[i] - elastic[i]), den += double(elastic[i]) * elastic[i];
+  EXPECT_GT(std::sqrt(num / den), 1e-3) << "the attenuating run differs from the elastic one";
+}
+
 namespace {
 
 // A fault of 40 x 30 points across the four blocks' corner, rupture spreading from one end.

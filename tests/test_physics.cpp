@@ -518,7 +518,7 @@ TEST(Attenuation, KristekMoczoCoefficientsAreTheOriginals) {
   const std::array<double, 4> pulsations = {0.6, 2.784953300167667, 12.9266081401913, 60};
   for (const Expected& e : layers) {
     const double mu = e.rho * e.vs * e.vs, kap = e.rho * e.vp * e.vp - 4.0 / 3.0 * mu;
-    const KristekMoczo km = kristek_moczo(e.rho, mu, kap, e.qp, e.qs, 0.6, 60, 0.008);
+    const KristekMoczoCoefficients km = kristek_moczo(e.rho, mu, kap, e.qp, e.qs, 0.6, 60, 0.008);
     auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
     EXPECT_TRUE(near(km.mu, e.mu)) << km.mu << " vs " << e.mu;
     EXPECT_TRUE(near(km.kap, e.kap)) << km.kap << " vs " << e.kap;
