@@ -91,6 +91,24 @@ void read_q_scheme(Section& s, Medium& m) {
     }
 }
 
+// An Ondes3D method's pair in place of q_band (Day and Bradley's q_tau, Kristek and Moczo's q_w):
+// the scheme needs qp/qs and refuses q_band and q_reference; the pair is required, 0 < lo < hi.
+struct SchemePair {
+  const char *scheme, *key, *band, *lo, *hi, *unit;
+};
+std::array<double, 2> read_scheme_pair(Section& s, const Medium& m, const SchemePair& p) {
+  if (!m.attenuating())
+    s.fail(s.node("q_scheme"), "q_scheme", fmt::format("\"{}\" given without any qp/qs in the medium", p.scheme));
+  for (const char* k : {"q_band", "q_reference"})
+    if (s.has(k)) s.fail(s.node(k), k, fmt::format("not with q_scheme = \"{}\": its band is {}", p.scheme, p.band));
+  if (!s.has(p.key))
+    s.fail(nullptr, p.key, fmt::format("missing: [{}, {}] in {}, needed by q_scheme = \"{}\"", p.lo, p.hi, p.unit, p.scheme));
+  const std::array<double, 2> v = s.vector<2>(p.key);
+  if (!(v[0] > 0) || !(v[1] > v[0]))
+    s.fail(s.node(p.key), p.key, fmt::format("[{}, {}] {}: need 0 < {} < {}", v[0], v[1], p.unit, p.lo, p.hi));
+  return v;
+}
+
 // q_origin: Ondes3D's indices (`what`) of the grid's cell (0, 0, 0), integers; kept where not given.
 void read_q_origin(Section& s, const char* what, std::array<int, 3>& origin) {
   if (!s.has("q_origin")) return;
@@ -107,14 +125,9 @@ void read_q_origin(Section& s, const char* what, std::array<int, 3>& origin) {
 // [jmp, imp, k], Ondes3D's indices of the grid's cell (0, 0, 0) (default [0, 0, 1]), q_yz_skew
 // (default none) and q_yz_levels (default 0) say where its cells lie, as `convert` writes them from a .prm.
 void read_day_bradley(Section& s, Medium& m) {
-  if (!m.attenuating()) s.fail(s.node("q_scheme"), "q_scheme", "\"day_bradley\" given without any qp/qs in the medium");
-  for (const char* k : {"q_band", "q_reference"})
-    if (s.has(k)) s.fail(s.node(k), k, "not with q_scheme = \"day_bradley\": its band is q_tau's (and q_w0)");
-  if (!s.has("q_tau")) s.fail(nullptr, "q_tau", "missing: [taum, tauM] in s, needed by q_scheme = \"day_bradley\"");
+  const std::array<double, 2> tau =
+      read_scheme_pair(s, m, {"day_bradley", "q_tau", "q_tau's (and q_w0)", "taum", "tauM", "s"});
   DayBradley& d = m.day_bradley;
-  const std::array<double, 2> tau = s.vector<2>("q_tau");
-  if (!(tau[0] > 0) || !(tau[1] > tau[0]))
-    s.fail(s.node("q_tau"), "q_tau", fmt::format("[{}, {}] s: need 0 < taum < tauM", tau[0], tau[1]));
   d.tau_min = tau[0], d.tau_max = tau[1];
   d.w0 = s.number("q_w0", 0, kHuge, true);
   read_q_origin(s, "[jmp, imp, k]", d.origin);
@@ -130,17 +143,11 @@ void read_day_bradley(Section& s, Medium& m) {
 // [0, 0, 1]), as `convert` writes them from a .prm.
 void read_kristek_moczo(Section& s, Medium& m) {
   const char* name = "\"kristek_moczo\"";
-  if (!m.attenuating()) s.fail(s.node("q_scheme"), "q_scheme", fmt::format("{} given without any qp/qs in the medium", name));
-  if (m.model || m.layer_sampling != LayerSampling::Ondes3d)
+  if (m.attenuating() && (m.model || m.layer_sampling != LayerSampling::Ondes3d))
     s.fail(s.node("q_scheme"), "q_scheme",
            fmt::format("{} runs on layers sampled as Ondes3D samples them: layer_sampling = \"ondes3d\"", name));
-  for (const char* k : {"q_band", "q_reference"})
-    if (s.has(k)) s.fail(s.node(k), k, "not with q_scheme = \"kristek_moczo\": its band is q_w's");
-  if (!s.has("q_w")) s.fail(nullptr, "q_w", "missing: [wmin, wmax] in rad/s, needed by q_scheme = \"kristek_moczo\"");
+  const std::array<double, 2> w = read_scheme_pair(s, m, {"kristek_moczo", "q_w", "q_w's", "wmin", "wmax", "rad/s"});
   KristekMoczo& k = m.kristek_moczo;
-  const std::array<double, 2> w = s.vector<2>("q_w");
-  if (!(w[0] > 0) || !(w[1] > w[0]))
-    s.fail(s.node("q_w"), "q_w", fmt::format("[{}, {}] rad/s: need 0 < wmin < wmax", w[0], w[1]));
   k.w_min = w[0], k.w_max = w[1];
   read_q_origin(s, "[j, i, k]", k.origin);
   for (const Layer& l : m.layers)
