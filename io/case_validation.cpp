@@ -87,22 +87,8 @@ void check_points(const Case& c, std::vector<std::string>& warnings) {
   warn_in_pml("station(s)", "damps what they record");
 }
 
-}  // namespace
-
-// The blocks (edge strips and balanced cuts included) keep at least 4 cells in x and y, and a
-// block's largest array fits StarPU's 32-bit element count.
-void validate_blocks(const Case& c) {
-  // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
-  constexpr int kMinBlock = 4;
-  if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
-    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] does not divide the {} x {} grid sensibly: each "
-                                "block needs at least {} cells in x and y (at most [{}, {}])",
-                                c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
-                                c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
-  // The cuts as the decomposition places them (partition/decomposition.hpp). Edge strips are blocks
-  // too, and balanced cuts make the blocks at the faces narrower: every block and strip must keep
-  // kMinBlock cells.
-  const std::vector<int> xs = block_cuts(c, 0), ys = block_cuts(c, 1);
+// The cuts some of Ondes3D's methods allow: xs, ys the blocks' cuts along x and y.
+void check_cut_rules(const Case& c, const std::vector<int>& xs, const std::vector<int>& ys) {
   // codelets/surface.hpp: Ondes3D's surface reads the diagonal neighbour's column at a block's
   // corner, which no halo carries.
   if (c.boundaries.surface == SurfaceScheme::Ondes3d && xs.size() > 2 && ys.size() > 2)
@@ -122,6 +108,25 @@ void validate_blocks(const Case& c) {
                                 "<wmax>) runs as one block, [1, 1], on one process: its memory is not exchanged "
                                 "between blocks",
                                 c.path, c.run.nbx, c.run.nby));
+}
+
+}  // namespace
+
+// The blocks (edge strips and balanced cuts included) keep at least 4 cells in x and y, and a
+// block's largest array fits StarPU's 32-bit element count.
+void validate_blocks(const Case& c) {
+  // Blocks keep 2-cell ghosts; a block narrower than 4 cells would be mostly ghost.
+  constexpr int kMinBlock = 4;
+  if (c.run.nbx < 1 || c.run.nby < 1 || c.grid.nx / c.run.nbx < kMinBlock || c.grid.ny / c.run.nby < kMinBlock)
+    throw CaseError(fmt::format("{}: run.blocks = [{}, {}] does not divide the {} x {} grid sensibly: each "
+                                "block needs at least {} cells in x and y (at most [{}, {}])",
+                                c.path, c.run.nbx, c.run.nby, c.grid.nx, c.grid.ny, kMinBlock,
+                                c.grid.nx / kMinBlock, c.grid.ny / kMinBlock));
+  // The cuts as the decomposition places them (partition/decomposition.hpp). Edge strips are blocks
+  // too, and balanced cuts make the blocks at the faces narrower: every block and strip must keep
+  // kMinBlock cells.
+  const std::vector<int> xs = block_cuts(c, 0), ys = block_cuts(c, 1);
+  check_cut_rules(c, xs, ys);
   auto widths = [](const std::vector<int>& b) {
     int least = b.back(), most = 0;
     for (size_t i = 1; i < b.size(); ++i) least = std::min(least, b[i] - b[i - 1]), most = std::max(most, b[i] - b[i - 1]);
