@@ -145,18 +145,17 @@ void fill_kristek_moczo(const Case& c, const BlockShape& s, const AnelasticLayou
   auto* decay = reinterpret_cast<float*>(buffer + layout.decay_offset);
   const std::vector<Layer>& layers = c.medium.layers;
   const double dt = c.time.dt;
-  KristekMoczoCoefficients k;
   for (size_t l = 0; l < layers.size(); ++l) {
-    k = kristek_moczo(layers[l], c.medium.kristek_moczo, dt);
+    const KristekMoczoCoefficients k = kristek_moczo(layers[l], c.medium.kristek_moczo, dt);
     for (int p = 0; p < kKmPulsations; ++p) {
       gains[(l * kKmPulsations + p) * 2] = static_cast<float>(k.y_kap[p]);
       gains[(l * kKmPulsations + p) * 2 + 1] = static_cast<float>(k.y_mu[p]);
     }
   }
-  // The pulsations are the band's, whatever the layer (an elastic layer's are zero: recompute).
-  k = kristek_moczo(1, 1, 1, 1, 1, c.medium.kristek_moczo.w_min, c.medium.kristek_moczo.w_max, dt);
+  const std::array<double, 4> pulsations =
+      kristek_moczo_pulsations(c.medium.kristek_moczo.w_min, c.medium.kristek_moczo.w_max);
   for (int p = 0; p < kKmPulsations; ++p) {
-    const double w = k.pulsations[p];
+    const double w = pulsations[p];
     decay[p] = static_cast<float>((2.0 - w * dt) / (2.0 + w * dt));
     decay[kKmPulsations + p] = static_cast<float>(w * dt / (2.0 + w * dt));
   }

@@ -274,20 +274,31 @@ double day_bradley_unrelaxed(double q, const DayBradley& d) {
   return 1.0 / std::sqrt(c1 * c1 + c2 * c2);
 }
 
+namespace {
+// Pulsation i of `count` log-spaced over [w_min, w_max] as InitializeKManelas spaces them:
+// pow(10, log10 wmin + dlogw i), the ends exactly.
+double km_spaced(double w_min, double w_max, int count, int i) {
+  if (i == 0) return w_min;
+  if (i == count - 1) return w_max;
+  return std::pow(10.0, std::log10(w_min) + (std::log10(w_max) - std::log10(w_min)) / (count - 1) * i);
+}
+}  // namespace
+
+std::array<double, 4> kristek_moczo_pulsations(double w_min, double w_max) {
+  std::array<double, 4> w{};
+  for (int l = 0; l < 4; ++l) w[l] = km_spaced(w_min, w_max, 4, l);
+  return w;
+}
+
 KristekMoczoCoefficients kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
                            double dt) {
   if (!(qp > 0) || !(qs > 0) || !(w_min > 0) || !(w_max > w_min) || !(rho > 0))
     throw std::invalid_argument("Kristek and Moczo: need Qp, Qs, rho > 0 and 0 < wmin < wmax");
   constexpr int n = 4, kmax = 2 * n - 1;
-  auto spaced = [&](int count, int i) {  // pow(10, log10 wmin + dlogw i), the ends exactly
-    if (i == 0) return w_min;
-    if (i == count - 1) return w_max;
-    return std::pow(10.0, std::log10(w_min) + (std::log10(w_max) - std::log10(w_min)) / (count - 1) * i);
-  };
   KristekMoczoCoefficients km;
+  km.pulsations = kristek_moczo_pulsations(w_min, w_max);
   std::array<double, kmax> wk{};
-  for (int l = 0; l < n; ++l) km.pulsations[l] = spaced(n, l);
-  for (int k = 0; k < kmax; ++k) wk[k] = spaced(kmax, k);
+  for (int k = 0; k < kmax; ++k) wk[k] = km_spaced(w_min, w_max, kmax, k);
   auto fit = [&](double q) {  // A y = 1 / Q in the least-squares sense
     std::vector<std::vector<double>> a(kmax, std::vector<double>(n));
     for (int k = 0; k < kmax; ++k)

@@ -94,6 +94,8 @@ struct KristekMoczoCoefficients {
 };
 KristekMoczoCoefficients kristek_moczo(double rho, double mu, double kap, double qp, double qs, double w_min, double w_max,
                                        double dt);
+// Its four relaxation pulsations wl over [wmin, wmax] (rad/s), whatever the medium.
+std::array<double, 4> kristek_moczo_pulsations(double w_min, double w_max);
 // A layer's coefficients under the case's method (its Qp, Qs; vacuum or water, Q = 0: none).
 KristekMoczoCoefficients kristek_moczo(const Layer& l, const KristekMoczo& m, double dt);
 // The layer as the elastic update sees it under Kristek and Moczo: vp and vs of the moduli
