@@ -31,9 +31,9 @@
 //   add fl times it to their ksil_xx, ksil_yy (twice) and ksil_xy at every step, with no decay
 //   (its FREEABS branch, outside `if (k == 1)`): memory that grows, read by the surface cell below
 //   in its sums. That C-PML memory lives in the memory's plane -2 (which no sum reads).
-//   Its vz at the surface in those columns carries C-PML terms (computeVeloAndSource.c, FREEABS at
-//   k = 1), which codelets/surface.hpp leaves out: this memory's drive differs there, and the
-//   memory, which grows through a run, reaches the surface stations near the C-PML late.
+//   Ondes3D's own run grows that memory exponentially, an instability of its scheme there that
+//   reaches its surface stations late in a run; this one does not, for a reason not found yet (not
+//   its strip order, not the C-PML terms of its vz above the surface: docs/user-guide.md).
 // Left out: its LIMIT cells (the outermost two of its C-PML) keep no memory; here they do.
 // The memory of a block's edge cells reads its neighbours' across a block boundary: a run takes one
 // block (io/case_validation.cpp).
@@ -154,35 +154,47 @@ ONDES_CELL float km_y(const AnelasticView& a, int cls, int l) {
   return a.gains[(cls * kKmPulsations + l) * 2 + P];
 }
 
-// The anelastic term of component c at (x, y, z) (padded q): the sum over the point and its
-// neighbours, and for a normal component the trace's.
-// surface: the point is a normal stress of the surface plane (its trace above is the one below).
-ONDES_CELL float km_term(const AnelasticView& a, const BlockShape& sh, int c, int x, int y, int z, int64_t q,
-                         bool surface) {
-  const int64_t n = sh.cells();
+// The points a term sums over, for component c at (x, y, z) (padded q): the point and its six
+// neighbours (Ondes3D's i +- 1 (our y), j +- 1 (our x), k +- 1 (our z -+ 1)), each one's pulsation,
+// and the cell's layers (ly0 along x and y, ly2 along z).
+struct KmPoints {
+  int64_t at[7];
+  int pulse[7];
+  int ly0, ly2;
+};
+ONDES_CELL KmPoints km_points(const AnelasticView& a, const BlockShape& sh, int c, int x, int y, int z, int64_t q) {
   const KmCell k = km_cell(a, c, x, y, z);
   const int dz = c == SXZ || c == SYZ;
-  const int cls = a.cls[z + dz + kGhost], ly0 = cls & 0xffff, ly2 = cls >> 16;
-  const bool normal = c <= SZZ;
-  // The point and its neighbours: Ondes3D's i +- 1 (our y), j +- 1 (our x), k +- 1 (our z -+ 1).
-  const int64_t at[7] = {q, q + sh.sy(), q - sh.sy(), q + 1, q - 1, q - sh.sz(), q + sh.sz()};
-  const int pulse[7] = {km_pulsation(k.i, k.j, k.k),     km_pulsation(k.i + 1, k.j, k.k),
-                        km_pulsation(k.i - 1, k.j, k.k), km_pulsation(k.i, k.j + 1, k.k),
-                        km_pulsation(k.i, k.j - 1, k.k), km_pulsation(k.i, k.j, k.k + 1),
-                        km_pulsation(k.i, k.j, k.k - 1)};
-  float sum = 0.0f, trace = 0.0f;
+  const int cls = a.cls[z + dz + kGhost];
+  return {{q, q + sh.sy(), q - sh.sy(), q + 1, q - 1, q - sh.sz(), q + sh.sz()},
+          {km_pulsation(k.i, k.j, k.k), km_pulsation(k.i + 1, k.j, k.k), km_pulsation(k.i - 1, k.j, k.k),
+           km_pulsation(k.i, k.j + 1, k.k), km_pulsation(k.i, k.j - 1, k.k), km_pulsation(k.i, k.j, k.k + 1),
+           km_pulsation(k.i, k.j, k.k - 1)},
+          cls & 0xffff,
+          cls >> 16};
+}
+
+// The terms of components c0 .. c0 + Count - 1, which share their points (the normal stresses, or
+// one shear stress): 2 sum_c, plus for the normal ones the trace's sum, computed once.
+// surface: the point is a normal stress of the surface plane (its trace above is the one below).
+template <int Count>
+ONDES_CELL void km_terms(const AnelasticView& a, const KmPoints& p, int64_t n, int c0, bool surface, float* term) {
+  constexpr bool kNormal = Count == 3;
+  float sum[Count] = {}, trace = 0.0f;
   ONDES_UNROLL
   for (int t = 0; t < 7; ++t) {
-    const int cl = t < 5 ? ly0 : ly2;
-    const float w = t == 0 ? 1.0f : 0.5f, mu = km_y<1>(a, cl, pulse[t]);
-    sum += w * mu * a.memory[c * n + at[t]];
-    if (normal) {
-      const int64_t r = surface && t == 5 ? at[6] : at[t];
+    const int cl = t < 5 ? p.ly0 : p.ly2;
+    const float w = t == 0 ? 1.0f : 0.5f, mu = km_y<1>(a, cl, p.pulse[t]);
+    ONDES_UNROLL
+    for (int c = 0; c < Count; ++c) sum[c] += w * mu * a.memory[(c0 + c) * n + p.at[t]];
+    if (kNormal) {
+      const int64_t r = surface && t == 5 ? p.at[6] : p.at[t];
       const float tr = a.memory[SXX * n + r] + a.memory[SYY * n + r] + a.memory[SZZ * n + r];
-      trace += w * (km_y<0>(a, cl, pulse[t]) - (2.0f / 3.0f) * mu) * tr;
+      trace += w * (km_y<0>(a, cl, p.pulse[t]) - (2.0f / 3.0f) * mu) * tr;
     }
   }
-  return normal ? trace + 2.0f * sum : 2.0f * sum;
+  ONDES_UNROLL
+  for (int c = 0; c < Count; ++c) term[c] = kNormal ? trace + 2.0f * sum[c] : 2.0f * sum[c];
 }
 
 // Cell (x, y, z)'s stress takes its terms, after its elastic update; szz at the surface is its
@@ -191,9 +203,13 @@ ONDES_CELL void km_stress_cell(const StepParams& p, float* s, const AnelasticVie
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), q = sh.idx(x, y, z);
   const bool surface = at_surface(z_plane(z, p.free_surface));
+  float term[kStressComponents];
+  km_terms<3>(a, km_points(a, sh, SXX, x, y, z, q), n, SXX, surface, term);
+  ONDES_UNROLL
+  for (int c = SXY; c <= SYZ; ++c) km_terms<1>(a, km_points(a, sh, c, x, y, z, q), n, c, false, term + c);
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) {
-    const float t = -p.dt * km_term(a, sh, c, x, y, z, q, surface && c <= SZZ);
+    const float t = -p.dt * term[c];
     if (surface && c == SZZ)
       s[c * n + q] = t;
     else

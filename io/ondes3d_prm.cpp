@@ -117,8 +117,13 @@ void tagged_layers(const PrmValues& v, const Geometry& g, Case& c, std::vector<P
   }
   // <wmin> <wmax> without <taum>: a file written for KRISTEKandMOCZO.
   const bool km = q && !v.has("taum") && (v.has("wmin") || v.has("wmax"));
+  // Ondes3D's own run stops there: ChooseY (computeStress.c) reads ylmu2, which InitializeKManelas
+  // (alloAndInit.c) fills for layers only (built with KRISTEKandMOCZO and run on ligurian-crop, it
+  // ends with a segmentation fault in ChooseY at its first step).
   if (km && names)
-    v.fail(v.has("wmin") ? "wmin" : "wmax", "is Ondes3D's KRISTEKandMOCZO method, which this port runs on layers only",
+    v.fail(v.has("wmin") ? "wmin" : "wmax",
+           "is Ondes3D's KRISTEKandMOCZO method, which runs on layers only (on a geological model Ondes3D's "
+           "own code reads Y tables it never fills and crashes at its first step)",
            "<taum> <tauM> <w0> for DAYandBRADLEY on a geological model");
   if (km)
     kristek_moczo(v, g, c, where);

@@ -414,6 +414,12 @@ TEST_F(Ondes3dInput, GeologicalModelWithSeaAndAirRunsAndConverts) {
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   text.replace(text.find("<vs>2300.</vs>"), 14, "<vs>2300.</vs><q0>50</q0>");
   expect_refused(write("geo_q0.prm", text), R"(layer3.*has q0: Ondes3D's ANOTHER method stops on a geological model)");
+  // Kristek and Moczo on a geological model: Ondes3D's own run crashes in ChooseY at its first step.
+  text.replace(text.find("<q0>50</q0>"), 11, "<Qp>80</Qp><Qs>40</Qs>");
+  for (const char* m : {"<name>out</name>", "<name>eau</name>"}) text.replace(text.find(m), 0, "<Qp>1e4</Qp><Qs>1e4</Qs>");
+  text.replace(text.find("<nlayer>"), 0, "<wmin>0.6</wmin><wmax>60</wmax>");
+  expect_refused(write("geo_km.prm", text),
+                 R"(geo_km\.prm:\d+: <wmin> is Ondes3D's KRISTEKandMOCZO method, which runs on layers only \(on a geological model)");
 }
 
 // Ondes3D's leniency, as its readers have it (original/src/IO.c ReadSrc and ReadStation; the StarPU
