@@ -29,7 +29,8 @@ namespace ondes {
 
 namespace {
 // Idle StarPU workers poll for tasks; while the main thread fills gigabytes of arrays they would
-// take its cores (60% of a large case's set-up time on 2 cores). Paused workers sleep instead.
+// take its cores (docs/performance.md, Decisions: paused workers at set-up). Paused workers sleep
+// instead.
 
 struct PausedWorkers {
   PausedWorkers() { starpu_pause(); }

@@ -65,7 +65,7 @@ void for_box_rows(const BlockShape& sh, int kind, int dir, const Box& b, RowFn&&
 
 // to[...] = from[...] row by row. The x edges and ghosts are columns kGhost wide: there a row is
 // two moves of known length, where a loop of run-time length per row cost more than the copy
-// (the halo copies took 28% of a 4x8 run of a 180^3 grid on one core, 18% after).
+// (docs/performance.md, Decisions: halo copy rows).
 template <bool ToBuffer>
 void copy_box(const BlockShape& sh, int kind, int dir, const float* from, float* to) {
   const Box b = ToBuffer ? edge_box(sh, dir) : ghost_box(sh, dir);

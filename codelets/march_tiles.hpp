@@ -41,8 +41,8 @@ __device__ inline int tile_centre() { return (threadIdx.y + kHalo) * kPitch + th
 
 // The tile elements this thread stages: their in-plane offsets, clamped to the box b and its halo
 // (a tile overhanging the box stages copies of its last elements, which no active cell reads).
-// Clamped to the box rather than the block: a box of 492 cells in 16 tiles of 32 otherwise read
-// 20 columns of PML cells a plane that nothing used (4% of the march's reads).
+// Clamped to the box rather than the block: a tile overhanging the box would otherwise read PML
+// columns that nothing uses (docs/performance.md, Decisions: tiles clamped to the box).
 template <int TY>
 struct Staging {
   using T = Tile<TY>;

@@ -5,7 +5,7 @@
 // by stencil.hpp's buoyancies and elastic_moduli on the plane's values, and read by the CUDA
 // kernels instead of computed at every cell: the same function of the same values, the same bits.
 // Read by the velocity march and the PML kernels; the stress march computes its moduli per cell
-// (seven loads a plane stalled it on the H100, march.hpp).
+// (docs/performance.md, Decisions: moduli per cell).
 // Why: their IEEE reciprocals (three a velocity cell, four a stress cell) were about a tenth of
 // the march kernels' instructions, which issue near their peak. Computed once a plane by one
 // thread of each thread block instead, they made the march slower: the others waited for it at

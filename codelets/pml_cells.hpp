@@ -182,7 +182,7 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
 
 // The whole stress update of PML cell p in an attenuating medium: its C-PML memory first, then the
 // anelastic update with the stretched differences d + h psi, so that the relaxation is driven by
-// the strain rate the PML makes (driven by d alone, the layer reflected 5% of an S wave at Q = 10:
+// the strain rate the PML makes (driven by d alone, the layer reflected S waves: the PML check of
 // tests/test_anelastic.cpp).
 template <int N, class M, class Damped>
 ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticView& a, const CellRelaxation& r,

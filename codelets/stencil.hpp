@@ -324,7 +324,8 @@ ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Dif
 // memory. At the free surface the anelastic part folds dz vz with the unrelaxed moduli, as the
 // elastic part does. N memory sets: every mechanism in every cell, or (N = 1) coarse-grained, the
 // cell's one mechanism of its 2 x 2 x 2 cube with the weights of physics/attenuation.hpp's
-// fit_coarse_q (8 x the every-cell weights instead missed the exact solution by 25% at Q = 15).
+// fit_coarse_q (8 x the every-cell weights instead missed the exact solution: docs/performance.md,
+// Decisions: coarse-grained mean).
 // Ondes3D's Day and Bradley (a.ondes3d: physics/attenuation.hpp day_bradley_relaxation), as its
 // computeIntermediates.c LocalComputeDayBradley and computeStress.c computeStress compute it: at
 // the surface its memory's drive folds dz vz with the sign reversed (its dzV0z), and in its C-PML
@@ -353,7 +354,7 @@ ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const Cel
         [&](int c, float x) { s_rate[c] = x; });
   // Every memory variable is loaded before any is stored: the compiler cannot tell that one
   // mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
-  // (the CUDA kernel stalled on loads 93% of its cycles).
+  // (docs/performance.md, Decisions: anelastic loads).
   float z0[N][kStressComponents];
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {

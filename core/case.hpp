@@ -24,7 +24,7 @@ struct TimeStepping {
   double dt = 0;  // seconds
   int steps = 0;
   // A dt above the CFL limit of the fastest cell is a warning, not an error ([time] beyond_cfl):
-  // Ondes3D checks none, and its own public sets run above it (the GPU port's chuetsu3d by 0.5%).
+  // Ondes3D checks none, and its own public sets run above it (the GPU port's chuetsu3d).
   bool beyond_cfl = false;
 };
 

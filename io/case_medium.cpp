@@ -59,8 +59,8 @@ void read_q0(Section& s, Medium& m) {
 }
 
 // [medium] q_scheme: "every_cell" (default) or "coarse_grained" (physics/attenuation.hpp): the
-// coarse-grained scheme holds the exact solution within 3% for Q >= 20 only, and its fit must hold
-// every layer's Q within 5% over the band.
+// coarse-grained scheme holds the exact solution for Q >= 20 only (physics/attenuation.hpp), and its
+// fit must hold every layer's Q within 5% over the band.
 void read_q_scheme(Section& s, Medium& m) {
   const std::string scheme = s.string_or("q_scheme", "every_cell");
   if (scheme != "every_cell" && scheme != "coarse_grained")

@@ -78,8 +78,8 @@ Load busiest_worker(const Case& c, int workers);
 // indexed by block id; false for the others): those one CPU worker finishes within half the GPUs'
 // time per iteration, from the blocks' bytes and the bandwidths of m (calibrated, or the defaults:
 // kDefaultCpuWorkerGBs, kDefaultGpuGBs). A larger block on a CPU delays every iteration that needs
-// it, and a performance-aware scheduler learns that only after it has tried (a CPU task of a 2x2
-// layout of benchmark.toml runs ~0.5 s, a hundred GPU iterations).
+// it, and a performance-aware scheduler learns that only after it has tried (docs/performance.md,
+// Decisions: CPU workers beside GPUs).
 constexpr double kDefaultCpuWorkerGBs = 5, kDefaultGpuGBs = 1500;
 std::vector<bool> cpu_may_compute(const Case& c, const Decomposition& d, const std::vector<int>& mine, int gpus,
                                   double cpu_gbs = kDefaultCpuWorkerGBs, double gpu_gbs = kDefaultGpuGBs);

@@ -51,12 +51,10 @@ Relaxation fit_constant_q(double q, double f_min, double f_max, int mechanisms);
 // element_unrelaxed. A wave much longer than the cube sees an effective modulus between the
 // harmonic and the arithmetic mean of the eight; the fit takes their geometric mean and fits the
 // Y_l so that it has Q(f) = q over the band (Levenberg-Marquardt from 8 x the every-cell fit);
-// relative_modulus of the result is that mean. Against the exact solution (tests/test_anelastic.cpp,
-// 8.6 points per S wavelength), the geometric mean did best: at Qs = 10 the harmonic one missed by
-// 8-13%, the geometric 7-11%; at Qs = 20 the geometric one by 1.8-2.9% over 2.1 km (42
-// wavelengths of the band's top) and 2.7-5.9% over 4 km; the arithmetic one by 4.5-7.6% over 4 km.
-// Placing the mechanisms so that neighbours differ most (less anisotropy by a series-parallel
-// model) was worse: 4.6-6.4% over 4 km. Hence Medium's coarse-grained scheme is for Q >= 20.
+// relative_modulus of the result is that mean. Against the exact solution (tests/test_anelastic.cpp)
+// the geometric mean did best of the three means, and mechanisms placed so that neighbours differ
+// most did worse; below Qs = 20 none holds it (docs/performance.md, Decisions: coarse-grained
+// mean). Hence Medium's coarse-grained scheme is for Q >= 20.
 Relaxation fit_coarse_q(double q, double f_min, double f_max);
 
 // In a 3D model Q varies from cell to cell: each cell's Q is rounded to a rung of a geometric
