@@ -76,7 +76,8 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   if (c.snapshots.every > 0)
     snapshots_ = std::make_unique<SnapshotRecorder>(c, blocks_, map, rank, snapshot_path(c));
   ChainRefusal refusal;
-  const int chained = route_chained_steps(blocks_, stations_, plan_.policy, map, rank, node_name(),
+  const std::string host = node_name();
+  const int chained = route_chained_steps(blocks_, stations_, plan_.policy, {map, rank, host},
                                            c.snapshots.every > 0 && (c.snapshots.pgv || c.snapshots.any_displacement()),
                                            chain_memory_, &refusal);
   if (chained)
@@ -372,7 +373,8 @@ double Simulation::energy() {
     const int j0 = std::max(pml.lo(1) - in.y0, 0), j1 = std::min(pml.hi(1) - in.y0, in.shape.ny);
     if (i0 >= i1 || j0 >= j1) continue;
     Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), m(b.h_material, STARPU_R);
-    e += ondes::energy(in.shape, b.velocity, b.stress, b.material, i0, i1, j0, j1, pml.lo(2), pml.hi(2), case_.grid.h);
+    e += ondes::energy(in.shape, b.velocity, b.stress, b.material, {{i0, j0, pml.lo(2)}, {i1, j1, pml.hi(2)}},
+                       case_.grid.h);
   }
   return e;
 }

@@ -298,13 +298,12 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
   fill_classes(points.vps, 3, reinterpret_cast<float*>(pml + l.point_tables_offset), PmlLayout::point_floats(s));
 }
 
-double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, int i0, int i1, int j0, int j1,
-              int k0, int k1, double h) {
+double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, const CellRange& r, double h) {
   const int64_t n = sh.cells();
   double e = 0;
-  for (int k = k0; k < k1; ++k)
-    for (int j = j0; j < j1; ++j)
-      for (int i = i0; i < i1; ++i) {
+  for (int k = r.lo[2]; k < r.hi[2]; ++k)
+    for (int j = r.lo[1]; j < r.hi[1]; ++j)
+      for (int i = r.lo[0]; i < r.hi[0]; ++i) {
         const int64_t q = sh.idx(i, j, k);
         double kin = 0;
         const int64_t stride[3] = {1, sh.sy(), sh.sz()};

@@ -65,8 +65,11 @@ struct BlockSources {
 // point holding the run's length (core/layout.hpp SourcePoint).
 BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, const float* material);
 
-// Kinetic + strain energy of the block's cells [i0,i1) x [j0,j1) x [k0,k1) (joules).
-double energy(const BlockShape& s, const float* v, const float* stress, const float* mat, int i0, int i1, int j0,
-              int j1, int k0, int k1, double h);
+// The block's cells [lo[0], hi[0]) x [lo[1], hi[1]) x [lo[2], hi[2]).
+struct CellRange {
+  int lo[3], hi[3];
+};
+// Kinetic + strain energy of the block's cells in r (joules).
+double energy(const BlockShape& s, const float* v, const float* stress, const float* mat, const CellRange& r, double h);
 
 }  // namespace ondes

@@ -109,7 +109,7 @@ void update(const ChainArgs& a, const IterationBuffers& f, int n, cudaStream_t s
   const compute_task::SourceBuffers& source = Velocity ? f.force : f.moment;
   wait_halos(stream, a, heard);
   if (!a.side.stream) {
-    compute_task::update_field<Velocity, OnCuda>(c, field, other, f.mat, f.pml, anelastic, in, out, source);
+    compute_task::update_field<Velocity, OnCuda>(c, {field, other, f.mat, f.pml, anelastic}, in, out, source);
   } else {
     const auto side = static_cast<cudaStream_t>(a.side.stream);
     const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
@@ -246,16 +246,17 @@ void report_stall(void* arg) {
 }  // namespace chain_gpu
 #endif
 
-int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt,
-                 int parity, bool prime, bool watch, starpu_data_handle_t token, void (*on_done)(void*, int), void* arg) {
+int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, int parity, bool prime, bool watch,
+                 starpu_data_handle_t token) {
+  const double dt = plan.dt;
   ChainArgs a;
   a.first = first;
   a.steps = steps;
   a.dt = dt;
   a.prime = prime;
   a.watch = watch;
-  a.velocity = compute_args(b, base, policy, true, first * dt);
-  a.stress = compute_args(b, base, policy, false, first * dt + 0.5 * dt);
+  a.velocity = compute_args(b, plan.base, plan.policy, true, first * dt);
+  a.stress = compute_args(b, plan.base, plan.policy, false, first * dt + 0.5 * dt);
   for (int dir = 0; dir < kDirections; ++dir) {
     if (b.info.neighbour[dir] < 0) continue;
     a.velocity.neighbour_mask |= 1 << dir;
@@ -281,8 +282,9 @@ int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& po
   if (watch) d[n++] = {b.h_peak, STARPU_W};
   if (token) n = add_on_node(d, n, nodes, {token, STARPU_R}, STARPU_SPECIFIC_NODE_CPU);
   starpu_codelet& cl = codelet_for(codelet(), nodes, n);
-  void* done = on_done ? new WindowDone{on_done, arg, steps} : nullptr;
-  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done ? window_done : nullptr, done, "submitting chain");
+  const auto on_done = plan.on_steps_done;
+  void* done = on_done ? new WindowDone{on_done, plan.callback_arg, steps} : nullptr;
+  insert_block_task(cl, d, n, &a, sizeof(a), b, {on_done ? window_done : nullptr, done}, "submitting chain");
   return 1;
 }
 

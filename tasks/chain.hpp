@@ -43,6 +43,7 @@
 #include "partition/block_data.hpp"
 #include "partition/mapping.hpp"
 #include "partition/stations.hpp"
+#include "tasks/iteration_plan.hpp"
 
 namespace ondes {
 
@@ -75,17 +76,23 @@ struct ChainRefusal {
   // GPU): nothing a user asked for is missed, so the log keeps it to its debug level.
   bool quiet = false;
 };
+// Where this process runs: the blocks' ranks, its own, and its node's name.
+struct ChainSite {
+  const RankMap& map;
+  int rank;
+  const std::string& host;
+};
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                        const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
-                        bool per_step_readers, ChainMemory& memory, ChainRefusal* refusal = nullptr);
+                        const ExecutionPolicy& policy, const ChainSite& site, bool per_step_readers,
+                        ChainMemory& memory, ChainRefusal* refusal = nullptr);
 
 // Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
 // n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's
 // measure at its end if `watch`; `prime`: first saves its stress edges into the neighbours' channels
 // (the first window after the fields were set outside the graph); `token`: record_tokens[parity]
-// (null without stations). on_done(arg, steps), if given, is called when it ends. Returns the tasks
-// submitted (1).
-int submit_chain(BlockData& b, const StepParams& base, const ExecutionPolicy& policy, int first, int steps, double dt,
-                 int parity, bool prime, bool watch, starpu_data_handle_t token, void (*on_done)(void*, int), void* arg);
+// (null without stations). The plan's on_steps_done(callback_arg, steps), if set, is called when it
+// ends. Returns the tasks submitted (1).
+int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, int parity, bool prime, bool watch,
+                 starpu_data_handle_t token);
 
 }  // namespace ondes

@@ -166,8 +166,11 @@ void ChainMemory::release() {
 }
 
 int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                        const ExecutionPolicy& policy, const RankMap& map, int rank, const std::string& host,
-                        bool per_step_readers, ChainMemory& memory, ChainRefusal* refusal) {
+                        const ExecutionPolicy& policy, const ChainSite& site, bool per_step_readers,
+                        ChainMemory& memory, ChainRefusal* refusal) {
+  const RankMap& map = site.map;
+  const int rank = site.rank;
+  const std::string& host = site.host;
   ChainRefusal no = obstacle(blocks, groups, policy, per_step_readers, map.ranks);
 #ifdef ONDES_CHAINED_STEPS
   if (no.why.empty() && !chain_gpu::stream_memory_operations())

@@ -22,6 +22,7 @@
 #include "codelets/stations.hpp"
 #include "partition/block_data.hpp"
 #include "tasks/codelet.hpp"
+#include "tasks/iteration_plan.hpp"
 #include "tasks/ipc_halos.hpp"
 #include "tasks/peer_halos.hpp"
 
@@ -95,14 +96,24 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
 // One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
 // update, the sources, and the field's edges into `out`. The compute task's work, and each half of
 // the step task's (tasks/step.hpp).
+// The arrays one field's update reads and writes: the field, the other one, the material, the PML
+// memory and the anelastic buffer (null where the block has none).
+struct FieldArrays {
+  float* field;
+  float* other;
+  const float* mat;
+  char* pml;
+  char* anelastic;
+};
+
 template <bool Velocity, class B>
-void update_field(const ComputeArgs& a, float* field, float* other, const float* mat, char* pml, char* anelastic,
-                  const BoundaryBuffers& in, const BoundaryBuffers& out, const SourceBuffers& src) {
-  update_field_by<Velocity, B>(a, field, out, src, [&](const BoundaryBuffers& edges) {
+void update_field(const ComputeArgs& a, const FieldArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,
+                  const SourceBuffers& src) {
+  update_field_by<Velocity, B>(a, f.field, out, src, [&](const BoundaryBuffers& edges) {
     if (Velocity)
-      ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, field, other, mat, pml, a.pml_cells, in, edges);
+      ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, f.field, f.other, f.mat, f.pml, a.pml_cells, in, edges);
     else
-      ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, field, other, mat, pml, a.pml_cells, anelastic,
+      ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, f.field, f.other, f.mat, f.pml, a.pml_cells, f.anelastic,
                       a.anelastic, in, edges);
   });
 }
@@ -122,8 +133,9 @@ void entry(void* buffers[], void* cl_arg) {
   for (int dir = 0; dir < kDirections; ++dir)
     if (a.neighbour_mask & (1 << dir)) out.at[dir] = vector_data<float>(buffers[next++]);
   const SourceBuffers src = a.has_source ? SourceBuffers::at(buffers, next) : SourceBuffers{};
-  update_field<Velocity, B>(a, vector_data<float>(buffers[0]), vector_data<float>(buffers[1]),
-                            vector_data<float>(buffers[2]), pml, anelastic, in, out, src);
+  update_field<Velocity, B>(
+      a, {vector_data<float>(buffers[0]), vector_data<float>(buffers[1]), vector_data<float>(buffers[2]), pml, anelastic},
+      in, out, src);
   // The velocity as the stress update leaves it (its ghosts filled, its cells untouched): what a
   // sample_stations task after this one would read.
   next += a.has_source ? SourceBuffers::kCount : 0;
@@ -163,11 +175,18 @@ starpu_codelet& codelet() {
 
 }  // namespace compute_task
 
+// A task's completion callback: fn(arg), which replaces the codelet's; none if fn is null.
+struct Completion {
+  void (*fn)(void*) = nullptr;
+  void* arg = nullptr;
+};
+
 // Submits a task of codelet cl over buffers d[0..n) with value arguments args (bytes) on block b's
-// workers, at its priority, named after the block; on_done(arg), if given, replaces the codelet's
-// completion callback.
+// workers, at its priority, named after the block, with completion `done`.
 inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, void* args, size_t bytes,
-                              const BlockData& b, void (*on_done)(void*), void* arg, const char* what) {
+                              const BlockData& b, Completion done, const char* what) {
+  const auto on_done = done.fn;
+  void* arg = done.arg;
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
                                                STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
                                                STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
@@ -219,18 +238,18 @@ inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* 
 // Submits compute_velocity (or compute_stress) of block b at time t (of its source points, if it
 // has any for the field), reading its neighbours' boundary buffers of the other field and writing
 // its own of the updated field, compute_stress sampling its station slots into their buffers
-// `parity`; on_done(arg), if given, replaces the codelet's completion callback. Returns the tasks
-// submitted (1).
-inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const StepParams& base,
-                          const ExecutionPolicy& policy, bool velocity, double t, int parity,
-                          void (*on_done)(void*) = nullptr, void* arg = nullptr) {
+// `parity`; compute_stress completes with the plan's on_stress_done. Returns the tasks submitted
+// (1).
+inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const IterationPlan& plan, bool velocity,
+                          double t, int parity) {
+  const Completion done = velocity ? Completion{} : Completion{plan.on_stress_done, plan.callback_arg};
   // above STARPU_NMAXBUFS, task_insert allocates
   starpu_data_descr d[5 + compute_task::SourceBuffers::kCount + 4 * kDirections + 2 * kMaxStressSlots];
   int n = 0;
   d[n++] = {velocity ? b.h_velocity : b.h_stress, STARPU_RW};
   d[n++] = {velocity ? b.h_stress : b.h_velocity, STARPU_RW};  // R without neighbours: below
   d[n++] = {b.h_material, STARPU_R};
-  ComputeArgs a = compute_args(b, base, policy, velocity, t);
+  ComputeArgs a = compute_args(b, plan.base, plan.policy, velocity, t);
   if (a.has_pml) d[n++] = {b.h_pml, STARPU_RW};
   if (a.anelastic.mechanisms) d[n++] = {b.h_anelastic, STARPU_RW};
   for (int dir = 0; dir < kDirections; ++dir) {
@@ -263,7 +282,7 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const St
   n = add_tokens(blocks, b, velocity, true, true, d, n, nodes);  // of halos between ranks by CUDA IPC
   starpu_codelet& cl =
       codelet_for(velocity ? compute_task::codelet<true>() : compute_task::codelet<false>(), nodes, n);
-  insert_block_task(cl, d, n, &a, sizeof(a), b, on_done, arg,
+  insert_block_task(cl, d, n, &a, sizeof(a), b, done,
                     velocity ? "submitting compute_velocity" : "submitting compute_stress");
   return 1;
 }

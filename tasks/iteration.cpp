@@ -21,9 +21,7 @@ int submit_half_step(GraphData& g, const IterationPlan& plan, bool velocity, dou
   int tasks = 0;
   for (BlockData& b : g.blocks)
     if (b.local)
-      tasks += velocity ? submit_compute(g.blocks, b, plan.base, plan.policy, true, t, parity)
-                        : submit_compute(g.blocks, b, plan.base, plan.policy, false, t, parity, plan.on_stress_done,
-                                         plan.callback_arg);
+      tasks += submit_compute(g.blocks, b, plan, velocity, t, parity);
   for (BlockData& b : g.blocks) tasks += submit_ghost_prefetch(g.blocks, b, velocity);
   const int kind = velocity ? kVelocityKind : kStressKind;
   for (const Transfer& x : g.halo.send[kind]) send(x);
@@ -59,8 +57,7 @@ Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most
   s.watched = due(plan.watchdog_every, last);
   for (BlockData& b : g.blocks)
     if (b.local)
-      s.tasks += submit_chain(b, plan.base, plan.policy, n, steps, plan.dt, parity, prime, s.watched,
-                              g.record_tokens[parity], plan.on_steps_done, plan.callback_arg);
+      s.tasks += submit_chain(b, plan, n, steps, parity, prime, s.watched, g.record_tokens[parity]);
   for (StationGroup& group : g.stations) {
     if (!group.involved) continue;
     // A group across ranks: the window's samples of each slot of another rank go home at once.
@@ -73,7 +70,7 @@ Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most
     }
     if (group.home == plan.rank)
       for (int k = 0; k < steps; ++k)
-        s.tasks += submit_record(g.blocks, group, n + k, plan.nsteps, parity, k, plan.small_where, true,
+        s.tasks += submit_record(g.blocks, group, {n + k, plan.nsteps, parity, k}, plan.small_where, true,
                                  g.record_tokens[parity]);
   }
   submit_frame(g, plan, last, s);
@@ -88,8 +85,7 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   std::vector<bool> recorded(g.stations.size(), false);  // by the step task
   BlockData* lone = lone_block(g, plan.policy);
   if (lone) {
-    s.tasks += submit_step(*lone, g.stations, plan.base, plan.policy, n, plan.nsteps, plan.dt, plan.rank,
-                           due(plan.watchdog_every, n), &recorded, plan.on_stress_done, plan.callback_arg);
+    s.tasks += submit_step(*lone, g.stations, plan, n, due(plan.watchdog_every, n), &recorded);
   } else {
     s.tasks += submit_half_step(g, plan, true, t, parity);
     s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt, parity);

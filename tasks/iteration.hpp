@@ -11,6 +11,7 @@
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"
 #include "partition/stations.hpp"
+#include "tasks/iteration_plan.hpp"
 
 namespace ondes {
 
@@ -23,20 +24,6 @@ struct PlanePart {
   starpu_data_handle_t velocity = nullptr;  // the block's, where it is local
   const WorkerSet* workers = nullptr;       // the block's (its GPU's where pinned), where it is local
   starpu_data_handle_t buffer = nullptr;
-};
-
-struct IterationPlan {
-  StepParams base;  // shape is set per block
-  ExecutionPolicy policy;  // how the tasks run (the case's [tuning], --tune)
-  int nsteps = 0;   // length of the traces
-  double dt = 0;
-  void (*on_stress_done)(void*) = nullptr;  // called when a block's compute_stress completes
-  void (*on_steps_done)(void*, int) = nullptr;  // called when a chained window of a block completes, with its steps
-  void* callback_arg = nullptr;
-  int rank = 0;  // this process's MPI rank (0 without MPI)
-  unsigned long long small_where = STARPU_CPU | STARPU_CUDA;  // where saves, sources, records may run
-  int watchdog_every = 0;  // iterations between watch_velocity tasks; 0: none
-  int snapshot_every = 0;  // iterations between snapshot frames; 0: none
 };
 
 // What the graph reads and writes besides the blocks: stations, the halo between ranks, and the

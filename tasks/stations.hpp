@@ -67,20 +67,27 @@ inline starpu_codelet& codelet() {
 
 }  // namespace sample_task
 
-// The record task of a group at step n, on its home rank, a sampled group's from its sample
-// buffers `parity` at step `within` of their window; `in_place`: its traces and samples read and
-// written in main memory where it runs, and `token` (if not null) written there too (a chained
-// window's record task: tasks/chain.hpp). Returns the tasks submitted (1).
-inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, int n, int nsteps, int parity, int within,
-                         unsigned long long where, bool in_place = false, starpu_data_handle_t token = nullptr) {
+// A record task's step n of traces nsteps long, from sample buffers `parity`, at step `within` of
+// their window.
+struct RecordStep {
+  int n, nsteps, parity, within;
+};
+
+// The record task of a group at step at.n, on its home rank, a sampled group's from its sample
+// buffers; `in_place`: its traces and samples read and written in main memory where it runs, and
+// `token` (if not null) written there too (a chained window's record task: tasks/chain.hpp).
+// Returns the tasks submitted (1).
+inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, RecordStep at, unsigned long long where,
+                         bool in_place = false, starpu_data_handle_t token = nullptr) {
+  const int parity = at.parity;
   starpu_data_descr d[3 + kMaxStationBlocks];
   d[0] = {g.sampled ? g.h_sample_points : g.h_points, STARPU_R};
   d[1] = {g.h_traces, STARPU_RW};
   RecordArgs a;
-  a.step = n;
-  a.nsteps = nsteps;
+  a.step = at.n;
+  a.nsteps = at.nsteps;
   a.nblocks = static_cast<int>(g.blocks.size());
-  a.sample_offset = int64_t(within) * int64_t(g.points.size()) * kSampleFloats;
+  a.sample_offset = int64_t(at.within) * int64_t(g.points.size()) * kSampleFloats;
   for (int s = 0; s < a.nblocks; ++s) {
     const BlockData& b = blocks[g.blocks[s]];
     d[2 + s] = {g.sampled ? g.h_samples[s][parity] : b.h_velocity, STARPU_R};
@@ -127,7 +134,7 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
         receive(t);
       }
     }
-  if (g.home == rank) tasks += submit_record(blocks, g, n, nsteps, parity, 0, where);
+  if (g.home == rank) tasks += submit_record(blocks, g, {n, nsteps, parity, 0}, where);
   return tasks;
 }
 

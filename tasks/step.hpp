@@ -70,8 +70,8 @@ void entry(void* buffers[], void* cl_arg) {
   IterationBuffers f(buffers, a.velocity, a.stress);
   float* v = f.v;
   int next = f.next;
-  compute_task::update_field<true, B>(a.velocity, v, f.s, f.mat, f.pml, nullptr, {}, {}, f.force);
-  compute_task::update_field<false, B>(a.stress, f.s, v, f.mat, f.pml, f.anelastic, {}, {}, f.moment);
+  compute_task::update_field<true, B>(a.velocity, {v, f.s, f.mat, f.pml, nullptr}, {}, {}, f.force);
+  compute_task::update_field<false, B>(a.stress, {f.s, v, f.mat, f.pml, f.anelastic}, {}, {}, f.moment);
   for (int g = 0; g < a.groups; ++g, next += 2) {
     StationBlocks blocks{};
     blocks.v[0] = v;
@@ -111,21 +111,20 @@ inline bool recorded_by_step(const StationGroup& g, const BlockData& b, int rank
 // the watchdog's measure into the block's peak (what watch_velocity does, without a task hop of its
 // own: docs/performance.md, Decisions: one task a half step); on_done(arg), if given, replaces the codelet's
 // completion callback. Returns the tasks submitted (1).
-inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const StepParams& base,
-                       const ExecutionPolicy& policy, int n, int nsteps, double dt, int rank, bool watch,
-                       std::vector<bool>* recorded, void (*on_done)(void*) = nullptr, void* arg = nullptr) {
+inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const IterationPlan& plan, int n, bool watch,
+                       std::vector<bool>* recorded) {
   StepArgs a;
   a.watch = watch;
-  const double t = n * dt;
-  a.velocity = compute_args(b, base, policy, true, t);
-  a.stress = compute_args(b, base, policy, false, t + 0.5 * dt);
+  const double t = n * plan.dt;
+  a.velocity = compute_args(b, plan.base, plan.policy, true, t);
+  a.stress = compute_args(b, plan.base, plan.policy, false, t + 0.5 * plan.dt);
   starpu_data_descr d[IterationBuffers::kMax + 1 + 2 * kMaxStepGroups];
   int k = IterationBuffers::describe(b, a.velocity, a.stress, d);
   for (size_t g = 0; g < groups.size() && a.groups < kMaxStepGroups; ++g) {
-    if (!recorded_by_step(groups[g], b, rank)) continue;
+    if (!recorded_by_step(groups[g], b, plan.rank)) continue;
     RecordArgs& r = a.record[a.groups++];
     r.step = n;
-    r.nsteps = nsteps;
+    r.nsteps = plan.nsteps;
     r.nblocks = 1;
     r.cells[0] = b.info.shape.cells();
     d[k++] = {groups[g].h_points, STARPU_R};
@@ -133,7 +132,8 @@ inline int submit_step(BlockData& b, std::vector<StationGroup>& groups, const St
     (*recorded)[g] = true;
   }
   if (watch) d[k++] = {b.h_peak, STARPU_W};
-  insert_block_task(step_task::codelet(), d, k, &a, sizeof(a), b, on_done, arg, "submitting step");
+  insert_block_task(step_task::codelet(), d, k, &a, sizeof(a), b, {plan.on_stress_done, plan.callback_arg},
+                    "submitting step");
   return 1;
 }
 

@@ -228,7 +228,7 @@ TEST(Energy, KineticAndStrainEnergyDensities) {
   const double l = lam, u = mu;
   const double young = u * (3 * l + 2 * u) / (l + u);
   const double expected = cells * h * h * h * (0.5 * rho * 0.25 + 1e12 / (2 * young));
-  EXPECT_NEAR(energy(sh, v.data(), s.data(), m.data(), 0, 4, 0, 4, 0, 4, h), expected, 1e-6 * expected);
+  EXPECT_NEAR(energy(sh, v.data(), s.data(), m.data(), {{0, 0, 0}, {4, 4, 4}}, h), expected, 1e-6 * expected);
 }
 
 // A grid point's cell straddling an interface gets Backus' averages (arithmetic density, harmonic
