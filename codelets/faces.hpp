@@ -23,6 +23,13 @@ ONDES_HD inline int frozen_components(int kind, int face) {
                      : (1 << SXZ) | (1 << SYZ);
 }
 
+// Whether component c of field kind `kind` at row y, plane z of the block is one of those held at
+// zero (Ondes3D's LIMIT points on the block's faces in StepParams::ondes3d_faces).
+ONDES_HD inline bool frozen_point(const StepParams& p, int kind, int c, int y, int z) {
+  auto on = [&](int face) { return ((p.ondes3d_faces >> face) & 1) && ((frozen_components(kind, face) >> c) & 1); };
+  return (y == 0 && on(0)) || (y == p.shape.ny - 1 && on(1)) || (z == p.shape.nz - 1 && on(2));
+}
+
 // Element e of face `face`'s plane (x fastest; nx * nz cells for the y faces, nx * ny for the
 // bottom): its padded index.
 ONDES_HD inline int64_t face_cell(const BlockShape& sh, int face, int64_t e) {

@@ -32,15 +32,16 @@
 //   (its FREEABS branch, outside `if (k == 1)`): memory that grows, read by the surface cell below
 //   in its sums. That C-PML memory lives in the memory's plane -2 (which no sum reads).
 //   Ondes3D's own run grows that memory exponentially, an instability of its scheme there that
-//   reaches its surface stations late in a run; this one does not, for a reason not found yet (not
-//   its strip order, not the C-PML terms of its vz above the surface: docs/user-guide.md).
-// Left out: its LIMIT cells (the outermost two of its C-PML) keep no memory; here they do.
+//   reaches its surface stations late in a run (docs/user-guide.md).
+// - Its LIMIT cells (the outermost two of its C-PML, which it does not compute) keep no memory, which
+//   its neighbours' sums read as zero: here the points faces.hpp holds at zero keep none either.
 // The memory of a block's edge cells reads its neighbours' across a block boundary: a run takes one
 // block (io/case_validation.cpp).
 #pragma once
 #include "codelets/kernel_support.hpp"
 #include "codelets/pml_cells.hpp"
 #include "codelets/stencil.hpp"
+#include "codelets/faces.hpp"
 #include "codelets/surface.hpp"
 #include "core/anelastic_layout.hpp"
 
@@ -80,6 +81,7 @@ ONDES_CELL void km_advance(const StepParams& p, const AnelasticView& a, const fl
   const float* fl = a.decay + kKmPulsations;
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) {
+    if (frozen_point(p, kStressKind, c, y, z)) continue;  // Ondes3D's LIMIT points: no memory
     const KmCell k = km_cell(a, c, x, y, z);
     const int l = km_pulsation(k.i, k.j, k.k);
     float& ksil = a.memory[c * n + q];
@@ -140,6 +142,7 @@ ONDES_CELL void km_above_surface(const StepParams& p, const AnelasticView& a, co
   }
   const float* fl = a.decay + kKmPulsations;
   auto add = [&](int c, float x_) {
+    if (frozen_point(p, kStressKind, c, y, -1)) return;
     const KmCell k = km_cell(a, c, x, y, -1);
     a.memory[c * n + q] += fl[km_pulsation(k.i, k.j, k.k)] * x_;
   };

@@ -35,7 +35,7 @@ const std::array<double, 6> kMoment{1e15, -0.5e15, 0.3e15, 0.7e15, -0.2e15, 0.4e
 
 // A test: the medium's scheme and quality factors, the grid (cells), the source (cells from the
 // grid's origin) and the stations (metres from the source, off every axis), the steps.
-enum class Body { Elastic, EveryCell, CoarseGrained, Damped, Model };
+enum class Body { Elastic, EveryCell, CoarseGrained, Damped, Model, KristekMoczo };
 struct Setup {
   Body body;
   double qp, qs;
@@ -66,6 +66,15 @@ Setup damped() {
   t.body = Body::Damped;
   return t;
 }
+
+// Ondes3D's Kristek and Moczo (q_scheme = "kristek_moczo") at Qp = 40, Qs = 20 over the every-cell
+// paths, its four pulsations over the band [0.2, 10] Hz, in one block (its sums read no halo).
+Setup kristek_moczo_setup() {
+  Setup t = every_cell();
+  t.body = Body::KristekMoczo, t.qp = 40, t.qs = 20;
+  return t;
+}
+KristekMoczo kristek_moczo_band() { return {2 * M_PI * kBand[0], 2 * M_PI * kBand[1], {0, 0, 1}}; }
 
 // The every-cell full space given as a 3D model (HDF5, /qp and /qs at every sample): the path a
 // model's Q takes (per-cell classes, Q rounded to the solver's rungs).
@@ -105,6 +114,14 @@ Case full_space(const Setup& t, Body body) {
     c.medium.model_q = true;
     c.medium.q_band = {kBand[0], kBand[1]};
     c.medium.q_reference = kReference;
+  } else if (body == Body::KristekMoczo) {
+    c.medium.layers[0].qp = t.qp;
+    c.medium.layers[0].qs = t.qs;
+    c.medium.layer_sampling = LayerSampling::Ondes3d;
+    c.medium.kristek_moczo = kristek_moczo_band();
+    c.medium.q_band = {kBand[0], kBand[1]};
+    c.medium.q_reference = std::sqrt(kBand[0] * kBand[1]);
+    c.run.set_blocks(1, 1);
   } else if (body != Body::Elastic) {
     c.medium.layers[0].qp = t.qp;
     c.medium.layers[0].qs = t.qs;
@@ -124,6 +141,27 @@ Case full_space(const Setup& t, Body body) {
   return c;
 }
 
+// Kristek and Moczo's body: the moduli given, unrelaxed, relaxed by its four pulsations with the
+// coefficients Y of its least-squares fits (kappa's from Qp's by CompYlkap), which the solver's
+// weights hold as Y~ = 2 / (2 - wl dt) Y M. Its update is this body under the bilinear transform
+// (the elastic moduli times 1 + sum wl dt / (2 - wl dt) Y and the weights Y~ make it so), whose
+// frequency warping, (2 / dt) tan(w dt / 2) for w, is about 0.2% at the source's 5 Hz.
+Relaxation kristek_moczo_relaxation(const std::array<double, 4>& y_tilde, double modulus, const KristekMoczoCoefficients& k) {
+  Relaxation r;
+  for (int l = 0; l < 4; ++l) {
+    r.omega.push_back(k.pulsations[l]);
+    r.y.push_back(y_tilde[l] * (2 - k.pulsations[l] * kDt) / (2 * modulus));
+  }
+  return r;
+}
+viscoelastic::Rheology kristek_moczo_rheology(const Setup& t) {
+  const double mu = kRho * kVs * kVs, kap = kRho * kVp * kVp - 4.0 / 3.0 * mu;
+  const KristekMoczoCoefficients k = ondes::kristek_moczo(kRho, mu, kap, t.qp, t.qs, 2 * M_PI * kBand[0], 2 * M_PI * kBand[1], kDt);
+  const Relaxation b = kristek_moczo_relaxation(k.y_mu, mu, k), a = kristek_moczo_relaxation(k.y_kap, kap, k);
+  return {[=](double w) { return kap * relative_modulus(a, w / (2 * M_PI)) + 4.0 / 3.0 * mu * relative_modulus(b, w / (2 * M_PI)); },
+          [=](double w) { return mu * relative_modulus(b, w / (2 * M_PI)); }, kRho};
+}
+
 // The moduli of the case's medium: the solver's fits of Qp and Qs with the unrelaxed moduli that
 // keep vp and vs at the reference frequency (coarse-grained: the cube's effective modulus,
 // fit_coarse_q's relative_modulus); real ones for an elastic medium.
@@ -138,6 +176,7 @@ viscoelastic::Rheology rheology(const Setup& t, Body body) {
     return {[mp](double) { return viscoelastic::cd(mp); }, [mu](double) { return viscoelastic::cd(mu); }, kRho,
             [gamma](double w) { return w == 0 ? viscoelastic::cd(kRho) : kRho * std::pow(viscoelastic::cd(1.0, -gamma / w), 2); }};
   }
+  if (body == Body::KristekMoczo) return kristek_moczo_rheology(t);
   QFits fits = q_fits(full_space(t, body).medium);
   // A model's Q on the solver's rungs.
   const double qp = body == Body::Model ? level_q(q_level(t.qp)) : t.qp;
@@ -170,10 +209,10 @@ Fit compare(const std::vector<float>& seis, int station, int steps, const std::v
   return {analytic::relative_misfit(a, b, static_cast<int>(a.size())), peak};
 }
 
-// The attenuating run against its exact solution, the elastic run against the elastic one, at 8.6
-// points per shortest S wavelength.
+// The attenuating run against its exact solution (relative L2 below `limit`), the elastic run
+// against the elastic one, at 8.6 points per shortest S wavelength.
 // The attenuating peak must be at most `kept` times the elastic one.
-void expect_exact(const Setup& t, double kept) {
+void expect_exact(const Setup& t, double kept, double limit = 0.05) {
   const Case lossy = full_space(t, t.body), elastic = full_space(t, Body::Elastic);
   ASSERT_NO_THROW(validate_case(lossy));
   ASSERT_GE(points_per_wavelength(lossy), 8.0);
@@ -185,7 +224,7 @@ void expect_exact(const Setup& t, double kept) {
     EXPECT_LT(fe.misfit, 0.05) << "station " << i << ": the elastic run itself";
     EXPECT_LE(fq.peak, kept * fe.peak) << "station " << i << ": attenuation must have taken " << std::lround(100 * (1 - kept))
                                        << "% of the peak";
-    EXPECT_LT(fq.misfit, 0.05) << "station " << i;
+    EXPECT_LT(fq.misfit, limit) << "station " << i;
   }
 }
 
@@ -209,6 +248,26 @@ TEST(Anelastic, CoarseGrainedPointSourceMatchesTheExactViscoelasticSolution) {
 TEST(Anelastic, Q0DampingMatchesTheDampedWaveEquation) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   expect_exact(damped(), 0.7);
+}
+
+// Ondes3D's Kristek and Moczo, against its own body (above), and that body's Q over the band
+// against the target (its seven-point least-squares fit: printed, the user guide quotes it). The
+// scheme holds its body less closely than ours do theirs (docs/user-guide.md: 7-10% at Qs = 20,
+// 13-19% at Qs = 10, its four pulsations spread over each 2 x 2 x 2 cube): the limit guards that.
+TEST(Anelastic, KristekMoczoMatchesTheExactViscoelasticSolution) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  const ::Setup t = kristek_moczo_setup();
+  const viscoelastic::Rheology r = kristek_moczo_rheology(t);
+  double worst_p = 0, worst_s = 0;
+  for (int i = 0; i <= 40; ++i) {
+    const double f = kBand[0] * std::pow(kBand[1] / kBand[0], i / 40.0), w = 2 * M_PI * f;
+    const auto p = r.p_modulus(w), s = r.mu(w);
+    worst_p = std::max(worst_p, std::abs(p.real() / p.imag() / t.qp - 1));
+    worst_s = std::max(worst_s, std::abs(s.real() / s.imag() / t.qs - 1));
+  }
+  std::printf("Kristek and Moczo over [%.1f, %.1f] Hz: Qp within %.1f%%, Qs within %.1f%% of the target\n", kBand[0],
+              kBand[1], 100 * worst_p, 100 * worst_s);
+  expect_exact(t, 0.9, 0.12);
 }
 
 // Qp = 20, Qs = 10 given as a 3D model's /qp and /qs: the same physics through per-cell classes.
