@@ -27,6 +27,7 @@
 // vz(k=1), vx(k=2), vy(k=2) are damped too, by the top layer's factor a (surface_damping).
 #pragma once
 #include "codelets/edges.hpp"
+#include "codelets/faces.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/stencil.hpp"
 
@@ -74,13 +75,21 @@ ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat
                                          : a * (u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0) / a) +
                                                 r * (u.at(VX, i, j, 0) / a - u.at(VX, i - 1, j, 0)));
 }
-// 2 (the block's own columns): the velocities above the surface, read by the stress update.
-ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j, float a) {
+// 2 (the block's own columns): the velocities above the surface, read by the stress update; on the
+// grid's y faces (`faces`: StepParams::ondes3d_faces) those Ondes3D holds at zero (its LIMIT
+// velocities are zero at every level, above its surface too: faces.hpp) are zero, which only its
+// C-PML memory above the surface reads (Kristek and Moczo: kristek_moczo.hpp km_above_surface).
+ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j, float a, int faces) {
   const float za = u.plane(VZ, i, j, -2), z0 = u.at(VZ, i, j, 0), x0 = u.at(VX, i, j, 0), y0 = u.at(VY, i, j, 0);
-  u.plane(VZ, i, j, -1) = za;
-  u.plane(VY, i, j, -1) =
-      a * (y0 + (u.plane(VZ, i, j + 1, -2) - za) - (y0 - u.at(VY, i, j, 1) - u.at(VZ, i, j + 1, 0) + z0));
-  u.plane(VX, i, j, -1) = a * (x0 + (u.plane(VX, i + 1, j, -2) - (za + z0)) - (x0 - u.at(VX, i, j, 1)));
+  const int held = (faces & 1) && j == 0 ? frozen_components(kVelocityKind, 0)
+                   : (faces & 2) && j == u.sh.ny - 1 ? frozen_components(kVelocityKind, 1)
+                                                     : 0;
+  u.plane(VZ, i, j, -1) = held & (1 << VZ) ? 0.0f : za;
+  u.plane(VY, i, j, -1) = held & (1 << VY) ? 0.0f
+                                          : a * (y0 + (u.plane(VZ, i, j + 1, -2) - za) -
+                                                 (y0 - u.at(VY, i, j, 1) - u.at(VZ, i, j + 1, 0) + z0));
+  u.plane(VX, i, j, -1) =
+      held & (1 << VX) ? 0.0f : a * (x0 + (u.plane(VX, i + 1, j, -2) - (za + z0)) - (x0 - u.at(VX, i, j, 1)));
 }
 // 3: what the next step reads as the previous one's (Sz, Svy).
 ONDES_HD inline void surface_keep(const SurfaceVelocity& u, int i, int j) {
@@ -112,7 +121,7 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
     for (int i = 0; i <= sh.nx; ++i)
       if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j, p.ondes3d_faces & 1, a);
   for (int j = 0; j < sh.ny; ++j)
-    for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j, a);
+    for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j, a, p.ondes3d_faces);
   for (int j = 0; j <= sh.ny; ++j)
     for (int i = 0; i <= sh.nx; ++i)
       if (surface_column(sh, i, j)) surface_keep(u, i, j);
@@ -128,13 +137,13 @@ namespace {
 constexpr int kSurfaceTx = 32, kSurfaceTy = 8;
 
 template <int Pass>
-__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, bool west, float a) {
+__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, int faces, float a) {
   const int i = blockIdx.x * kSurfaceTx + threadIdx.x, j = blockIdx.y * kSurfaceTy + threadIdx.y;
   const SurfaceVelocity u{v, sh, g};
   if (Pass == 2) {
-    if (i < sh.nx && j < sh.ny) surface_above(u, i, j, a);
+    if (i < sh.nx && j < sh.ny) surface_above(u, i, j, a, faces);
   } else if (surface_column(sh, i, j)) {
-    if (Pass == 1) surface_vz_above(u, mat, i, j, west, a);
+    if (Pass == 1) surface_vz_above(u, mat, i, j, faces & 1, a);
     else surface_keep(u, i, j);
   }
 }
@@ -146,13 +155,13 @@ void ondes3d_surface(const StepParams& p, float* v, const float* mat, const Boun
   const BlockShape& sh = p.shape;
   const dim3 grid(unsigned(blocks_for(sh.nx + 1, kSurfaceTx)), unsigned(blocks_for(sh.ny + 1, kSurfaceTy)));
   const dim3 block(kSurfaceTx, kSurfaceTy);
-  const bool west = p.ondes3d_faces & 1;
+  const int faces = p.ondes3d_faces;
   const float a = surface_damping(p);
-  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
+  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
   check_launch("surface_kernel<1>");
-  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
+  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
   check_launch("surface_kernel<2>");
-  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, west, a);
+  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
   check_launch("surface_kernel<3>");
 }
 
