@@ -34,7 +34,9 @@
 //   Ondes3D's own run grows that memory exponentially, an instability of its scheme there that
 //   reaches its surface stations late in a run (docs/user-guide.md).
 // - Its LIMIT cells (the outermost two of its C-PML, which it does not compute) keep no memory, which
-//   its neighbours' sums read as zero: here the points faces.hpp holds at zero keep none either.
+//   its neighbours' sums read as zero: here the points faces.hpp holds at zero keep none either, and
+//   the velocities above the surface there, which the C-PML memory above reads, are zero
+//   (surface.hpp surface_above), as its LIMIT velocities are at every level.
 // The memory of a block's edge cells reads its neighbours' across a block boundary: a run takes one
 // block (io/case_validation.cpp).
 #pragma once
