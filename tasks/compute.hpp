@@ -93,9 +93,6 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
   if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 
-// One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
-// update, the sources, and the field's edges into `out`. The compute task's work, and each half of
-// the step task's (tasks/step.hpp).
 // The arrays one field's update reads and writes: the field, the other one, the material, the PML
 // memory and the anelastic buffer (null where the block has none).
 struct FieldArrays {
@@ -106,6 +103,9 @@ struct FieldArrays {
   char* anelastic;
 };
 
+// One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
+// update, the sources, and the field's edges into `out`. The compute task's work, and each half of
+// the step task's (tasks/step.hpp).
 template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, const FieldArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,
                   const SourceBuffers& src) {
