@@ -64,6 +64,13 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 inline int update_mechanisms(const char* anelastic, const AnelasticShape& q) {
   return anelastic && !q.kristek_moczo ? q.mechanisms : 0;
 }
+// Ondes3D's FREEABS terms of vz above the surface (codelets/surface.hpp), followed where Kristek and
+// Moczo runs.
+inline FreeAbs free_abs(const StepParams& p, const float* s, char* pml, int64_t count, const char* anelastic,
+                        const AnelasticShape& q) {
+  if (!pml || count == 0 || !anelastic || !q.kristek_moczo) return {};
+  return {s, pml_view(p.shape, pml, count, false)};
+}
 }  // namespace ondes
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
@@ -239,7 +246,7 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
 void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t count,
                     char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
-  if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts);
+  if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, count, anelastic, q));
   if (anelastic && q.kristek_moczo) km_memory(p, v, mat, pml, count, anelastic_view(anelastic, p.shape, q));
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
@@ -343,7 +350,8 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
-  if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, stream);
+  if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface)
+    ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, pml_cells, anelastic, q), stream);
   if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;

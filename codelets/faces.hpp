@@ -6,7 +6,9 @@
 //   y-low face (bit 0), plane j = 0: the fields at integer y (vx, vz; sxx, syy, szz, sxz) are its
 //     LIMIT cells beside its first vx plane;
 //   y-high face (bit 1), plane j = ny - 1: the fields at half y (vy; sxy, syz) are its LIMIT vx plane;
-//   bottom (bit 2), plane k = nz - 1: the fields at half z (vz; sxz, syz) are its LIMIT vz plane.
+//   bottom (bit 2), plane k = nz - 1: the fields at half z (vz; sxz, syz) are its LIMIT vz plane;
+//   x-high face (bit 3): its LIMIT cells lie beyond the grid, in the ghosts (zero), and nothing is
+//     held; only its free surface's velocity above them is (codelets/surface.hpp surface_vz_above).
 // Their updates may have gone into the boundary buffers already (the CUDA kernels save the edges as
 // they write them): a neighbour reads them only into derivatives along the face for fields that are
 // themselves zeroed here, so no value that matters leaves the block.
@@ -23,11 +25,12 @@ ONDES_HD inline int frozen_components(int kind, int face) {
                      : (1 << SXZ) | (1 << SYZ);
 }
 
-// Whether component c of field kind `kind` at row y, plane z of the block is one of those held at
-// zero (Ondes3D's LIMIT points on the block's faces in StepParams::ondes3d_faces).
-ONDES_HD inline bool frozen_point(const StepParams& p, int kind, int c, int y, int z) {
-  auto on = [&](int face) { return ((p.ondes3d_faces >> face) & 1) && ((frozen_components(kind, face) >> c) & 1); };
-  return (y == 0 && on(0)) || (y == p.shape.ny - 1 && on(1)) || (z == p.shape.nz - 1 && on(2));
+// The components of field kind `kind` at row y, plane z of a block of shape sh held at zero (a mask
+// over components): Ondes3D's LIMIT points on the block's faces in `faces` (StepParams::ondes3d_faces).
+ONDES_HD inline int frozen_mask(const BlockShape& sh, int faces, int kind, int y, int z) {
+  return ((faces & 1) && y == 0 ? frozen_components(kind, 0) : 0) |
+         ((faces & 2) && y == sh.ny - 1 ? frozen_components(kind, 1) : 0) |
+         ((faces & 4) && z == sh.nz - 1 ? frozen_components(kind, 2) : 0);
 }
 
 // Element e of face `face`'s plane (x fastest; nx * nz cells for the y faces, nx * ny for the

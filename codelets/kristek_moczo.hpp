@@ -32,7 +32,9 @@
 //   (its FREEABS branch, outside `if (k == 1)`): memory that grows, read by the surface cell below
 //   in its sums. That C-PML memory lives in the memory's plane -2 (which no sum reads).
 //   Ondes3D's own run grows that memory exponentially, an instability of its scheme there that
-//   reaches its surface stations late in a run (docs/user-guide.md).
+//   reaches its surface stations late in a run (docs/user-guide.md); what drives it, its vz above
+//   the surface in those columns (FREEABS at its k = 1), is followed in Kristek and Moczo's runs
+//   (surface.hpp free_abs_term).
 // - Its LIMIT cells (the outermost two of its C-PML, which it does not compute) keep no memory, which
 //   its neighbours' sums read as zero: here the points faces.hpp holds at zero keep none either, and
 //   the velocities above the surface there, which the C-PML memory above reads, are zero
@@ -81,9 +83,10 @@ ONDES_CELL void km_advance(const StepParams& p, const AnelasticView& a, const fl
   drive[SYZ] = (d.d[7] + typo + e.d[7]) + (d.d[8] + e.d[8]);
   const float* el = a.decay;
   const float* fl = a.decay + kKmPulsations;
+  const int frozen = frozen_mask(sh, p.ondes3d_faces, kStressKind, y, z);  // Ondes3D's LIMIT points: no memory
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) {
-    if (frozen_point(p, kStressKind, c, y, z)) continue;  // Ondes3D's LIMIT points: no memory
+    if ((frozen >> c) & 1) continue;
     const KmCell k = km_cell(a, c, x, y, z);
     const int l = km_pulsation(k.i, k.j, k.k);
     float& ksil = a.memory[c * n + q];
@@ -143,8 +146,9 @@ ONDES_CELL void km_above_surface(const StepParams& p, const AnelasticView& a, co
     psi[t] = m;
   }
   const float* fl = a.decay + kKmPulsations;
+  const int frozen = frozen_mask(sh, p.ondes3d_faces, kStressKind, y, -1);
   auto add = [&](int c, float x_) {
-    if (frozen_point(p, kStressKind, c, y, -1)) return;
+    if ((frozen >> c) & 1) return;
     const KmCell k = km_cell(a, c, x, y, -1);
     a.memory[c * n + q] += fl[km_pulsation(k.i, k.j, k.k)] * x_;
   };

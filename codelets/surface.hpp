@@ -21,7 +21,12 @@
 // corner column (nx, ny) is never needed; column (-1, ny) and (nx, -1) are, which no halo carries:
 // blocks must be cut along one axis only (plan/run_plan.cpp), so that those lie outside the grid.
 // Where Ondes3D's loop order differs (the strips it computes first for its MPI exchanges, in its
-// C-PML) and where it adds its C-PML terms to vz(k=1) (FREEABS), this follows the interior rule.
+// C-PML) this follows the interior rule. In its C-PML's columns (FREEABS at k = 1) its vz(k=1)
+// reads the cell's own vx(i), vy(j) before their C-PML terms are added and then takes a C-PML term
+// of its own (free_abs_term): followed where Kristek and Moczo runs (FreeAbs), whose memory above
+// the surface grows from those velocities; elsewhere the interior rule (docs/performance.md). It
+// reads the C-PML memory of the column's neighbours, which no halo carries: Kristek and Moczo runs
+// as one block.
 // With its q0 damping (ANOTHER, Q0Damping), each cell is damped in its turn, so the column's own
 // surface velocities (vx'(i, j, 0), vy'(i, j-1, 0) here) enter vz(k=1) before their damping, and
 // vz(k=1), vx(k=2), vy(k=2) are damped too, by the top layer's factor a (surface_damping).
@@ -29,6 +34,7 @@
 #include "codelets/edges.hpp"
 #include "codelets/faces.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/pml_cells.hpp"
 #include "codelets/stencil.hpp"
 
 namespace ondes {
@@ -67,13 +73,82 @@ ONDES_HD inline bool surface_column(const BlockShape& sh, int i, int j) {
 // The factor of Ondes3D's q0 damping above the surface: the top layer's (1: undamped, and the
 // same bits as without it).
 ONDES_HD inline float surface_damping(const StepParams& p) { return p.damping.layers ? p.damping.factor[0] : 1.0f; }
-// 1: vza into vz's plane -2; zero on the grid's y-low face where Ondes3D's computed region begins
-// (`west`: StepParams::ondes3d_faces bit 0, codelets/faces.hpp), as its LIMIT cells hold it.
-ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat, int i, int j, bool west, float a) {
+// Ondes3D's C-PML terms of vz above the surface (FREEABS at k = 1, computeVeloAndSource.c
+// computeVelocity): the stress with its images above the surface (plane -1, the previous step's)
+// and the block's C-PML; pv.count 0: not followed (the interior rule).
+struct FreeAbs {
+  const float* s = nullptr;
+  PmlView pv{};
+};
+// The memory of vz above the surface, its x and y differences (Ondes3D's phitxzx, phityzy at k = 1),
+// lives in the surface cell's velocity memory slots of dz sxz and dz syz: the surface plane is not
+// damped along z, so the C-PML never uses those there.
+ONDES_HD constexpr int above_memory_slot(int axis) { return axis == 0 ? 2 : 5; }
+
+// The C-PML's velocity increment of component c at surface cell (i, j) from its memory slots
+// `slots` (those of its damped axes; the others are +0), or 0 where the cell is no PML cell.
+ONDES_HD inline float surface_pml_increment(const StepParams& p, const FreeAbs& f, const float* mat, int c, int i, int j,
+                                            int s0, int s1) {
+  const int damped = damped_axes(p.pml, i, j, 0);
+  if (!damped) return 0.0f;
+  const int64_t cell = pml_index(p.pml, p.shape, i, j, 0), n = f.pv.count;
+  constexpr DiffPlaces where{kVelocityPlaces.axes, kVelocityPlaces.halves};  // a copy device code may read
+  Diffs d{};
+  const int slots[2] = {s0, s1};
+  for (int q : slots)
+    if ((damped >> where.axis(q)) & 1) d.d[q] = f.pv.psi[q * n + cell];
+  float dv[kVelocityComponents];
+  velocity_increments(array_at(mat, p.shape, p.shape.idx(i, j, 0)), d, p.dt, dv);
+  return dv[c];
+}
+
+// What Ondes3D's FREEABS adds to vz above the surface of column (i, j), before the q0 damping:
+// its vz(k=1) reads its cell's vx(i) and vy(j) (our vy(i, j-1), vx(i, j)) before their C-PML
+// increments C are added, r (C_vy(i, j-1) - C_vx(i, j)) here (our vz and z are its -vz and -z),
+// then takes the C-PML term of vz at its place, its memory advanced from the images' x and y
+// differences with the surface plane's profiles. Zero outside the C-PML's columns, in the ghost
+// columns, and where not followed.
+ONDES_HD inline float free_abs_term(const StepParams& p, const FreeAbs& f, const float* mat, int i, int j) {
+  const BlockShape& sh = p.shape;
+  if (f.pv.count == 0 || i >= sh.nx || j >= sh.ny) return 0.0f;
+  const int damped = damped_axes(p.pml, i, j, 0);
+  if (!(damped & 3) || (damped & 4)) return 0.0f;
+  const int64_t cell = pml_index(p.pml, sh, i, j, 0), n = f.pv.count;
+  const PmlView v = f.pv.at_plane(sh, 0);
+  constexpr DiffPlaces where{kVelocityPlaces.axes, kVelocityPlaces.halves};
+  const ArrayAt above = array_at(f.s, sh, sh.idx(i, j, -1));
+  const float diff[2] = {dm<SXZ, 0>(above), dm<SYZ, 1>(above)};
+  const int ij[2] = {i, j}, count[2] = {sh.nx, sh.ny};
+  Diffs m{};
+  for (int a = 0; a < 2; ++a) {
+    if (!((damped >> a) & 1)) continue;
+    const int q = 6 + a;  // vz's difference along a, on the half levels' tables (kVelocityZHalves)
+    const float* t = v.xy_half + PmlLayout::axis_offset(sh, a) + 2 * where.half(q) * count[a];
+    float& memory = v.psi[above_memory_slot(a) * n + cell];
+    memory = t[count[a] + ij[a]] * memory + t[ij[a]] * (diff[a] * p.inv_h);
+    m.d[q] = memory;
+  }
+  float dv[kVelocityComponents];
+  velocity_increments(array_at(mat, sh, sh.idx(i, j, 0)), m, p.dt, dv);
+  const float west = j > 0 ? surface_pml_increment(p, f, mat, VY, i, j - 1, 3, 4) : 0.0f;
+  const float r = surface_ratio(mat, sh, i, j);
+  return r * (west - surface_pml_increment(p, f, mat, VX, i, j, 0, 1)) + dv[VZ];
+}
+
+// 1: vza into vz's plane -2; zero where Ondes3D's LIMIT cells hold it (codelets/faces.hpp): on the
+// grid's y-low face, where its computed region begins (StepParams::ondes3d_faces bit 0), and in the
+// column beyond the grid's x-high face (bit 3), which its last computed column reads; with FreeAbs
+// followed, its C-PML terms (free_abs_term).
+ONDES_HD inline void surface_vz_above(const StepParams& p, const SurfaceVelocity& u, const float* mat, const FreeAbs& f,
+                                      int i, int j, float a) {
+  if (((p.ondes3d_faces & 1) && j == 0) || ((p.ondes3d_faces & 8) && i == u.sh.nx)) {
+    u.plane(VZ, i, j, -2) = 0.0f;
+    return;
+  }
   const float r = surface_ratio(mat, u.sh, i, j);
-  u.plane(VZ, i, j, -2) = west && j == 0 ? 0.0f
-                                         : a * (u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0) / a) +
-                                                r * (u.at(VX, i, j, 0) / a - u.at(VX, i - 1, j, 0)));
+  const float z = u.at(VZ, i, j, 0) + r * (u.plane(VY, i, j, -2) - u.at(VY, i, j - 1, 0) / a) +
+                  r * (u.at(VX, i, j, 0) / a - u.at(VX, i - 1, j, 0));
+  u.plane(VZ, i, j, -2) = a * (f.pv.count > 0 ? z + free_abs_term(p, f, mat, i, j) : z);
 }
 // 2 (the block's own columns): the velocities above the surface, read by the stress update; on the
 // grid's y faces (`faces`: StepParams::ondes3d_faces) those Ondes3D holds at zero (its LIMIT
@@ -81,9 +156,7 @@ ONDES_HD inline void surface_vz_above(const SurfaceVelocity& u, const float* mat
 // C-PML memory above the surface reads (Kristek and Moczo: kristek_moczo.hpp km_above_surface).
 ONDES_HD inline void surface_above(const SurfaceVelocity& u, int i, int j, float a, int faces) {
   const float za = u.plane(VZ, i, j, -2), z0 = u.at(VZ, i, j, 0), x0 = u.at(VX, i, j, 0), y0 = u.at(VY, i, j, 0);
-  const int held = (faces & 1) && j == 0 ? frozen_components(kVelocityKind, 0)
-                   : (faces & 2) && j == u.sh.ny - 1 ? frozen_components(kVelocityKind, 1)
-                                                     : 0;
+  const int held = frozen_mask(u.sh, faces, kVelocityKind, j, -1);
   u.plane(VZ, i, j, -1) = held & (1 << VZ) ? 0.0f : za;
   u.plane(VY, i, j, -1) = held & (1 << VY) ? 0.0f
                                           : a * (y0 + (u.plane(VZ, i, j + 1, -2) - za) -
@@ -102,24 +175,24 @@ ONDES_HD inline void surface_keep(const SurfaceVelocity& u, int i, int j) {
 namespace ondes::cpu {
 // The velocities above the surface of block v (kOndes3dSurface), its neighbours'
 // from their buffers `ghosts`.
-void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts);
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts, const FreeAbs& f);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts,
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts, const FreeAbs& f,
                      cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
 
-void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts) {
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts, const FreeAbs& f) {
   const BlockShape& sh = p.shape;
   const SurfaceVelocity u{v, sh, ghosts};
   const float a = surface_damping(p);
   for (int j = 0; j <= sh.ny; ++j)
     for (int i = 0; i <= sh.nx; ++i)
-      if (surface_column(sh, i, j)) surface_vz_above(u, mat, i, j, p.ondes3d_faces & 1, a);
+      if (surface_column(sh, i, j)) surface_vz_above(p, u, mat, f, i, j, a);
   for (int j = 0; j < sh.ny; ++j)
     for (int i = 0; i < sh.nx; ++i) surface_above(u, i, j, a, p.ondes3d_faces);
   for (int j = 0; j <= sh.ny; ++j)
@@ -137,31 +210,31 @@ namespace {
 constexpr int kSurfaceTx = 32, kSurfaceTy = 8;
 
 template <int Pass>
-__global__ void surface_kernel(BlockShape sh, float* v, const float* mat, BoundaryBuffers g, int faces, float a) {
+__global__ void surface_kernel(StepParams p, float* v, const float* mat, BoundaryBuffers g, FreeAbs f, float a) {
+  const BlockShape& sh = p.shape;
   const int i = blockIdx.x * kSurfaceTx + threadIdx.x, j = blockIdx.y * kSurfaceTy + threadIdx.y;
   const SurfaceVelocity u{v, sh, g};
   if (Pass == 2) {
-    if (i < sh.nx && j < sh.ny) surface_above(u, i, j, a, faces);
+    if (i < sh.nx && j < sh.ny) surface_above(u, i, j, a, p.ondes3d_faces);
   } else if (surface_column(sh, i, j)) {
-    if (Pass == 1) surface_vz_above(u, mat, i, j, faces & 1, a);
+    if (Pass == 1) surface_vz_above(p, u, mat, f, i, j, a);
     else surface_keep(u, i, j);
   }
 }
 
 }  // namespace
 
-void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts,
+void ondes3d_surface(const StepParams& p, float* v, const float* mat, const BoundaryBuffers& ghosts, const FreeAbs& f,
                      cudaStream_t stream) {
   const BlockShape& sh = p.shape;
   const dim3 grid(unsigned(blocks_for(sh.nx + 1, kSurfaceTx)), unsigned(blocks_for(sh.ny + 1, kSurfaceTy)));
   const dim3 block(kSurfaceTx, kSurfaceTy);
-  const int faces = p.ondes3d_faces;
   const float a = surface_damping(p);
-  surface_kernel<1><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
+  surface_kernel<1><<<grid, block, 0, stream>>>(p, v, mat, ghosts, f, a);
   check_launch("surface_kernel<1>");
-  surface_kernel<2><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
+  surface_kernel<2><<<grid, block, 0, stream>>>(p, v, mat, ghosts, f, a);
   check_launch("surface_kernel<2>");
-  surface_kernel<3><<<grid, block, 0, stream>>>(sh, v, mat, ghosts, faces, a);
+  surface_kernel<3><<<grid, block, 0, stream>>>(p, v, mat, ghosts, f, a);
   check_launch("surface_kernel<3>");
 }
 

@@ -216,7 +216,7 @@ struct StepParams {
   float inv_h = 0;   // 1 / h
   int free_surface = 0;  // kNoSurface, kImagingSurface or kOndes3dSurface
   // The block's faces where Ondes3D's computed region ends differently (PmlProfile::Ondes3d,
-  // codelets/faces.hpp): bit 0 its y-low face, 1 its y-high face, 2 the bottom.
+  // codelets/faces.hpp): bit 0 its y-low face, 1 its y-high face, 2 the bottom, 3 its x-high face.
   int ondes3d_faces = 0;
   PmlBox pml;  // the block's cells outside the C-PML
   Q0Damping damping;

@@ -25,7 +25,7 @@ StepParams step_params(const Case& c) {
                    : c.boundaries.surface == SurfaceScheme::Ondes3d ? kOndes3dSurface
                                                                     : kImagingSurface;
   p.node_material = c.medium.ondes3d_nodes();
-  p.ondes3d_faces = c.boundaries.pml_profile == PmlProfile::Ondes3d ? 7 : 0;  // tasks/compute.hpp keeps the block's
+  p.ondes3d_faces = c.boundaries.pml_profile == PmlProfile::Ondes3d ? 15 : 0;  // tasks/compute.hpp keeps the block's
   if (c.medium.damped()) {  // case validation keeps the layers within kMaxDampedLayers
     Q0Damping& d = p.damping;
     d.layers = static_cast<int>(c.medium.layers.size());

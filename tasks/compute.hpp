@@ -212,6 +212,7 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   a.params.uniform_planes = b.uniform_planes;
   if (b.info.neighbour[YM] >= 0) a.params.ondes3d_faces &= ~1;  // not the grid's y faces
   if (b.info.neighbour[YP] >= 0) a.params.ondes3d_faces &= ~2;
+  if (b.info.neighbour[XP] >= 0) a.params.ondes3d_faces &= ~8;  // not the grid's x-high face
   if (b.h_pml) {
     a.has_pml = 1;
     a.pml_cells = b.pml_cells;
