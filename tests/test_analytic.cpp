@@ -163,8 +163,8 @@ TEST(Analytic, SampledMomentRateMatchesStokesSolution) {
 // (n + 1) dt, a lead of dt, and the held samples lead their times by half a step, so it matches the
 // exact double couple of moment dsbiem^2 sum(samples) step at t + dt + step / 2. Within 8%, not the
 // 5% of our own sources: Ondes3D's body forces (computeSeisMoment's dipoles two cells wide) are a
-// second-order stencil where our stress glut goes through the fourth-order one (6.7% measured at
-// obs1's z, a third of the station's peak; the others 1.6-3.4%). Stations placed from Ondes3D's
+// second-order stencil where our stress glut goes through the fourth-order one (its worst at obs1's
+// z, docs/design.md's test table). Stations placed from Ondes3D's
 // axes (x east, y north, z up) to ours by hand, with its x half a cell off ours (its normal stresses
 // sit at (i - 1/2) ds): swapped axes, a wrong moment or a wrong time would miss by far more.
 TEST(Analytic, Ondes3dParameterFileMatchesDoubleCouple) {

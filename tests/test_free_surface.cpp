@@ -1,8 +1,8 @@
 // The free surface doubles a vertically incident P wave: for an explosion at depth, the vertical
 // velocity at the surface station above it is twice the full-space analytic value.
 // The doubling is a plane-wave law: near-field and wavefront-curvature terms add an excess that
-// falls as 1/(kr) (measured: 11% peak excess at kr = 4, 4.8% at kr = 8), so the source sits at
-// kr = 2 pi f0 depth / vp = 21, where that excess is about 2%.
+// falls as 1/(kr), so the source sits at kr = 2 pi f0 depth / vp = 21, far from the source's near
+// field (docs/design.md's test table).
 #include <gtest/gtest.h>
 
 #include <algorithm>

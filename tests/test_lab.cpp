@@ -209,8 +209,7 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   // searches its constant c between 0 and the mean a third of the way up the sorted entries (here
   // one of the smallest blocks', which have the most entries), and weighs out every entry whose mean
   // is under 2c (fixpop, C_RADIUS): when the two smaller calibrated sizes' means lie within twice
-  // that, one size is left and the fit is 0/0 (seen in CI at 96 x 96 cells: 28^2 x 36-cell blocks
-  // 100 us, 52^2 x 36 ones 225 us, c 106 us, b 0.5, 314 us predicted against 233 measured). So the
+  // that, one size is left and the fit is 0/0 (seen in CI at 96 x 96 cells). So the
   // case is widened to 192 x 192 cells, where blocks of 1x1, 2x2, 4x4 hold 196^2, 100^2, 52^2 x 36
   // cells with their ghosts, each size about three times the next one's time, and its C-PML thinned
   // to 2 cells, so that the block size, not the per-task overhead or the share of PML cells, sets a
@@ -272,8 +271,7 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
     return ok;
   };
   // Measured times: on a loaded machine one calibration's means can scatter enough to bend the fit
-  // (once here, 123 of 124 in a clean-clone run: 354.7 us predicted against 230.8 measured at the
-  // larger neighbour); a second calibration doubles the samples before the verdict.
+  // (seen once in a clean-clone run); a second calibration doubles the samples before the verdict.
   calibrate();
   std::string first, second;
   if (!check_fit(first)) {

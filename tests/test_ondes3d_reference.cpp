@@ -146,7 +146,7 @@ TEST_F(Ondes3dReference, ChuetsuLayeredDayBradleyLikeTheOriginal) {
 // A geological model with topography and sea (150 x 120 x 130 cells, the 16,471-point fault, 38
 // stations on the ground, 1000 steps): Ondes3D's nodes at its vx points, its averages of them, its
 // vacuum with a density, its C-PML's vp per field point (PmlLayout's cell coefficients). Within
-// 1e-4 (L2) and 1e-5 (peak) (measured 1.9e-6, 3e-6; before them 3.1% median, 9.1% worst).
+// 1e-4 (L2) and 1e-5 (peak).
 TEST_F(Ondes3dReference, LigurianCropLikeTheOriginal) {
   expect_like_the_original("ligurian-crop", 1e-4, 1e-5, "parameters/ligurian-crop/ligurian-crop.prm", 38);
 }
@@ -157,10 +157,9 @@ TEST_F(Ondes3dReference, LigurianCropLikeTheOriginal) {
 // codelets/day_bradley.hpp). At Q = 1e6 (the most a .prm takes) in every material its memory and
 // its unrelaxing all but vanish (gains of 3e-6), so the attenuating path on nodes, C-PML and x cuts
 // included, must give the original's elastic station files: within 1e-3 (L2 and peak) over the
-// first 400 steps (measured: 1.7e-4 at worst over the 35 traces in motion, the elastic run 1.9e-6;
-// against the original's own Day and Bradley run of this crop with Q 40 to 1e4 by material, made
-// outside the project: 1e-5, docs/user-guide.md). Its converted TOML case (the model's Q,
-// q_yz_levels) runs the same bits.
+// first 400 steps (its figures, and against the original's own Day and Bradley run of this crop with
+// Q 40 to 1e4 by material, made outside the project: docs/user-guide.md). Its converted TOML case
+// (the model's Q, q_yz_levels) runs the same bits.
 TEST_F(Ondes3dReference, LigurianCropDayBradleyAtHighQLikeTheElasticOriginal) {
   const fs::path folder = sets() / "reference" / "ligurian-crop";
   std::ifstream in(folder / "parameters/ligurian-crop/ligurian-crop.prm");

@@ -393,7 +393,7 @@ TEST(Attenuation, FittedMechanismsHoldConstantQOverTheBand) {
 }
 
 // Coarse-grained: the geometric mean of the eight cells' moduli (written out here from each cell's
-// own standard linear solid) holds Q = 20, 50 and 600 within 5% (1.5% measured) over up to three
+// own standard linear solid) holds Q = 20, 50 and 600 within 5% over up to three
 // decades, every Y_l within [0, 1) (stability), and each cell's real modulus at the band's centre is
 // the same (element-specific unrelaxed moduli).
 TEST(Attenuation, CoarseGrainedCubeHoldsConstantQOverTheBand) {
