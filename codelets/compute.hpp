@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <type_traits>
 #include "codelets/day_bradley.hpp"
-#include "codelets/edges.hpp"
-#include "codelets/faces.hpp"
 #include "core/execution_policy.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/kristek_moczo.hpp"
@@ -63,13 +61,6 @@ ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxati
 // Kristek and Moczo, whose memory has passes of its own (codelets/kristek_moczo.hpp).
 inline int update_mechanisms(const char* anelastic, const AnelasticShape& q) {
   return anelastic && !q.kristek_moczo ? q.mechanisms : 0;
-}
-// Ondes3D's FREEABS terms of vz above the surface (codelets/surface.hpp), followed where Kristek and
-// Moczo runs.
-inline FreeAbs free_abs(const StepParams& p, const float* s, char* pml, int64_t count, const char* anelastic,
-                        const AnelasticShape& q) {
-  if (!pml || count == 0 || !anelastic || !q.kristek_moczo) return {};
-  return {s, pml_view(p.shape, pml, count, false)};
 }
 }  // namespace ondes
 

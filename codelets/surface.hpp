@@ -36,6 +36,7 @@
 #include "codelets/kernel_support.hpp"
 #include "codelets/pml_cells.hpp"
 #include "codelets/stencil.hpp"
+#include "core/anelastic_layout.hpp"
 
 namespace ondes {
 
@@ -84,6 +85,12 @@ struct FreeAbs {
 // lives in the surface cell's velocity memory slots of dz sxz and dz syz: the surface plane is not
 // damped along z, so the C-PML never uses those there.
 ONDES_HD constexpr int above_memory_slot(int axis) { return axis == 0 ? 2 : 5; }
+// The terms followed where Kristek and Moczo runs (one block: see above), from the block's buffers.
+inline FreeAbs free_abs(const StepParams& p, const float* s, char* pml, int64_t count, const char* anelastic,
+                        const AnelasticShape& q) {
+  if (!pml || count == 0 || !anelastic || !q.kristek_moczo) return {};
+  return {s, pml_view(p.shape, pml, count, false)};
+}
 
 // The C-PML's velocity increment of component c at surface cell (i, j) from its memory slots
 // `slots` (those of its damped axes; the others are +0), or 0 where the cell is no PML cell.
