@@ -24,7 +24,7 @@
 // C-PML) this follows the interior rule. In its C-PML's columns (FREEABS at k = 1) its vz(k=1)
 // reads the cell's own vx(i), vy(j) before their C-PML terms are added and then takes a C-PML term
 // of its own (free_abs_term): followed where Kristek and Moczo runs (FreeAbs), whose memory above
-// the surface grows from those velocities; elsewhere the interior rule (docs/performance.md). It
+// the surface grows from those velocities; elsewhere the interior rule (docs/user-guide.md). It
 // reads the C-PML memory of the column's neighbours, which no halo carries: Kristek and Moczo runs
 // as one block.
 // With its q0 damping (ANOTHER, Q0Damping), each cell is damped in its turn, so the column's own
