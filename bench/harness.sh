@@ -9,7 +9,8 @@
 #      with weak scaling (gpu_check.sh benchmark scaling; SCALING_GPUS narrows the counts).
 # Attenuation: Ondes3D's q0, Day and Bradley, Kristek and Moczo against elastic on the Chuetsu-oki references (CPU;
 #      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
-# Geology: ligurian-crop's .prm, elastic and with Day and Bradley, against its uniform twin.
+# Attenuation: our schemes (coarse-grained, every cell) against elastic on benchmark.toml.
+# Geology: Ligurian's .prm, whole and cropped (elastic and with Day and Bradley), against their uniform twins.
 # Writes OUT/harness.txt: the tables, one after another.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -75,22 +76,42 @@ attenuation() {  # $1: cpu | gpu
     note "| ${v#*:} | $rate | $(awk -v e="$base" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
   done
 }
-# A geological case against its uniform twin: ligurian-crop's .prm (Ondes3D's geological nodes with
-# air and sea, its 16,471-point fault, 38 stations), the same with Ondes3D's Day and Bradley by
-# material, and the yardstick: the same grid, steps and C-PML with a uniform medium, one point source
-# and no station (convert's TOML with its [medium] and what follows replaced).
-geology() {  # $1: cpu | gpu
-  local d=$out/geology env=STARPU_NCUDA=0
-  [ "$1" = gpu ] && env=STARPU_NCPU=0
-  rm -rf "$d"; mkdir -p "$d/ref/lc/output/ligurian-crop"
-  ln -sfn "$(cd "$refs/../parameters" && pwd)" "$d/parameters"
-  cp -r "$refs/ligurian-crop/parameters" "$d/ref/lc/"
-  local prm=parameters/ligurian-crop/ligurian-crop.prm
-  sed -e 's#</layer\([0-9]\)>#<Qp> 200. </Qp> <Qs> 100. </Qs>\n</layer\1>#' \
-      -e 's#<nlayer>#<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>#' "$d/ref/lc/$prm" > "$d/ref/lc/q.prm"
-  (cd "$d/ref/lc" && "$bin" convert "$prm" -o "$d/twin.toml" > /dev/null 2>&1)
-  sed -i '/^\[medium\]/,$d' "$d/twin.toml"; rm -f "$d/twin_model.h5"
-  cat >> "$d/twin.toml" <<'TWIN'
+# Our attenuation schemes against elastic on benchmark.toml (Qp 100, Qs 50): coarse-grained over
+# [0.1, 10] Hz (one memory set), every mechanism in every cell over [0.5, 5] (3 sets) and [0.1, 10]
+# Hz (4); on a GPU one GPU with one block, $steps steps; on CPUs the blocks ondes3d picks, 20 steps.
+q_cost() {  # $1: cpu | gpu
+  local env=STARPU_NCUDA=0 n=20 blocks=""
+  [ "$1" = gpu ] && env="STARPU_NCPU=0 STARPU_NCUDA=1" n=$steps blocks="--blocks 1x1"
+  note ""
+  note "## Attenuation on $1: our schemes against elastic (benchmark.toml, Qp 100, Qs 50, $n steps)"
+  note "| scheme | cell-updates/s | time vs elastic |"
+  note "| --- | --- | --- |"
+  local elastic="" rate c lo hi scheme
+  for v in "none:elastic" "0.1 10 coarse_grained:coarse-grained, [0.1, 10] Hz" \
+           "0.5 5 every_cell:every cell, [0.5, 5] Hz (3 sets)" "0.1 10 every_cell:every cell, [0.1, 10] Hz (4 sets)"; do
+    c=$inputs/benchmark.toml
+    if [ "${v%%:*}" != none ]; then
+      read -r lo hi scheme <<< "${v%%:*}"
+      c=$out/q_${lo}_${hi}_$scheme.toml
+      sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$lo, $hi]\nq_scheme = \"$scheme\"/" \
+        "$inputs/benchmark.toml" > "$c"
+    fi
+    rate=$(env $env "$bin" run "$c" --steps "$n" $blocks --output "$out/q.h5" 2>&1 |
+           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+    [ -n "$elastic" ] || elastic=$rate
+    note "| ${v#*:} | $rate | $(awk -v e="$elastic" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+  done
+  rm -f "$out/q.h5"
+}
+# A geological case against its uniform twin: Ondes3D's Ligurian .prm, whole (500 x 350 x 130 cells:
+# geological nodes with air and sea, its 16,471-point fault, 608 stations) and cropped (ligurian-crop,
+# 38 stations; with it the same with Ondes3D's Day and Bradley by material), each against its
+# yardstick: the same grid, steps and C-PML with a uniform medium, one point source and no station
+# (convert's TOML with its [medium] and what follows replaced).
+twin_of() {  # $1: folder to run in, $2: .prm, $3: the twin's TOML
+  (cd "$1" && "$bin" convert "$2" -o "$3" > /dev/null 2>&1)
+  sed -i '/^\[medium\]/,$d' "$3"; rm -f "${3%.toml}_model.h5"
+  cat >> "$3" <<'TWIN'
 [medium]
 vp = 5720.0
 vs = 3300.0
@@ -105,21 +126,41 @@ rake = 30.0
 m0 = 1.0e17
 stf = { type = "gaussian", f0 = 2.0, t0 = 0.6 }
 TWIN
-  note ""
-  note "## A geological case on $1 against its uniform twin (ligurian-crop, 138 x 168 x 138 cells, $steps steps)"
-  note "| case | cell-updates/s | time vs the twin |"
-  note "| --- | --- | --- |"
+}
+geology() {  # $1: cpu | gpu
+  local d=$out/geology env=STARPU_NCUDA=0
+  [ "$1" = gpu ] && env=STARPU_NCPU=0
+  rm -rf "$d"; mkdir -p "$d/ref/lc/output/ligurian-crop" "$d/output/ligurian"
+  ln -sfn "$(cd "$refs/../parameters" && pwd)" "$d/parameters"
+  cp -r "$refs/ligurian-crop/parameters" "$d/ref/lc/"
+  local prm=parameters/ligurian-crop/ligurian-crop.prm
+  sed -e 's#</layer\([0-9]\)>#<Qp> 200. </Qp> <Qs> 100. </Qs>\n</layer\1>#' \
+      -e 's#<nlayer>#<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>#' "$d/ref/lc/$prm" > "$d/ref/lc/q.prm"
+  twin_of "$d/ref/lc" "$prm" "$d/twin.toml"
+  twin_of "$d" parameters/ligurian/ligurian.prm "$d/ligurian_twin.toml"
   local twin="" rate
-  for v in "$d/twin.toml:uniform twin (one source, no station)" "$prm:ligurian-crop .prm" "q.prm:the same, Day and Bradley (Qp 200, Qs 100)"; do
-    rate=$(cd "$d/ref/lc" && env $env "$bin" run "${v%%:*}" --steps "$steps" --output "$d/out.h5" 2>&1 |
+  run_geology() {  # $1: folder, $2: case, $3: label
+    rate=$(cd "$1" && env $env "$bin" run "$2" --steps "$steps" --output "$d/out.h5" 2>&1 |
            sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
     [ -n "$twin" ] || twin=$rate
-    note "| ${v#*:} | $rate | $(awk -v e="$twin" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
-  done
+    note "| $3 | $rate | $(awk -v e="$twin" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+  }
+  note ""
+  note "## A geological case on $1 against its uniform twin ($steps steps)"
+  note "| case | cell-updates/s | time vs the twin |"
+  note "| --- | --- | --- |"
+  run_geology "$d" "$d/ligurian_twin.toml" "Ligurian's uniform twin (500 x 350 x 130, one source, no station)"
+  run_geology "$d" parameters/ligurian/ligurian.prm "Ligurian .prm"
+  twin=""
+  run_geology "$d/ref/lc" "$d/twin.toml" "ligurian-crop's uniform twin (138 x 168 x 138)"
+  run_geology "$d/ref/lc" "$prm" "ligurian-crop .prm"
+  run_geology "$d/ref/lc" q.prm "the same, Day and Bradley (Qp 200, Qs 100)"
 }
+[ -x "$bin" ] && q_cost cpu
 [ -d "$refs/chuetsu-layered-kristekmoczo" ] && [ -x "$bin" ] && attenuation cpu
 [ -d "$refs/ligurian-crop" ] && [ -x "$bin" ] && geology cpu
 if [ -x "$here/gpu_check.sh" ] && command -v nvidia-smi > /dev/null && nvidia-smi -L > /dev/null 2>&1; then
+  q_cost gpu
   [ -d "$refs/chuetsu-layered-kristekmoczo" ] && attenuation gpu
   [ -d "$refs/ligurian-crop" ] && geology gpu
   note ""

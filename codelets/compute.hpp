@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <type_traits>
+#include "codelets/anelastic.hpp"
 #include "codelets/day_bradley.hpp"
 #include "core/execution_policy.hpp"
 #include "codelets/kernel_support.hpp"
@@ -46,16 +47,13 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
 
 namespace ondes {
 
-// One cell's stress update: elastic (N = 0) or with N memory sets, r the cell's relaxation
-// (AnelasticView::relaxation).
-// (x, y, z): its block indices.
+// One cell's stress update: elastic (N = 0) or with N memory sets (c: the cell).
 template <int N, class M>
-ONDES_CELL void stress_cell(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t q,
-                            const M& m, const Diffs& d, float scale, int plane, int x, int y, int z) {
+ONDES_CELL void stress_cell(float* s, const AnelasticCell& c, const M& m, const Diffs& d, float scale) {
   if constexpr (N == 0)
-    add_stress(s, n, q, m, d, scale, plane);
+    add_stress(s, c.n, c.i, m, d, scale, c.plane);
   else
-    add_stress_anelastic<N>(s, a, r, n, q, m, d, scale, plane, x, y, z);
+    add_stress_anelastic<N>(s, c, m, d, scale);
 }
 // The memory sets the cells' own stress update carries: none for an elastic medium, and none with
 // Kristek and Moczo, whose memory has passes of its own (codelets/kristek_moczo.hpp).
@@ -125,13 +123,17 @@ ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, i
 template <int Plane, int N, bool PerCell, class M>
 ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, int64_t row, int x0, int j,
                           int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
-  const RowRelaxation<N, PerCell> relax(a, x0, j, k);
+  // Rows of a plane's or a cube's relaxations (not PerCell) are never Ondes3D's Day and Bradley's:
+  // said where the compiler sees it, its tests leave the row's loop.
+  AnelasticView own = a;
+  if constexpr (!PerCell) own.ondes3d = 0, own.image_stride = 0;
+  const RowRelaxation<N, PerCell> relax(own, x0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < nx; ++t) {
     const int64_t i = row + t;
     float g[2], d;
-    stress_cell<N>(s, a, relax.at(t, i, g, d), n, i, mat.at(i), stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale,
-                   Plane, x0 + t, j, k);
+    const AnelasticCell c{own, relax.at(t, i, g, d), n, i, x0 + t, j, k, Plane};
+    stress_cell<N>(s, c, mat.at(i), stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale);
   }
 }
 template <int N, bool PerCell, class M>
@@ -198,8 +200,9 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
             for (int t = 0; t < len; ++t) {
               const int64_t c = row + i0 + t;
               float g[2], r;
-              anelastic_stress_pml_cell<N>(p, s, a, relax.at(t, c, g, r), m.at(c), pk, q0 + t, c, i0 + t, j, k,
-                                           plane, damped, stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+              const AnelasticCell cell{a, relax.at(t, c, g, r), n, c, i0 + t, j, k, plane, true};
+              anelastic_stress_pml_cell<N>(p, s, cell, m.at(c), pk, q0 + t, damped,
+                                           stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
             }
           }
         });
@@ -251,57 +254,10 @@ namespace ondes::cuda {
 namespace {
 
 // A block's cells are updated by two kernels that touch disjoint cells: the cells inside the
-// PmlBox by a lean kernel with no C-PML code (march.hpp's z-marching kernels; the attenuating
-// stress update, one thread per cell, below), and the PML cells, one thread each in the block's PML
-// list order (pml_place), by a kernel that applies the interior update and the C-PML correction
-// together. A one-thread-per-cell thread block is an x-y tile of kTx x kTy cells and walks down
-// kCellPlanes planes; the plane run is the fastest grid index, so the +-2 planes a stencil reads
-// are still in L1 or L2; two planes a thread block were the best of 1, 2, 4 and 8 (docs/
-// performance.md, Decisions: PML cell kernels, with what was dropped).
-constexpr int kTx = 32, kTy = 16, kCellPlanes = 2;
-
-dim3 zxy_grid(const PmlBox& b) {
-  const int nz = b.hi[2] - b.lo[2], nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1];
-  return dim3((nz + kCellPlanes - 1) / kCellPlanes, (nx + kTx - 1) / kTx, (ny + kTy - 1) / kTy);
-}
-
-// The block's shape, as far as the compiler can tell, changes at every plane: otherwise it keeps
-// every neighbour's offset live across the plane loop (and runs out of registers).
-__device__ inline BlockShape opaque(BlockShape s) {
-  asm volatile("" : "+r"(s.nx), "+r"(s.ny), "+r"(s.nz));
-  return s;
-}
-
-// Calls cell(shape, padded index, i, j, k) for this thread's interior cells: column (i, j) of the
-// tile, kz consecutive planes walked down (the planes a cell shares with the next are still in
-// this SM's L1).
-template <class CellFn>
-__device__ void for_thread_cells(const BlockShape& sh, const PmlBox& b, int kz, CellFn&& cell) {
-  const int i = b.lo[0] + blockIdx.y * blockDim.x + threadIdx.x, j = b.lo[1] + blockIdx.z * blockDim.y + threadIdx.y;
-  if (i >= b.hi[0] || j >= b.hi[1]) return;
-  const int k0 = b.lo[2] + blockIdx.x * kz, k1 = min(b.hi[2], k0 + kz);
-#pragma unroll 1
-  for (int k = k0; k < k1; ++k) {
-    const BlockShape shk = opaque(sh);
-    cell(shk, shk.idx(i, j, k), i, j, k);
-  }
-}
-
-// N: the mechanisms of an attenuating medium, a the block's anelastic buffer; Form: the material's
-// (a plane's where uniform, as the CPU rows read it: with Ondes3D's layer sampling the points below
-// an interface take their own layer's moduli only so).
-template <int MinBlocks, bool Save, int N, int Form>
-__global__ void __launch_bounds__(512, MinBlocks)
-    stress_cells(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, AnelasticView a, BoundaryBuffers e) {
-  for_thread_cells(p.shape, b, kCellPlanes, [&](const BlockShape& sh, int64_t q, int i, int j, int k) {
-    const int plane = z_plane(k, p.free_surface);
-    stress_cell<N>(s, a, a.relaxation<N>(i, j, k, q), sh.cells(), q, stress_material<Form, N>(mat, sh, q, k),
-                   stress_diffs(array_at(v, sh, q), plane), p.dt_h, plane, i, j, k);
-    if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(k), s, sh.cells(), q);
-    if (Save) save_cell_edges(sh, e, kStressKind, s, q, i, j, k);
-  });
-}
+// PmlBox by march.hpp's z-marching kernels, with no C-PML code, and the PML cells, one thread each
+// in the block's PML list order (pml_place), by a kernel that applies the interior update and the
+// C-PML correction together (docs/performance.md, Decisions: PML cell kernels).
+constexpr int kTx = 32, kTy = 16;
 
 dim3 xy_grid(const BlockShape& s) { return dim3((s.nx + kTx - 1) / kTx, (s.ny + kTy - 1) / kTy); }
 
@@ -319,7 +275,8 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
   const PmlBox b = interior(p, pml_cells);
   const XHalo h = march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
-  if (steps & kMarchStep) march::march_block<march::Velocity>("velocity_march", g, p, b, v, s, mat, edges, h, stream);
+  if (steps & kMarchStep)
+    march::march_block<march::Velocity>("velocity_march", g, p, {b, v, s, mat, material_form(p), edges, h}, stream);
   if (pml_cells > 0 && (steps & kPmlStep)) {
     const int f = material_form(p);
     auto k = any(edges) ? (f == kPlaneForm  ? velocity_pml_cells<true, kPlaneForm>
@@ -339,32 +296,20 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     const MarchGeometry& g, cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
-  const XHalo h = anelastic ? XHalo{} : march::x_halo(p.shape, b, ghosts);  // the anelastic update does not march
+  const XHalo h = march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface)
     ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, pml_cells, anelastic, q), stream);
   if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;
-    if (!(steps & kMarchStep)) {
-      // not this call's
-    } else if constexpr (N == 0) {
-      march::march_block<march::Stress>("stress_march", g, p, b, s, v, mat, edges, h, stream);
-    } else if (!empty(b)) {
-      // Fewer thread blocks of 512 per SM than the elastic kernel: the memory variables, all loaded
-      // before any is stored, need the registers; from 4 mechanisms on, two blocks spill (docs/
-      // performance.md, Decisions: anelastic thread blocks).
-      constexpr int kBlocks = N <= 3 ? 2 : 1;
-      const int f = material_form(p);
-      constexpr int kNodes = N == 1 ? kNodeForm : kCellForm;  // Ondes3D's nodes: its Day and Bradley (N = 1)
-      auto k = any(edges) ? (f == kPlaneForm  ? stress_cells<kBlocks, true, N, kPlaneForm>
-                             : f == kNodeForm ? stress_cells<kBlocks, true, N, kNodes>
-                                              : stress_cells<kBlocks, true, N, kCellForm>)
-                          : (f == kPlaneForm  ? stress_cells<kBlocks, false, N, kPlaneForm>
-                             : f == kNodeForm ? stress_cells<kBlocks, false, N, kNodes>
-                                              : stress_cells<kBlocks, false, N, kCellForm>);
-      k<<<zxy_grid(b), dim3(kTx, kTy), 0, stream>>>(p, b, s, v, mat, a, edges);
-      check_launch("stress_cells");
+    if (steps & kMarchStep) {
+      // Ondes3D's nodes carry their moduli only for its Day and Bradley (N = 1) and elastic runs;
+      // every mechanism in every cell reads the arrays (as pml_cells.hpp's stress_pml_cells).
+      const int f = material_form(p), form = f == kNodeForm && N > 1 ? kCellForm : f;
+      using S = march::Stress<N>;
+      march::march_block<S::template Kernel, S::kMaxBlocks>("stress_march", g, p, {b, s, v, mat, form, edges, h},
+                                                            stream, a);
     }
     if (pml_cells > 0 && (steps & kPmlStep)) {
       const int f = material_form(p);

@@ -1,19 +1,21 @@
-// The z-marching ("2.5D") form of the elastic interior kernels (Micikevicius 2009), CUDA only: a
+// The z-marching ("2.5D") form of the interior kernels (Micikevicius 2009), CUDA only: a
 // thread block owns a 32 x TY column of cells and walks down KZ planes of it. At each plane the
 // components differentiated along x or y (and the material read at x or y neighbours) are staged
 // in shared memory with a 2-cell halo, read from global memory once per plane by coalesced rows;
 // those differentiated along z slide through 4-value register windows. Everything a plane needs
 // from global memory (tiles, windows, the cell's old values) is loaded while the previous plane
 // is computed, so loads stay in flight across the arithmetic. The per-cell arithmetic is
-// stencil.hpp's (velocity_increments, elastic_moduli, hooke), read through march_tiles.hpp's accessors:
-// the same operations on the same values as the CPU loops (codelets/compute.hpp), hence the same bits.
-// Why: one thread per cell fetched each neighbour through L1 and L2, which bounded it below the
-// DRAM (docs/performance.md, Decisions: march geometry); here each value crosses L2 about once.
+// stencil.hpp's (velocity_increments, elastic_moduli, hooke) and anelastic.hpp's, read through
+// march_tiles.hpp's accessors: the same operations on the same values as the CPU loops (codelets/
+// compute.hpp), hence the same bits. Why: one thread per cell fetched each neighbour through L1 and
+// L2, which bounded it below the DRAM (docs/performance.md, Decisions: march geometry, anelastic
+// march); here each value crosses L2 about once.
 #pragma once
 #include <algorithm>
 #include <atomic>
 #include <type_traits>
 
+#include "codelets/anelastic.hpp"
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
 #include "codelets/march_tiles.hpp"
@@ -125,11 +127,14 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
   velocity_column<TY, Save, Form, X>(p, b, v, s, mat, e, h, c);
 }
 
-// One thread block's march (stress_march); XF as velocity_column's.
-template <int TY, bool Save, int Form, bool XF>
+// One thread block's march (stress_march); XF as velocity_column's. N: the memory sets of an
+// attenuating medium (0: elastic), a its anelastic buffer (by value: a kernel argument's address
+// taken puts a copy on the stack); a cell's memory is loaded a plane ahead, as its stress.
+template <int TY, bool Save, int Form, bool XF, int N>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,
-                                              const BoundaryBuffers& e, const XHalo& h, const Column& c) {
+                                              const BoundaryBuffers& e, const XHalo& h, AnelasticView a,
+                                              const Column& c) {
   using T = Tile<TY>;
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
   // staged: vx, vy, vz, 1/mu of the plane below (Cells)
@@ -168,8 +173,10 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     st.store(r0, dst0);
   }
   float r[F][T::kPasses], old[kStressComponents];
+  CellMemory<N> z{};  // if N
   stage(r, c.k0);
   load_cell(old, s, n, q);
+  if constexpr (N > 0) z = load_memory<N>(a, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
     const int odd = (k - c.k0) & 1;
@@ -183,10 +190,12 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
     float now[kStressComponents];
 #pragma unroll
     for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
+    const CellMemory<N> here = z;
     float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, s, n, q + sz);
+      if constexpr (N > 0) z = load_memory<N>(a, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
       if constexpr (Cells) nl = lam[q + sz];
       if constexpr (Nodes) next_un = elastic_moduli(nodes.of(next_class)), next_class = nodes.cls[q + 2 * sz];
@@ -195,15 +204,26 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       const int plane = z_plane(k, p.free_surface);
       // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
       const Diffs d = stress_diffs(at, plane);
+      // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
+      // kernel (docs/performance.md, Decisions: moduli per cell).
+      const ImuAt cell{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l};  // if Cells
       const Moduli u = [&] {
-        // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
-        // kernel (docs/performance.md, Decisions: moduli per cell).
-        const int lo = imu_tiles[odd] + at.centre, hi = imu_tiles[odd ^ 1] + at.centre;
         if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
         else if constexpr (Nodes) return un;
-        else return elastic_moduli(ImuAt{lo, hi, l});
+        else return elastic_moduli(cell);
       }();
-      hooke(u, d, p.dt_h, plane, [&](int w, float x) { now[w] += x; });
+      auto add = [&](int w, float x) { now[w] += x; };
+      if constexpr (N == 0) {
+        hooke(u, d, p.dt_h, plane, add);
+      } else {
+        const float mu = [&] {  // at the normal stresses (normal_shear)
+          if constexpr (Uniform) return normal_shear(plane_at(mat, sh, k), u);
+          else if constexpr (Nodes) return node_normal_shear(u);
+          else return normal_shear(cell, u);
+        }();
+        const AnelasticCell ac{a, a.relaxation<N>(c.i, c.j, k, q), n, q, c.i, c.j, k, plane};
+        anelastic_stress<N>(s, ac, here, u, mu, d, p.dt_h, add);
+      }
       if (p.damping.layers) damp_stress(p.damping.plane(k), now);
 #pragma unroll
       for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
@@ -215,13 +235,14 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   }
 }
 
-// Uniform, X: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell).
-template <int TY, int MinBlocks, bool Save, int Form, bool X>
+// Uniform, X: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell); N, a:
+// as stress_column's.
+template <int TY, int MinBlocks, bool Save, int Form, bool X, int N>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
+                 const float* __restrict__ mat, BoundaryBuffers e, XHalo h, AnelasticView a, Order o) {
   const Column c = Column::of<TY>(b, o);
-  stress_column<TY, Save, Form, X>(p, b, s, v, mat, e, h, c);
+  stress_column<TY, Save, Form, X, N>(p, b, s, v, mat, e, h, a, c);
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
@@ -282,13 +303,13 @@ inline int device_rows() {
   return r - 1;
 }
 
-// Kernel<TY, B, Save, Form, X>::fn over box b, for the geometry (Form: MaterialForm).
-template <template <int, int, bool, int, bool> class Kernel, class... Args>
+// Kernel<TY, B, Save, Form, X>::fn over box b in geometry g (Form: MaterialForm), B <= MaxBlocks.
+template <template <int, int, bool, int, bool> class Kernel, int MaxBlocks, class... Args>
 void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save, int form, bool x,
             cudaStream_t stream, Args... args) {
   const int nx = b.hi[0] - b.lo[0], ny = b.hi[1] - b.lo[1], nz = b.hi[2] - b.lo[2];
   auto go = [&](auto ty, auto blocks) {
-    constexpr int TY = decltype(ty)::value, B = decltype(blocks)::value;
+    constexpr int TY = decltype(ty)::value, B = std::min(int(decltype(blocks)::value), MaxBlocks);
     // Saving the edges costs registers: at 64 (B = 4) the saving kernels spilled; at 80 none (docs/
     // performance.md, Decisions: march geometry).
     constexpr int SB = B > 3 ? 3 : B;
@@ -328,11 +349,18 @@ struct Velocity {
   using Fn = decltype(fn);
   static int tiles(int form) { return velocity_tiles(form); }
 };
-template <int TY, int B, bool S, int Form, bool X>
+// N: the memory sets of an attenuating medium (stress_column).
+template <int N>
 struct Stress {
-  static constexpr auto fn = stress_march<TY, B, S, Form, X>;
-  using Fn = decltype(fn);
-  static int tiles(int form) { return stress_tiles(form); }
+  template <int TY, int B, bool S, int Form, bool X>
+  struct Kernel {
+    static constexpr auto fn = stress_march<TY, B, S, Form, X, N>;
+    using Fn = decltype(fn);
+    static int tiles(int form) { return stress_tiles(form); }
+  };
+  // The memory sets, all loaded before any is stored, need registers: fewer thread blocks an SM
+  // than the elastic march's four (docs/performance.md, Decisions: anelastic thread blocks).
+  static constexpr int kMaxBlocks = N == 0 ? 4 : N <= 4 ? 2 : 1;
 };
 
 // The x faces of `ghosts` a march over box b reads from the buffers (XHalo): those whose ghost
@@ -347,12 +375,25 @@ inline XHalo x_halo(const BlockShape& sh, const PmlBox& b, const BoundaryBuffers
   return h;
 }
 
-// Kernel's march over box b (the block's cells outside the PML: interior()) in geometry g, reading
-// the x halo of h's faces from their buffers.
-template <template <int, int, bool, int, bool> class Kernel>
-void march_block(const char* name, const MarchGeometry& g, const StepParams& p, const PmlBox& b, float* out,
-                 const float* in, const float* mat, const BoundaryBuffers& edges, const XHalo& h, cudaStream_t stream) {
-  if (!empty(b)) launch<Kernel>(name, g, b, any(edges), material_form(p), h.any(), stream, p, b, out, in, mat, edges, h);
+// What a march runs over: box b (the block's cells outside the PML: interior()), the field it
+// updates, the one it differentiates, the material (in form `form`: MaterialForm), the edges it
+// saves and the x halo it reads from the neighbours' buffers (x_halo).
+struct MarchLaunch {
+  PmlBox b;
+  float* out;
+  const float *in, *mat;
+  int form;
+  BoundaryBuffers edges;
+  XHalo h;
+};
+// Kernel's march in geometry g, at most MaxBlocks thread blocks an SM; extra: the kernel's
+// arguments after the x halo.
+template <template <int, int, bool, int, bool> class Kernel, int MaxBlocks = 4, class... Extra>
+void march_block(const char* name, const MarchGeometry& g, const StepParams& p, const MarchLaunch& m,
+                 cudaStream_t stream, Extra... extra) {
+  if (!empty(m.b))
+    launch<Kernel, MaxBlocks>(name, g, m.b, any(m.edges), m.form, m.h.any(), stream, p, m.b, m.out, m.in, m.mat, m.edges,
+                              m.h, extra...);
 }
 
 }  // namespace ondes::cuda::march

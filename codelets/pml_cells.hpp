@@ -10,6 +10,7 @@
 
 #include "codelets/kernel_support.hpp"
 #include "codelets/material.hpp"
+#include "codelets/anelastic.hpp"
 #include "codelets/stencil.hpp"
 #include "core/diff_places.hpp"
 #include "core/fast_div.hpp"
@@ -185,15 +186,14 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
 // the strain rate the PML makes (driven by d alone, the layer reflected S waves: the PML check of
 // tests/test_anelastic.cpp).
 template <int N, class M, class Damped>
-ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticView& a, const CellRelaxation& r,
-                                          const M& m, const PmlView& pv, int64_t p, int64_t cell, int i, int j, int k,
-                                          int plane, const Damped& damped, Diffs d) {
+ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticCell& c, const M& m,
+                                          const PmlView& pv, int64_t p, const Damped& damped, Diffs d) {
   Diffs psi = d;
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp.shape, pv, p, i, j, k, 9, damped, psi,
-                                                                              sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp.shape, pv, p, c.x, c.y, c.z, 9, damped,
+                                                                              psi, sp.inv_h);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
-  add_stress_anelastic<N>(s, a, r, sp.shape.cells(), cell, m, d, sp.dt_h, plane, i, j, k, true);
+  add_stress_anelastic<N>(s, c, m, d, sp.dt_h);
 }
 
 }  // namespace ondes
@@ -303,8 +303,8 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   if constexpr (N == 0) {
     stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
   } else {
-    anelastic_stress_pml_cell<N>(p, s, a, a.relaxation<N>(c.i, c.j, c.k, c.q), m, pv, c.t, c.q, c.i, c.j, c.k,
-                                 plane, c.damped, d);
+    const AnelasticCell cell{a, a.relaxation<N>(c.i, c.j, c.k, c.q), p.shape.cells(), c.q, c.i, c.j, c.k, plane, true};
+    anelastic_stress_pml_cell<N>(p, s, cell, m, pv, c.t, c.damped, d);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(c.k), s, p.shape.cells(), c.q);
   }
   if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);

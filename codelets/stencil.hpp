@@ -253,10 +253,11 @@ ONDES_CELL Moduli elastic_moduli(const NodeClassAt& c) {
 
 // mu at a cell's normal stresses: its cell's, or with Ondes3D's nodes the mean elastic_moduli
 // takes, from lambda + 2 mu and lambda (NodeClassAt holds no mu; the same bits from either form).
+ONDES_CELL float node_normal_shear(const Moduli& u) { return 0.5f * (u.l2m - u.lam); }
 template <class M>
 ONDES_CELL float normal_shear(const M& m, const Moduli& u) {
   if constexpr (kOndes3dNodes<M>)
-    return 0.5f * (u.l2m - u.lam);
+    return node_normal_shear(u);
   else
     return shear_modulus(m.template at<IMU, 0, 0, 0>());
 }
@@ -312,79 +313,6 @@ ONDES_CELL void damp_field(const Q0Damping::Plane& f, float* x, int64_t n, int64
 template <class M>
 ONDES_CELL void add_stress(float* s, int64_t n, int64_t i, const M& m, const Diffs& d, float scale, int plane) {
   hooke(elastic_moduli(m), d, scale, plane, [&](int c, float x) { s[c * n + i] += x; });
-}
-
-// The same in an attenuating medium: a generalized Maxwell body of N relaxation mechanisms in
-// every cell (physics/attenuation.hpp),
-//   d sigma/dt = M_U eps' - sum_l zeta_l,   d zeta_l/dt + w_l zeta_l = w_l Y_l M_U eps',
-// each modulus (lambda + 2 mu, mu) with its own Y_l (from Qp, Qs). The memory z_l = dt zeta_l is
-// advanced by Crank-Nicolson, z_l' = decay_l z_l + dt_h Hooke(gain_l x moduli)(d), decay_l =
-// (1 - w_l dt/2) / (1 + w_l dt/2), gain_l = Y_l w_l dt / (1 + w_l dt/2) (the cell's Q class and
-// place give r: AnelasticView::relaxation), and the stress takes the mean of the old and new
-// memory. At the free surface the anelastic part folds dz vz with the unrelaxed moduli, as the
-// elastic part does. N memory sets: every mechanism in every cell, or (N = 1) coarse-grained, the
-// cell's one mechanism of its 2 x 2 x 2 cube with the weights of physics/attenuation.hpp's
-// fit_coarse_q (8 x the every-cell weights instead missed the exact solution: docs/performance.md,
-// Decisions: coarse-grained mean).
-// Ondes3D's Day and Bradley (a.ondes3d: physics/attenuation.hpp day_bradley_relaxation), as its
-// computeIntermediates.c LocalComputeDayBradley and computeStress.c computeStress compute it: at
-// the surface its memory's drive folds dz vz with the sign reversed (its dzV0z), and in its C-PML
-// (FREEABS) not at all (pml); its yz, our sxz, keeps no memory (it writes fyz to [i][j][j]: only
-// the cells of codelets/day_bradley.hpp relax); and the surface's images take its memory back (the
-// images above it, t0.xz[1] = -t0.xz[0] and the like, get + dt ksi of the cell they mirror): a cell
-// of the surface's two planes leaves its mean memory term in the image slot it mirrors into, which
-// image_free_surface_column (codelets/surface.hpp) adds.
-// (x, y, z): the cell's block indices.
-template <int N, class M>
-ONDES_CELL void add_stress_anelastic(float* s, const AnelasticView& a, const CellRelaxation& r, int64_t n, int64_t i,
-                                     const M& m, const Diffs& d, float scale, int plane, int x, int y, int z,
-                                     bool pml = false) {
-  float* memory = a.memory;
-  const Moduli u = elastic_moduli(m);
-  const float mu = normal_shear(m, u);
-  const float fold = !a.ondes3d ? 1.0f : pml ? 0.0f : -1.0f;
-  // Hooke's law is linear in the moduli: a mechanism's rates are gain_P x (those of lambda + 2 mu
-  // alone) + gain_S x (those of mu alone), 12 values computed once instead of Hooke per mechanism
-  // (fewer registers; docs/performance.md, Decisions: anelastic rates).
-  float rate[kStressComponents], p_rate[kStressComponents], s_rate[kStressComponents];
-  hooke(u, d, scale, plane, [&](int c, float x) { rate[c] = x; });
-  hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, fold * u.lam, u.l2m}, d, scale, plane,
-        [&](int c, float x) { p_rate[c] = x; });
-  hooke(Moduli{-2.0f * mu, 0.0f, u.mxy, u.mxz, u.myz, fold * u.lam, u.l2m}, d, scale, plane,
-        [&](int c, float x) { s_rate[c] = x; });
-  // Every memory variable is loaded before any is stored: the compiler cannot tell that one
-  // mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
-  // (docs/performance.md, Decisions: anelastic loads).
-  float z0[N][kStressComponents];
-  ONDES_UNROLL
-  for (int l = 0; l < N; ++l) {
-    ONDES_UNROLL
-    for (int c = 0; c < kStressComponents; ++c) z0[l][c] = memory[(int64_t(l) * kStressComponents + c) * n + i];
-  }
-  float kept[kStressComponents] = {};
-  const int m0 = a.ondes3d ? a.cube_cell(x, y, z) : 0;
-  ONDES_UNROLL
-  for (int l = 0; l < N; ++l) {
-    ONDES_UNROLL
-    for (int c = 0; c < kStressComponents; ++c) {
-      if ((at_surface(plane) && c == SZZ) || (a.ondes3d && c == SXZ)) continue;
-      const int e = a.ondes3d ? a.ondes3d_cell(c, x, y, z) - m0 : 0;  // c's mechanism (Day and Bradley)
-      const float gp = r.p[2 * (l + e)], gs = r.shear(c)[2 * (l + e)], decay = r.decay[l + e];
-      const float z1 = decay * z0[l][c] + (gp * p_rate[c] + gs * s_rate[c]);
-      kept[c] += 0.5f * (z0[l][c] + z1);
-      rate[c] -= 0.5f * (z0[l][c] + z1);
-      memory[(int64_t(l) * kStressComponents + c) * n + i] = z1;
-    }
-  }
-  ONDES_UNROLL
-  for (int c = 0; c < kStressComponents; ++c)
-    if (!at_surface(plane) || c != SZZ) s[c * n + i] += rate[c];
-  if (a.image_stride && z < 2) {
-    const int64_t sz = a.image_stride;  // the slots image_free_surface_column mirrors this cell into
-    const int64_t xz = z == 0 ? i - sz : i - 3 * sz;
-    s[SXZ * n + xz] = kept[SXZ], s[SYZ * n + xz] = kept[SYZ];
-    if (z == 1) s[SZZ * n + i - 2 * sz] = kept[SZZ];
-  }
 }
 
 }  // namespace ondes

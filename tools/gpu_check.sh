@@ -154,9 +154,9 @@ if [[ $parts == *" attenuation "* ]]; then
     printf '%-52s %14.4g %14.4g\n' "$label" "${g:-0}" "${p:-0}" | tee -a "$qtable"
     # The stress kernel's time and DRAM bytes (Nsight Compute, one launch after a few steps).
     if command -v ncu > /dev/null; then
-      STARPU_NCPU=0 STARPU_NCUDA=1 ncu --kernel-name regex:"stress_cells" --launch-skip 6 --launch-count 1 \
+      STARPU_NCPU=0 STARPU_NCUDA=1 ncu --kernel-name regex:"stress_march" --launch-skip 6 --launch-count 1 \
         --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum "$bin/ondes3d" run "$c" --steps 8 \
-        --blocks 1x1 --sched eager --output /tmp/run.h5 2>&1 | grep -E "stress_cells|duration|dram__bytes" |
+        --blocks 1x1 --sched eager --output /tmp/run.h5 2>&1 | grep -E "stress_march|duration|dram__bytes" |
         sed "s/^/  $label: /" | tee -a "$qtable"
     fi
   done

@@ -1,0 +1,109 @@
+// The stress update of a cell in an attenuating medium, shared by the CPU rows, the CUDA march
+// (codelets/march.hpp) and the PML cells (codelets/pml_cells.hpp).
+#pragma once
+#include "codelets/stencil.hpp"
+
+namespace ondes {
+
+// A cell's stress update in an attenuating medium (stencil.hpp's add_stress for an elastic one): a
+// generalized Maxwell body of N relaxation mechanisms in every cell (physics/attenuation.hpp),
+//   d sigma/dt = M_U eps' - sum_l zeta_l,   d zeta_l/dt + w_l zeta_l = w_l Y_l M_U eps',
+// each modulus (lambda + 2 mu, mu) with its own Y_l (from Qp, Qs). The memory z_l = dt zeta_l is
+// advanced by Crank-Nicolson, z_l' = decay_l z_l + dt_h Hooke(gain_l x moduli)(d), decay_l =
+// (1 - w_l dt/2) / (1 + w_l dt/2), gain_l = Y_l w_l dt / (1 + w_l dt/2) (the cell's Q class and
+// place give r: AnelasticView::relaxation), and the stress takes the mean of the old and new
+// memory. At the free surface the anelastic part folds dz vz with the unrelaxed moduli, as the
+// elastic part does. N memory sets: every mechanism in every cell, or (N = 1) coarse-grained, the
+// cell's one mechanism of its 2 x 2 x 2 cube with the weights of physics/attenuation.hpp's
+// fit_coarse_q (8 x the every-cell weights instead missed the exact solution: docs/performance.md,
+// Decisions: coarse-grained mean).
+// Ondes3D's Day and Bradley (a.ondes3d: physics/attenuation.hpp day_bradley_relaxation), as its
+// computeIntermediates.c LocalComputeDayBradley and computeStress.c computeStress compute it: at
+// the surface its memory's drive folds dz vz with the sign reversed (its dzV0z), and in its C-PML
+// (FREEABS) not at all (pml); its yz, our sxz, keeps no memory (it writes fyz to [i][j][j]: only
+// the cells of codelets/day_bradley.hpp relax); and the surface's images take its memory back (the
+// images above it, t0.xz[1] = -t0.xz[0] and the like, get + dt ksi of the cell they mirror): a cell
+// of the surface's two planes leaves its mean memory term in the image slot it mirrors into, which
+// image_free_surface_column (codelets/surface.hpp) adds.
+
+// A cell of an attenuating block: the block's anelastic buffer, the cell's relaxation
+// (AnelasticView::relaxation), its padded index i (stride n), block indices (x, y, z) and z-plane
+// kind, and whether it is a C-PML cell (Ondes3D's Day and Bradley folds no dz vz there).
+struct AnelasticCell {
+  const AnelasticView& a;
+  CellRelaxation r;
+  int64_t n, i;
+  int x, y, z, plane;
+  bool pml = false;
+};
+// A cell's N memory sets, in registers.
+template <int N>
+struct CellMemory {
+  float z[N > 0 ? N : 1][kStressComponents];
+};
+// Every memory variable is loaded before any is stored: the compiler cannot tell that one
+// mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
+// (docs/performance.md, Decisions: anelastic loads).
+template <int N>
+ONDES_CELL CellMemory<N> load_memory(const AnelasticView& a, int64_t n, int64_t i) {
+  CellMemory<N> m;
+  ONDES_UNROLL
+  for (int l = 0; l < N; ++l) {
+    ONDES_UNROLL
+    for (int c = 0; c < kStressComponents; ++c) m.z[l][c] = a.memory[(int64_t(l) * kStressComponents + c) * n + i];
+  }
+  return m;
+}
+// The update of cell c whose memory sets z0 are loaded, u its moduli and mu those at its normal
+// stresses (normal_shear): put(component, increment) for each stress component the cell updates
+// (Hooke's law of the unrelaxed moduli less the memory's mean), the new memory stored, Ondes3D's
+// image slots given their terms (in s). The CPU rows and the CUDA march call it alike.
+template <int N, class Put>
+ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMemory<N>& z0, const Moduli& u, float mu,
+                                 const Diffs& d, float scale, Put&& put) {
+  const AnelasticView& a = c.a;
+  const int plane = c.plane;
+  const float fold = !a.ondes3d ? 1.0f : c.pml ? 0.0f : -1.0f;
+  // Hooke's law is linear in the moduli: a mechanism's rates are gain_P x (those of lambda + 2 mu
+  // alone) + gain_S x (those of mu alone), 12 values computed once instead of Hooke per mechanism
+  // (fewer registers; docs/performance.md, Decisions: anelastic rates).
+  float rate[kStressComponents], p_rate[kStressComponents], s_rate[kStressComponents];
+  hooke(u, d, scale, plane, [&](int k, float x) { rate[k] = x; });
+  hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, fold * u.lam, u.l2m}, d, scale, plane,
+        [&](int k, float x) { p_rate[k] = x; });
+  hooke(Moduli{-2.0f * mu, 0.0f, u.mxy, u.mxz, u.myz, fold * u.lam, u.l2m}, d, scale, plane,
+        [&](int k, float x) { s_rate[k] = x; });
+  float kept[kStressComponents] = {};
+  const int m0 = a.ondes3d ? a.cube_cell(c.x, c.y, c.z) : 0;
+  ONDES_UNROLL
+  for (int l = 0; l < N; ++l) {
+    ONDES_UNROLL
+    for (int k = 0; k < kStressComponents; ++k) {
+      if ((at_surface(plane) && k == SZZ) || (a.ondes3d && k == SXZ)) continue;
+      const int e = a.ondes3d ? a.ondes3d_cell(k, c.x, c.y, c.z) - m0 : 0;  // k's mechanism (Day and Bradley)
+      const float gp = c.r.p[2 * (l + e)], gs = c.r.shear(k)[2 * (l + e)], decay = c.r.decay[l + e];
+      const float z1 = decay * z0.z[l][k] + (gp * p_rate[k] + gs * s_rate[k]);
+      kept[k] += 0.5f * (z0.z[l][k] + z1);
+      rate[k] -= 0.5f * (z0.z[l][k] + z1);
+      a.memory[(int64_t(l) * kStressComponents + k) * c.n + c.i] = z1;
+    }
+  }
+  ONDES_UNROLL
+  for (int k = 0; k < kStressComponents; ++k)
+    if (!at_surface(plane) || k != SZZ) put(k, rate[k]);
+  if (a.image_stride && c.z < 2) {
+    const int64_t sz = a.image_stride;  // the slots image_free_surface_column mirrors this cell into
+    const int64_t xz = c.z == 0 ? c.i - sz : c.i - 3 * sz;
+    s[SXZ * c.n + xz] = kept[SXZ], s[SYZ * c.n + xz] = kept[SYZ];
+    if (c.z == 1) s[SZZ * c.n + c.i - 2 * sz] = kept[SZZ];
+  }
+}
+// The same on the block's arrays, m an accessor over the material.
+template <int N, class M>
+ONDES_CELL void add_stress_anelastic(float* s, const AnelasticCell& c, const M& m, const Diffs& d, float scale) {
+  const Moduli u = elastic_moduli(m);
+  anelastic_stress<N>(s, c, load_memory<N>(c.a, c.n, c.i), u, normal_shear(m, u), d, scale,
+                      [&](int k, float x) { s[k * c.n + c.i] += x; });
+}
+
+}  // namespace ondes
