@@ -296,7 +296,10 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
                     const MarchGeometry& g, cudaStream_t stream, int steps) {
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
-  const XHalo h = march::x_halo(p.shape, b, ghosts);
+  // Ondes3D's Day and Bradley's sxz pass (day_bradley.hpp) reads the velocity's x ghosts from the
+  // arrays: with it, no x halo is read from the buffers.
+  const bool sxz_pass = anelastic && q.yz_skew != kNoSkew;
+  const XHalo h = sxz_pass ? XHalo{} : march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface)
     ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, pml_cells, anelastic, q), stream);
@@ -325,7 +328,7 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
       check_launch("stress_pml_cells");
     }
   });
-  if ((steps & kImagesStep) && anelastic && q.yz_skew != kNoSkew) {  // after every cell's own update
+  if ((steps & kImagesStep) && sxz_pass) {  // after every cell's own update
     ondes3d_sxz_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat, a, edges);
     check_launch("ondes3d_sxz_kernel");
   }
