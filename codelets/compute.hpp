@@ -66,11 +66,20 @@ inline int update_mechanisms(const char* anelastic, const AnelasticShape& q) {
 namespace ondes::cpu {
 namespace {
 
+// A row of a block's cells: (x0 .. x0 + nx - 1, j, k) from padded index `at`, in arrays of stride
+// n a component, sy a row and sz a plane.
+struct CellRow {
+  int64_t at;
+  int x0, j, k, nx;
+  int64_t n, sy, sz;
+};
+
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
 // is a template parameter so the row has no branch and vectorises.
 template <class M>
-ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, int64_t row, int nx, int64_t n, int64_t sy,
-                            int64_t sz, float scale) {
+ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, const CellRow& r, float scale) {
+  const int64_t row = r.at, n = r.n, sy = r.sy, sz = r.sz;
+  const int nx = r.nx;
 #pragma GCC ivdep
   for (int64_t i = row; i < row + nx; ++i)
     add_velocity(v, n, i, mat.at(i), velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
@@ -121,8 +130,9 @@ ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, i
 }
 
 template <int Plane, int N, bool PerCell, class M>
-ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, int64_t row, int x0, int j,
-                          int k, int nx, int64_t n, int64_t sy, int64_t sz, float scale) {
+ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, const CellRow& r, float scale) {
+  const int64_t row = r.at, n = r.n, sy = r.sy, sz = r.sz;
+  const int x0 = r.x0, j = r.j, k = r.k, nx = r.nx;
   // Rows of a plane's or a cube's relaxations (not PerCell) are never Ondes3D's Day and Bradley's:
   // said where the compiler sees it, its tests leave the row's loop.
   AnelasticView own = a;
@@ -138,16 +148,15 @@ ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, cons
 }
 template <int N, bool PerCell, class M>
 ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const M& mat,
-                                    int64_t row, int x0, int j, int k, int nx, int64_t n, int64_t sy, int64_t sz,
-                                    float scale) {
+                                    const CellRow& r, float scale) {
   if (plane == kSurface)
-    stress_row<kSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kSurface, N, PerCell>(s, a, v, mat, r, scale);
   else if (plane == kSurfaceFourth)
-    stress_row<kSurfaceFourth, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kSurfaceFourth, N, PerCell>(s, a, v, mat, r, scale);
   else if (plane == kBelowSurface)
-    stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, r, scale);
   else
-    stress_row<kInterior, N, PerCell>(s, a, v, mat, row, x0, j, k, nx, n, sy, sz, scale);
+    stress_row<kInterior, N, PerCell>(s, a, v, mat, r, scale);
 }
 
 }  // namespace
@@ -163,7 +172,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
       const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
-        velocity_row(v, s, m, row, sh.nx, n, sy, sz, p.dt_h);
+        velocity_row(v, s, m, {row, 0, j, k, sh.nx, n, sy, sz}, p.dt_h);
         if (pml)
           pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
             velocity_pml_run(p, v, s, m, pk, row, i0, len, q0, j, k, damped);
@@ -189,7 +198,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
         const int64_t row = sh.idx(0, j, k);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
         const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-        if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, row + i0, i0, j, k, i1 - i0, n, sy, sz, p.dt_h);
+        if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
         if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
