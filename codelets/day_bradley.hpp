@@ -1,5 +1,5 @@
 // Ondes3D's Day and Bradley attenuation where its code writes out of place (physics/attenuation.hpp
-// day_bradley_relaxation; the rest of the method is stencil.hpp's add_stress_anelastic): in
+// day_bradley_relaxation; the rest of the method is anelastic.hpp's anelastic_stress): in
 // computeIntermediates.c LocalComputeDayBradley the yz drive of cell (i, j, k) is stored at
 // fyz[i][j][j], not [i][j][k]. Its 3D arrays are one allocation (nrutil.c d3tensor), so each
 // column's drive lands one cell further along its y at the level k = j - (the levels of a column):

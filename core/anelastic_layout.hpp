@@ -1,5 +1,5 @@
 // The anelastic buffer of a block (attenuating media): its layout and the view the stress
-// codelets read (codelets/stencil.hpp add_stress_anelastic, codelets/day_bradley.hpp).
+// codelets read (codelets/anelastic.hpp anelastic_stress, codelets/day_bradley.hpp).
 #pragma once
 #include <cstdint>
 #include <type_traits>
@@ -8,8 +8,8 @@
 
 namespace ondes {
 
-// A block's anelastic buffer (attenuating media; physics/attenuation.hpp, stencil.hpp's
-// add_stress_anelastic): the memory variables [set][StressComponent][cells] (stress units), then
+// A block's anelastic buffer (attenuating media; physics/attenuation.hpp, anelastic.hpp's
+// anelastic_stress): the memory variables [set][StressComponent][cells] (stress units), then
 // the Q classes, then per class and mechanism the gains of the P and shear moduli, then each
 // mechanism's decay over a step. Layered media: a class per z plane (int32, ghost planes
 // included: an index into the case's distinct (Qp, Qs) pairs; a class constant along a row keeps
@@ -55,8 +55,8 @@ static_assert(kMaxMechanisms == 8, "with_mechanisms lists the counts");
 // each -1, 0 or 1). origin: the Ondes3D (jmp, imp, k) of the block's normal stresses at (0, 0, 0),
 // its k counted up; Ondes3D's cell of a point of ours shifts by one along its x for sxy and syz
 // (its xy and xz lie half a cell before its xx), and down one for sxz and syz (its xz and yz half
-// a cell above its xx). images: its surface's images take the memory back (stencil.hpp
-// add_stress_anelastic). yz_skew, x0: where its misplaced fyz drives sxz's memory
+// a cell above its xx). images: its surface's images take the memory back (anelastic.hpp
+// anelastic_stress). yz_skew, x0: where its misplaced fyz drives sxz's memory
 // (codelets/day_bradley.hpp); yz_skew kNoSkew: nowhere; yz_levels 0: in the next column along its
 // y (a layered grid's few levels), else its arrays' z levels, the drive landing in the column's own
 // cell (a geological grid's).

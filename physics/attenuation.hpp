@@ -70,7 +70,7 @@ double level_q(int level);
 // with the same Y = Q2A(Q) = (2 / (pi Q)) ln(tauM / taum) / (1 - (2 / (pi Q)) ln(w0 taum))
 // (computeIntermediates.c Q2A, ComputeIntermediates). Its memory follows Crank-Nicolson,
 // ksi' = ((tk/dt - 1/2) ksi + (f + f') / 2) / (tk/dt + 1/2), the stress taking -dt ksi': the
-// solver's update exactly (stencil.hpp add_stress_anelastic: its memory's mean over the step is
+// solver's update exactly (anelastic.hpp anelastic_stress: its memory's mean over the step is
 // ksi), whose step_coefficients these mechanisms give. Its moduli are unrelaxed by
 // day_bradley_unrelaxed (alloAndInit.c InitializeDayBradley).
 Relaxation day_bradley_relaxation(double q, const DayBradley& d);
@@ -139,8 +139,8 @@ class QFits {
   std::map<double, Fit> fits_;
 };
 
-// The per-step coefficients of mechanism l of fit r in the solver (codelets/stencil.hpp's
-// add_stress_anelastic, Crank-Nicolson over dt): decay = (1 - w dt/2) / (1 + w dt/2),
+// The per-step coefficients of mechanism l of fit r in the solver (codelets/anelastic.hpp's
+// anelastic_stress, Crank-Nicolson over dt): decay = (1 - w dt/2) / (1 + w dt/2),
 // gain = Y_l w dt / (1 + w dt/2).
 struct StepCoefficients {
   double decay, gain;
