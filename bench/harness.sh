@@ -20,6 +20,10 @@ mkdir -p "$out"
 summary=$out/harness.txt
 : > "$summary"
 note() { echo "$@" | tee -a "$summary"; }
+# A run's cell-updates/s, from its "done in" line on stdin; a run's time relative to its yardstick's
+# (rates: yardstick, run).
+rate_of() { sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p'; }
+time_ratio() { awk -v e="$1" -v r="$2" 'BEGIN { if (r > 0) printf "%.2f", e / r }'; }
 
 note "# ondes3d benchmark harness, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -n)"
 peer=$here/peer_devito.sh
@@ -69,11 +73,11 @@ attenuation() {  # $1: cpu | gpu
     local env=STARPU_NCUDA=0; [ "$1" = gpu ] && env=STARPU_NCPU=0
     local rate
     rate=$(cd "$d" && env $env "$bin" run parameters/chuetsu-oki/chuetsu-oki.prm $blocks --output "$d/out.h5" 2>&1 |
-           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+           rate_of)
     [ -n "$elastic" ] || elastic=$rate
     [ "${v#*:}" = elastic_one_block ] && one=$rate
     local base=$elastic; [ -n "$blocks" ] && base=$one
-    note "| ${v#*:} | $rate | $(awk -v e="$base" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+    note "| ${v#*:} | $rate | $(time_ratio "$base" "$rate") |"
   done
 }
 # Our attenuation schemes against elastic on benchmark.toml (Qp 100, Qs 50): coarse-grained over
@@ -97,9 +101,9 @@ q_cost() {  # $1: cpu | gpu
         "$inputs/benchmark.toml" > "$c"
     fi
     rate=$(env $env "$bin" run "$c" --steps "$n" $blocks --output "$out/q.h5" 2>&1 |
-           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+           rate_of)
     [ -n "$elastic" ] || elastic=$rate
-    note "| ${v#*:} | $rate | $(awk -v e="$elastic" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+    note "| ${v#*:} | $rate | $(time_ratio "$elastic" "$rate") |"
   done
   rm -f "$out/q.h5"
 }
@@ -141,9 +145,9 @@ geology() {  # $1: cpu | gpu
   local twin="" rate
   run_geology() {  # $1: folder, $2: case, $3: label
     rate=$(cd "$1" && env $env "$bin" run "$2" --steps "$steps" --output "$d/out.h5" 2>&1 |
-           sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p')
+           rate_of)
     [ -n "$twin" ] || twin=$rate
-    note "| $3 | $rate | $(awk -v e="$twin" -v r="$rate" 'BEGIN { if (r > 0) printf "%.2f", e / r }') |"
+    note "| $3 | $rate | $(time_ratio "$twin" "$rate") |"
   }
   note ""
   note "## A geological case on $1 against its uniform twin ($steps steps)"

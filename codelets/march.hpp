@@ -128,8 +128,8 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 }
 
 // One thread block's march (stress_march); XF as velocity_column's. N: the memory sets of an
-// attenuating medium (0: elastic), a its anelastic buffer (by value: a kernel argument's address
-// taken puts a copy on the stack); a cell's memory is loaded a plane ahead, as its stress.
+// attenuating medium (0: elastic), a its anelastic buffer; a cell's memory is loaded a plane ahead,
+// as its stress is, and the cell updated by anelastic.hpp's anelastic_stress, as the CPU rows.
 template <int TY, bool Save, int Form, bool XF, int N>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,

@@ -3,7 +3,8 @@
 # then the benchmark, writing gpu_table.txt and gpu_check.log into OUTDIR.
 #   bundle/gpu_check.sh OUTDIR [STEPS] [PARTS]     PARTS: any of correctness benchmark mpi robust
 #                                                  mpi-checkpoint sweep-gpu sweep-hybrid hybrid
-#                                                  seismo tune ncu scaling attenuation
+#                                                  seismo tune ncu scaling
+#                                                  (attenuation's cost: bench/harness.sh q_cost)
 #                                                  (default "correctness benchmark")
 # StarPU's performance models start empty on a fresh machine: each configuration gets a
 # calibration run (STARPU_CALIBRATE=1) before the measured one.
@@ -126,41 +127,6 @@ if [[ $parts == *" mpi-checkpoint "* ]]; then
   say "--- CPU-only uninterrupted vs 2 CUDA ranks' checkpoint (iteration 200) restarted by 1 CPU-only process, 3x1"
   "$bin/ondes3d" compare /tmp/cpu_ref.h5 /tmp/cpu_restarted.h5 2>&1 | tail -1 | tee -a "$log" || status=1
   say "mpi-checkpoint status: $status (0 = all passed)"
-fi
-
-# Issue 17: the cost of attenuation. benchmark.toml elastic, then with qp 100, qs 50 over
-# [0.5, 5] Hz (3 mechanisms), [0.1, 10] Hz (4) and [0.1, 10] Hz coarse-grained: 1 GPU with one
-# block, and the CPU workers alone (16 blocks, lws, ATTENUATION_CPU_STEPS steps, default 20).
-if [[ $parts == *" attenuation "* ]]; then
-  section "cost of attenuation ($(basename "$case_file"))"
-  qtable=$out/attenuation_table.txt
-  printf '%-52s %14s %14s\n' case "1 GPU 1x1" "CPUs 4x4" | tee "$qtable"
-  rate() { sed -n 's/.*done in [0-9.]* s: \([0-9.e+]*\) cell-updates.*/\1/p' | head -1; }
-  for band in none "0.5 5" "0.1 10" "0.1 10 coarse_grained"; do
-    c=$case_file label="elastic"
-    if [ "$band" != none ]; then
-      set -- $band
-      c=/tmp/q_$1_$2_${3:-every_cell}.toml label="Q 100/50 over [$1, $2] Hz${3:+, $3}"
-      sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$1, $2]\nq_scheme = \"${3:-every_cell}\"/" \
-        "$case_file" > "$c"
-      "$bin/ondes3d" check "$c" 2>&1 | grep -E "attenuation|largest block" | tee -a "$log"
-    fi
-    STARPU_NCPU=0 STARPU_NCUDA=1 STARPU_CALIBRATE=1 "$bin/ondes3d" run "$c" --steps 40 --blocks 1x1 --sched dmda \
-      --output /tmp/cal.h5 >> "$log" 2>&1
-    g=$(STARPU_NCPU=0 STARPU_NCUDA=1 "$bin/ondes3d" run "$c" --steps "$steps" --blocks 1x1 --sched dmda \
-      --output /tmp/run.h5 2>&1 | tee -a "$log" | rate)
-    p=$(STARPU_NCUDA=0 "$bin/ondes3d" run "$c" --steps "${ATTENUATION_CPU_STEPS:-20}" --blocks 4x4 --sched lws \
-      --output /tmp/run.h5 2>&1 | tee -a "$log" | rate)
-    printf '%-52s %14.4g %14.4g\n' "$label" "${g:-0}" "${p:-0}" | tee -a "$qtable"
-    # The stress kernel's time and DRAM bytes (Nsight Compute, one launch after a few steps).
-    if command -v ncu > /dev/null; then
-      STARPU_NCPU=0 STARPU_NCUDA=1 ncu --kernel-name regex:"stress_march" --launch-skip 6 --launch-count 1 \
-        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum "$bin/ondes3d" run "$c" --steps 8 \
-        --blocks 1x1 --sched eager --output /tmp/run.h5 2>&1 | grep -E "stress_march|duration|dram__bytes" |
-        sed "s/^/  $label: /" | tee -a "$qtable"
-    fi
-  done
-  cat "$qtable" >> "$log"
 fi
 
 if [[ $parts == *" robust "* ]]; then
