@@ -80,7 +80,11 @@ Simulation::Simulation(const Case& c, const RunPlan& plan, int steps) : case_(c)
   const int chained = route_chained_steps(blocks_, stations_, plan_.policy, {map, rank, host},
                                            c.snapshots.every > 0 && (c.snapshots.pgv || c.snapshots.any_displacement()),
                                            chain_memory_, &refusal);
-  if (chained)
+  if (chained && plan_.policy.chain_on_cpus)
+    spdlog::info("{} blocks run up to {} iterations a task, each on a CPU worker of its own, ordering the halos between "
+                 "them in main memory (chain_steps, chain_on_cpus)",
+                 chained, plan_.policy.chain_steps);
+  else if (chained)
     spdlog::info("{} blocks run up to {} iterations a task, their GPUs ordering the halos between them (chain_steps); "
                  "{} with a second stream (chain_side_stream)",
                  chained, plan_.policy.chain_steps, side_stream_blocks());

@@ -58,6 +58,11 @@ struct ExecutionPolicy {
   // over the rest of its cells, and its station samples beside its stress update (tasks/chain.cpp):
   // fewer kernel ends a step that the GPU waits through; false: one stream.
   bool chain_side_stream = true;
+  // Chained windows on CPU workers: each block's window a task on a CPU worker of its own, the halo
+  // channels and their counters in main memory, ordered by the same code as on the GPUs (tasks/
+  // chain.cpp). Slower than the task graph on CPUs: it lets a machine without GPUs (CI) run the
+  // protocol of the default multi-GPU path. One process; a CPU worker a block.
+  bool chain_on_cpus = false;
 };
 
 }  // namespace ondes

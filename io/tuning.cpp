@@ -76,8 +76,9 @@ std::string set_tuning(ExecutionPolicy& p, std::string_view key, std::string_vie
   if (key == "stress_station_slots") return set_count(p.stress_station_slots, value, kMaxStressSlots);
   if (key == "chain_steps") return set_count(p.chain_steps, value, kMaxChainSteps);
   if (key == "chain_side_stream") return set_bool(p.chain_side_stream, value);
+  if (key == "chain_on_cpus") return set_bool(p.chain_on_cpus, value);
   return fmt::format("unknown key '{}'; allowed: march, edge_saving, gpu_affinity, peer_halos, park_cpus, "
-                     "lone_block_step, stress_station_slots, chain_steps, chain_side_stream",
+                     "lone_block_step, stress_station_slots, chain_steps, chain_side_stream, chain_on_cpus",
                      key);
 }
 
@@ -102,6 +103,7 @@ std::string describe_tuning(const ExecutionPolicy& p) {
   if (p.stress_station_slots != d.stress_station_slots) line("stress_station_slots", std::to_string(p.stress_station_slots));
   if (p.chain_steps != d.chain_steps) line("chain_steps", std::to_string(p.chain_steps));
   if (p.chain_side_stream != d.chain_side_stream) line("chain_side_stream", p.chain_side_stream ? "true" : "false");
+  if (p.chain_on_cpus != d.chain_on_cpus) line("chain_on_cpus", p.chain_on_cpus ? "true" : "false");
   return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <thread>
 
 #include "tasks/chain_gpu.hpp"
 #include "tasks/compute.hpp"
@@ -24,8 +25,8 @@ struct ChainArgs {
   int prime = 0;
   int watch = 0;
   BoundaryBuffers in_velocity{}, in_stress{}, out_velocity{}, out_stress{};
-  uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU
-  uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's, on its GPU
+  uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU (or in main memory)
+  uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's
   BlockData::ChainSide side{};         // the second stream, if any (chain_side_stream)
 };
 
@@ -71,114 +72,160 @@ void check_cu(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) throw std::runtime_error(fmt::format("{}: CUDA driver error {}", what, int(r)));
 }
 
-// The stream waits until every neighbour's counter reaches h: their halos of half step h are here.
-void wait_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
-  for (uint32_t* w : a.wait)
-    if (w)
-      check_cu(stream_ops().wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(w), h,
+// The GPU's side of the protocol: its stream waits until every neighbour's counter reaches h (their
+// halos of half step h are here), and after the kernels before it (their writes into the
+// neighbours' GPUs fenced first) tells each neighbour that its halos of half step h are written.
+struct StreamSignals {
+  cudaStream_t stream;
+  void wait(const ChainArgs& a, uint32_t h) const {
+    for (uint32_t* w : a.wait)
+      if (w)
+        check_cu(stream_ops().wait(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(w), h,
                                    CU_STREAM_WAIT_VALUE_GEQ),
-               "waiting for a neighbour's halo");
-}
-
-// After the kernels before it (their writes into the neighbours' GPUs fenced first), the stream
-// tells each neighbour that its halos of half step h are written.
-void announce_halos(cudaStream_t stream, const ChainArgs& a, uint32_t h) {
-  for (uint32_t* s : a.signal)
-    if (s)
-      check_cu(stream_ops().write(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(s), h,
+                 "waiting for a neighbour's halo");
+  }
+  void announce(const ChainArgs& a, uint32_t h) const {
+    for (uint32_t* s : a.signal)
+      if (s)
+        check_cu(stream_ops().write(reinterpret_cast<CUstream>(stream), reinterpret_cast<CUdeviceptr>(s), h,
                                     CU_STREAM_WRITE_VALUE_DEFAULT),
-               "announcing a halo");
-}
+                 "announcing a halo");
+  }
+};
 
 using chain_gpu::check_cuda;
 
-// One field's update of a window, its half step h = `heard + 1`: the wait for the neighbours' halos
-// of half step `heard`, the update with its sources and edges, the announcement of h. With a side
-// stream (ChainArgs::side), the PML cells run there beside the march (events: 0 the ghosts are
-// in, 1 the PML cells done), the images after both.
+// One field's update with a side stream (ChainArgs::side): the PML cells there beside the march
+// (events: 0 the ghosts are in, 1 the PML cells done), the images after both.
 template <bool Velocity>
-void update(const ChainArgs& a, const IterationBuffers& f, int n, cudaStream_t stream) {
+void update_beside(const ChainArgs& a, const ComputeArgs& c, const IterationBuffers& f, const BoundaryBuffers& in,
+                   const BoundaryBuffers& out, const compute_task::SourceBuffers& source, cudaStream_t stream) {
+  float* field = Velocity ? f.v : f.s;
+  float* other = Velocity ? f.s : f.v;
+  const auto side = static_cast<cudaStream_t>(a.side.stream);
+  const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
+  compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source, [&](const BoundaryBuffers& e) {
+    auto run = [&](int steps, cudaStream_t on) {
+      if (Velocity)
+        cuda::compute_velocity(c.params, field, other, f.mat, f.pml, c.pml_cells, in, e, c.march, on, steps);
+      else
+        cuda::compute_stress(c.params, field, other, f.mat, f.pml, c.pml_cells, f.anelastic, c.anelastic, in, e,
+                             c.march, on, steps);
+    };
+    run(kGhostsStep, stream);
+    check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
+    run(kMarchStep, stream);  // queued first: its thread blocks go first, the PML cells' fill its last wave
+    check_cuda(cudaStreamWaitEvent(side, ready, 0), "ordering the PML cells after the ghosts");
+    run(kPmlStep, side);
+    check_cuda(cudaEventRecord(pml, side), "marking the PML cells done");
+    check_cuda(cudaStreamWaitEvent(stream, pml, 0), "ordering the images after the PML cells");
+    run(kImagesStep, stream);
+  });
+}
+
+#endif  // ONDES_CHAINED_STEPS
+
+// The CPU worker's side (chain_on_cpus): the same counters in main memory, read with acquire and
+// written with release, so that a halo's writes are seen before its count.
+struct HostSignals {
+  void wait(const ChainArgs& a, uint32_t h) const {
+    for (uint32_t* w : a.wait)
+      if (w)
+        while (__atomic_load_n(w, __ATOMIC_ACQUIRE) < h) std::this_thread::yield();
+  }
+  void announce(const ChainArgs& a, uint32_t h) const {
+    for (uint32_t* s : a.signal)
+      if (s) __atomic_store_n(s, h, __ATOMIC_RELEASE);
+  }
+};
+
+// One field's update of a window, its half step h = `heard + 1`: the wait for the neighbours' halos
+// of half step `heard`, the update with its sources and edges, the announcement of h.
+template <bool Velocity, class B, class Signals>
+void update(const ChainArgs& a, const IterationBuffers& f, int n, const Signals& signals) {
   ComputeArgs c = Velocity ? a.velocity : a.stress;
   c.time = Velocity ? n * a.dt : n * a.dt + 0.5 * a.dt;
   const uint32_t heard = uint32_t(Velocity ? 2 * n : 2 * n + 1);
-  float* field = Velocity ? f.v : f.s;
-  float* other = Velocity ? f.s : f.v;
-  char* anelastic = Velocity ? nullptr : f.anelastic;
   const BoundaryBuffers& in = Velocity ? a.in_stress : a.in_velocity;
   const BoundaryBuffers& out = Velocity ? a.out_velocity : a.out_stress;
   const compute_task::SourceBuffers& source = Velocity ? f.force : f.moment;
-  wait_halos(stream, a, heard);
-  if (!a.side.stream) {
-    compute_task::update_field<Velocity, OnCuda>(c, {field, other, f.mat, f.pml, anelastic}, in, out, source);
-  } else {
-    const auto side = static_cast<cudaStream_t>(a.side.stream);
-    const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
-    compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source, [&](const BoundaryBuffers& e) {
-      auto run = [&](int steps, cudaStream_t on) {
-        if (Velocity)
-          cuda::compute_velocity(c.params, field, other, f.mat, f.pml, c.pml_cells, in, e, c.march, on, steps);
-        else
-          cuda::compute_stress(c.params, field, other, f.mat, f.pml, c.pml_cells, anelastic, c.anelastic, in, e,
-                               c.march, on, steps);
-      };
-      run(kGhostsStep, stream);
-      check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
-      run(kMarchStep, stream);  // queued first: its thread blocks go first, the PML cells' fill its last wave
-      check_cuda(cudaStreamWaitEvent(side, ready, 0), "ordering the PML cells after the ghosts");
-      run(kPmlStep, side);
-      check_cuda(cudaEventRecord(pml, side), "marking the PML cells done");
-      check_cuda(cudaStreamWaitEvent(stream, pml, 0), "ordering the images after the PML cells");
-      run(kImagesStep, stream);
-    });
-  }
-  announce_halos(stream, a, heard + 1);
+  signals.wait(a, heard);
+#ifdef ONDES_CHAINED_STEPS
+  if constexpr (B::cuda)
+    if (a.side.stream) {
+      update_beside<Velocity>(a, c, f, in, out, source, signals.stream);
+      signals.announce(a, heard + 1);
+      return;
+    }
+#endif
+  const compute_task::FieldArrays arrays{Velocity ? f.v : f.s, Velocity ? f.s : f.v, f.mat, f.pml,
+                                         Velocity ? nullptr : f.anelastic};
+  compute_task::update_field<Velocity, B>(c, arrays, in, out, source);
+  signals.announce(a, heard + 1);
 }
 
 // Step k of the window: its station samples (the velocity as the stress update leaves it, as
-// compute_stress samples it: tasks/compute.hpp), on the side stream beside the stress update if
-// there is one (event 2: the velocity updated; the side's PML cells of the stress update after
-// them, which the images wait for, keep the next velocity update after them).
+// compute_stress samples it: tasks/compute.hpp), on `stream` where B is CUDA.
+template <class B>
 void sample(const ChainArgs& a, void* buffers[], int slots, const float* v, int k, cudaStream_t stream) {
   const BlockShape& sh = a.velocity.params.shape;
   for (int i = 0; i < a.stress.station_slots; ++i) {
     const int64_t count = vector_count(buffers[slots + 2 * i]);
-    cuda::sample_stations(v, sh.cells(), vector_data<StationPoint>(buffers[slots + 2 * i]), count, a.stress.slot[i],
-                          vector_data<float>(buffers[slots + 2 * i + 1]) + k * count * kSampleFloats, stream);
+    const auto* points = vector_data<StationPoint>(buffers[slots + 2 * i]);
+    float* samples = vector_data<float>(buffers[slots + 2 * i + 1]) + k * count * kSampleFloats;
+    if constexpr (B::cuda)
+      cuda::sample_stations(v, sh.cells(), points, count, a.stress.slot[i], samples, stream);
+    else
+      cpu::sample_stations(v, sh.cells(), points, count, a.stress.slot[i], samples);
   }
 }
 
-// The window on the block's GPU. Half step h counts from 2 first: the stress halos of the step
-// before the window are h = 2 first, the velocity halos of step n are 2 n + 1, its stress ones 2 n + 2.
-void entry(void* buffers[], void* cl_arg) {
+// The window, on the block's GPU (B OnCuda, its stream's signals) or CPU worker. Half step h counts
+// from 2 first: the stress halos of the step before the window are h = 2 first, the velocity halos
+// of step n are 2 n + 1, its stress ones 2 n + 2. With a side stream, a step's samples go there
+// beside the stress update (event 2: the velocity updated; the side's PML cells of the stress
+// update after them, which the images wait for, keep the next velocity update after them).
+template <class B, class Signals>
+void window(void* buffers[], void* cl_arg, const Signals& signals, cudaStream_t stream) {
   const auto a = task_args<ChainArgs>(cl_arg);
-  const cudaStream_t stream = OnCuda::stream();
   const IterationBuffers f(buffers, a.velocity, a.stress);
   const int slots = f.next;
   const BlockShape& sh = a.velocity.params.shape;
   if (a.prime) {
-    cuda::save_edges(sh, kStressKind, f.s, a.out_stress, stream);
-    announce_halos(stream, a, uint32_t(2 * a.first));
+    ONDES_RUN(B, save_edges, sh, kStressKind, f.s, a.out_stress);
+    signals.announce(a, uint32_t(2 * a.first));
   }
+  const bool beside = B::cuda && a.side.stream && a.stress.station_slots;
   for (int k = 0; k < a.steps; ++k) {
     const int n = a.first + k;
-    update<true>(a, f, n, stream);
-    if (a.side.stream && a.stress.station_slots) {
-      const auto updated = static_cast<cudaEvent_t>(a.side.events[2]);
-      const auto side = static_cast<cudaStream_t>(a.side.stream);
-      check_cuda(cudaEventRecord(updated, stream), "marking the velocity updated");
-      check_cuda(cudaStreamWaitEvent(side, updated, 0), "ordering the samples after the velocity");
-      sample(a, buffers, slots, f.v, k, side);
-    }
-    update<false>(a, f, n, stream);
-    if (!a.side.stream) sample(a, buffers, slots, f.v, k, stream);
+    update<true, B>(a, f, n, signals);
+#ifdef ONDES_CHAINED_STEPS
+    if constexpr (B::cuda)
+      if (beside) {
+        const auto updated = static_cast<cudaEvent_t>(a.side.events[2]);
+        const auto side = static_cast<cudaStream_t>(a.side.stream);
+        check_cuda(cudaEventRecord(updated, stream), "marking the velocity updated");
+        check_cuda(cudaStreamWaitEvent(side, updated, 0), "ordering the samples after the velocity");
+        sample<B>(a, buffers, slots, f.v, k, side);
+      }
+#endif
+    update<false, B>(a, f, n, signals);
+    if (!beside) sample<B>(a, buffers, slots, f.v, k, stream);
   }
   if (a.watch)
-    watch_task::measure<OnCuda>(sh, f.v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
+    watch_task::measure<B>(sh, f.v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
+}
+
+void cpu_entry(void* buffers[], void* cl_arg) { window<OnCpu>(buffers, cl_arg, HostSignals{}, nullptr); }
+#ifdef ONDES_CHAINED_STEPS
+void cuda_entry(void* buffers[], void* cl_arg) {
+  const cudaStream_t stream = OnCuda::stream();
+  window<OnCuda>(buffers, cl_arg, StreamSignals{stream}, stream);
 }
 
 // A counter as its GPU holds it, read on a stream of its own: the blocks' streams may be waiting on it,
 // and StarPU's streams wait for the legacy default stream.
-uint32_t read_counter(int node, const uint32_t* counter) {
+uint32_t read_gpu_counter(int node, const uint32_t* counter) {
   const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
   uint32_t value = UINT32_MAX;
   cudaStream_t s = nullptr;
@@ -190,8 +237,17 @@ uint32_t read_counter(int node, const uint32_t* counter) {
   cudaGetLastError();
   return value;
 }
-
 #endif  // ONDES_CHAINED_STEPS
+
+// A counter of memory node `node` (main memory with chain_on_cpus).
+uint32_t read_counter(int node, const uint32_t* counter) {
+  if (starpu_node_get_kind(unsigned(node)) == STARPU_CPU_RAM) return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+#ifdef ONDES_CHAINED_STEPS
+  return read_gpu_counter(node, counter);
+#else
+  return UINT32_MAX;
+#endif
+}
 
 uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ChainArgs>(task->cl_arg);
@@ -207,13 +263,9 @@ size_t size(starpu_task* task, unsigned) {
 starpu_codelet& codelet() {
   static starpu_perfmodel model = regression_model("ondes3d_chain", footprint, size);
 #ifdef ONDES_CHAINED_STEPS
-  static starpu_codelet cl = [] {
-    starpu_codelet c = make_codelet("chain", nullptr, entry, &model, {});
-    c.cpu_funcs_name[0] = nullptr;
-    return c;
-  }();
+  static starpu_codelet cl = make_codelet("chain", cpu_entry, cuda_entry, &model, {});
 #else
-  static starpu_codelet cl = make_codelet("chain", nullptr, nullptr, &model, {});
+  static starpu_codelet cl = make_codelet("chain", cpu_entry, nullptr, &model, {});
 #endif
   return cl;
 }
@@ -229,10 +281,13 @@ void check_cuda(cudaError_t e, const char* what) {
 
 bool stream_memory_operations() { return stream_ops().wait && stream_ops().write; }
 
+}  // namespace chain_gpu
+#endif
+
 // StarPU's watchdog (STARPU_WATCHDOG_TIMEOUT) saw no task end while tasks were pending: what each
-// chained block's GPU last heard from its neighbours, so that a stalled window can be told from a
+// chained block last heard from its neighbours, so that a stalled window can be told from a
 // window never launched.
-void report_stall(void* arg) {
+void report_chain_stall(void* arg) {
   const auto& blocks = *static_cast<const std::vector<BlockData>*>(arg);
   std::string counters;
   for (const BlockData& b : blocks)
@@ -243,8 +298,6 @@ void report_stall(void* arg) {
   spdlog::error("chained steps: no task ended; the half steps each block heard its neighbours announce (2n + 1: "
                 "the velocity halos of step n, 2n + 2: its stress halos):{}", counters);
 }
-}  // namespace chain_gpu
-#endif
 
 int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, int parity, bool prime, bool watch,
                  starpu_data_handle_t token) {

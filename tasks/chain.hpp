@@ -15,6 +15,9 @@
 // buffers windows take in turn, in pinned main memory that the kernels write in place; the record
 // tasks after the window read them there. Windows end where the watchdog measures (the window task
 // does, at its end) or a snapshot frame is due.
+// With ExecutionPolicy::chain_on_cpus the same windows run on CPU workers, a worker a block, the
+// channels and their counters in main memory (HostSignals, tasks/chain.cpp): the protocol the GPUs
+// run, played where there is no GPU (CI), with the same half-step numbering and the same rule.
 // Ranks of one node chain too: each rank allocates the channels its blocks read on its GPU, hands
 // their CUDA IPC handles to the neighbours' ranks, which map them as their blocks' chain_out; the
 // ranks agree at start-up that all chain or none (no halo message goes while windows run). A
@@ -55,6 +58,7 @@ namespace ondes {
 // neighbour whose window waits for that very record task.
 struct ChainMemory {
   std::vector<void*> allocated;
+  std::vector<void*> host;    // channels in main memory (chain_on_cpus)
   std::vector<void*> opened;  // other ranks' channels, mapped by CUDA IPC
   std::vector<BlockData::ChainSide> sides;  // the blocks' side streams (ExecutionPolicy::chain_side_stream)
   std::array<int32_t, 2> token_values{};
@@ -63,7 +67,9 @@ struct ChainMemory {
 };
 
 // Chains the steps of every local block (BlockData::chained, chain_in, chain_out) if the run
-// allows it: chain_steps > 0, peer halos, every block on a GPU of its own with CUDA workers only,
+// allows it: chain_steps > 0, peer halos, every block on a GPU of its own with CUDA workers only
+// (or, with chain_on_cpus, one process with a CPU worker a block, each block's tasks then held to
+// its worker),
 // every neighbour's halo of this process routed to it by peer writes (route_peer_halos before) and
 // every neighbour of another rank on this node (`host`), its GPU reachable by CUDA IPC, every
 // station group sampled by the compute tasks, and no reader of the velocity between steps

@@ -4,6 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
 #include <set>
 
 #include "tasks/chain.hpp"
@@ -15,9 +18,6 @@
 namespace ondes {
 namespace {
 
-#ifdef ONDES_CHAINED_STEPS
-using chain_gpu::check_cuda;
-
 // The channel of `floats` floats a field at p: the two fields and the counter after them.
 size_t channel_field_bytes(int64_t floats) { return ((size_t(floats) * sizeof(float) + 255) / 256) * 256; }
 size_t channel_bytes(int64_t floats) { return 2 * channel_field_bytes(floats) + 256; }
@@ -26,6 +26,18 @@ HaloChannel channel_at(void* p, int64_t floats) {
   const size_t field = channel_field_bytes(floats);
   return {reinterpret_cast<float*>(c), reinterpret_cast<float*>(c + field), reinterpret_cast<uint32_t*>(c + 2 * field)};
 }
+
+// A channel of `floats` floats a field and its counter (set to 0), in main memory (chain_on_cpus).
+HaloChannel host_channel(int64_t floats, ChainMemory& memory) {
+  void* p = std::aligned_alloc(256, channel_bytes(floats));
+  if (!p) throw std::bad_alloc();
+  memory.host.push_back(p);
+  std::memset(p, 0, channel_bytes(floats));
+  return channel_at(p, floats);
+}
+
+#ifdef ONDES_CHAINED_STEPS
+using chain_gpu::check_cuda;
 
 // A channel of `floats` floats a field and its counter (set to 0), on the GPU of memory node `node`.
 HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
@@ -114,15 +126,9 @@ int gpu_node(const BlockData& b) {
   return gpu_only(b) ? only_gpu_node() : -1;
 }
 
-// Why the blocks cannot chain their steps ("" if they can), before the GPUs are asked. Over MPI,
-// this rank's view: its own blocks, their neighbours of other ranks reached by CUDA IPC
-// (share_channels, after every rank agreed).
+// Why the blocks cannot chain on their GPUs ("" if they can), before the GPUs are asked.
 // Quiet where the run has no GPU a block to give (ChainRefusal).
-ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
-                      const ExecutionPolicy& policy, bool per_step_readers, int ranks) {
-  if (policy.chain_steps <= 0) return {"chain_steps = 0"};
-  if (per_step_readers) return {"peak ground velocity maps or displacement snapshots read every step"};
-  if (blocks.size() < 2) return {"one block", true};
+ChainRefusal gpu_obstacle(const std::vector<BlockData>& blocks, const ExecutionPolicy& policy, int ranks) {
   if (!policy.peer_halos) return {"peer_halos = false"};
   std::set<int> nodes;
   for (const BlockData& b : blocks) {
@@ -138,6 +144,39 @@ ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<St
       if (b.local && nb >= 0 && blocks[nb].local && b.out_node[dir] < 0)
         return {"a halo not written into the neighbour's GPU"};
     }
+  return {};
+}
+
+// The CPU workers, by id.
+std::vector<int> cpu_workers() {
+  std::vector<int> cpus;
+  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
+    if (starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER) cpus.push_back(int(w));
+  return cpus;
+}
+
+// Why the blocks cannot chain on CPU workers (chain_on_cpus; "" if they can): a window waits for
+// its neighbours' windows, so each needs a worker of its own. The record tasks may share them: a
+// window waits only for the record tasks of two windows before (ChainMemory's tokens), which no
+// running window can hold up.
+ChainRefusal cpu_obstacle(const std::vector<BlockData>& blocks, int ranks) {
+  if (ranks > 1) return {"chain_on_cpus runs in one process"};
+  const size_t cpus = cpu_workers().size();
+  if (cpus < blocks.size())
+    return {fmt::format("chain_on_cpus: {} CPU workers for {} blocks (a worker a block)", cpus, blocks.size())};
+  return {};
+}
+
+// Why the blocks cannot chain their steps ("" if they can). Over MPI, this rank's view: its own
+// blocks, their neighbours of other ranks reached by CUDA IPC (share_channels, after every rank
+// agreed).
+ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups,
+                      const ExecutionPolicy& policy, bool per_step_readers, int ranks) {
+  if (policy.chain_steps <= 0) return {"chain_steps = 0"};
+  if (per_step_readers) return {"peak ground velocity maps or displacement snapshots read every step"};
+  if (blocks.size() < 2) return {"one block", true};
+  const ChainRefusal where = policy.chain_on_cpus ? cpu_obstacle(blocks, ranks) : gpu_obstacle(blocks, policy, ranks);
+  if (!where.why.empty()) return where;
   for (const StationGroup& g : groups) {
     if (!g.involved) continue;
     if (!g.sampled) return {"a station group read from the velocity"};
@@ -147,13 +186,44 @@ ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<St
   return {};
 }
 
+// Chained on CPU workers: block i's tasks on the i-th CPU worker, the channels in main memory.
+void place_on_cpus(std::vector<BlockData>& blocks, ChainMemory& memory) {
+  const std::vector<int> cpus = cpu_workers();
+  size_t next = 0;
+  for (BlockData& b : blocks) {
+    b.workers = WorkerSet{};
+    b.workers.add(cpus[next++]);
+    b.compute_where = STARPU_CPU;
+    b.node = STARPU_MAIN_RAM;
+  }
+  for (BlockData& b : blocks)
+    for (int dir = 0; dir < kDirections; ++dir)
+      if (const int nb = b.info.neighbour[dir]; nb >= 0) {
+        b.chain_in[dir] = host_channel(boundary_floats(blocks[nb].info.shape, opposite(dir)), memory);
+        blocks[nb].chain_out[opposite(dir)] = b.chain_in[dir];
+      }
+}
+
+// The local blocks chained, and what their windows share: the stall report, the record tokens.
+int chain_blocks(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups, ChainMemory& memory) {
+  int chained = 0;
+  for (BlockData& b : blocks)
+    if (b.local) b.chained = true, ++chained;
+  starpu_task_watchdog_set_hook(report_chain_stall, &blocks);
+  if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
+    for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
+  return chained;
+}
+
 }  // namespace
 
 void ChainMemory::release() {
   for (void* p : opened) ipc_close(p);
   opened.clear();
+  if (!allocated.empty() || !host.empty()) starpu_task_watchdog_set_hook(nullptr, nullptr);
+  for (void* p : host) std::free(p);
+  host.clear();
 #ifdef ONDES_CHAINED_STEPS
-  if (!allocated.empty()) starpu_task_watchdog_set_hook(nullptr, nullptr);
   for (void* p : allocated) cudaFree(p);
   for (const BlockData::ChainSide& side : sides) {
     cudaStreamDestroy(static_cast<cudaStream_t>(side.stream));
@@ -172,16 +242,20 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
   const int rank = site.rank;
   const std::string& host = site.host;
   ChainRefusal no = obstacle(blocks, groups, policy, per_step_readers, map.ranks);
-#ifdef ONDES_CHAINED_STEPS
-  if (no.why.empty() && !chain_gpu::stream_memory_operations())
+#if defined(STARPU_SIMGRID)
+  if (no.why.empty()) no.why = "not simulated (the windows order the halos outside StarPU's task graph)";
+#elif defined(ONDES_CHAINED_STEPS)
+  if (no.why.empty() && !policy.chain_on_cpus && !chain_gpu::stream_memory_operations())
     no.why = "no stream memory operations in the CUDA driver";
-#elif defined(STARPU_SIMGRID)
-  if (no.why.empty()) no.why = "not simulated (the GPUs would order the halos outside StarPU's task graph)";
 #else
-  if (no.why.empty()) no.why = "no CUDA codelets";
+  if (no.why.empty() && !policy.chain_on_cpus) no.why = "no CUDA codelets";
 #endif
   // Over MPI every rank chains or none does: chained windows send no halo messages.
   no = agreed(no, rank, map.ranks, kChainTagBase);
+  if (no.why.empty() && policy.chain_on_cpus) {
+    place_on_cpus(blocks, memory);
+    return chain_blocks(blocks, groups, memory);
+  }
 #ifdef ONDES_CHAINED_STEPS
   if (no.why.empty()) {
     for (BlockData& b : blocks)
@@ -201,19 +275,11 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
     }
   }
   if (no.why.empty()) {
-    int chained = 0;
+    // The second stream takes the PML cells and the station samples: a block with neither keeps one.
     for (BlockData& b : blocks)
-      if (b.local) {
-        b.chained = true;
-        // The second stream takes the PML cells and the station samples: a block with neither keeps one.
-        if (policy.chain_side_stream && (b.pml_cells > 0 || !b.station_slots.empty()))
-          b.chain_side = create_side(b.node, memory);
-        ++chained;
-      }
-    starpu_task_watchdog_set_hook(chain_gpu::report_stall, &blocks);
-    if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
-      for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
-    return chained;
+      if (b.local && policy.chain_side_stream && (b.pml_cells > 0 || !b.station_slots.empty()))
+        b.chain_side = create_side(b.node, memory);
+    return chain_blocks(blocks, groups, memory);
   }
 #endif
   if (refusal) *refusal = no;

@@ -207,6 +207,51 @@ TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
   EXPECT_TRUE(bitwise_equal(pinned, reference));
 }
 
+// Issue 60: the chained windows of the multi-GPU default (tasks/chain.hpp) played on CPU workers
+// (ExecutionPolicy::chain_on_cpus): the halo channels and their counters in main memory, ordered by
+// the code that orders them on the GPUs. On 2 and 4 blocks, with a force on a block edge, stations
+// across blocks, an attenuating medium and the watchdog ending windows: bitwise the task graph's.
+// A run stopped after a window and restored from its checkpoint primes the channels again (its
+// first window saves the stress edges and announces them from half step 2 first, not 0).
+TEST(Invariance, ChainedWindowsOnCpusGiveTheTaskGraphsBits) {
+  if (test::cuda_only()) GTEST_SKIP() << "CPU workers";
+  Case c = small_case();
+  c.medium.layers = {{0, 4000, 2300, 2500, 60, 30}, {900, 5000, 2900, 2700, 200, 100}};
+  c.medium.q_band = {0.5, 10};
+  c.run.watchdog_every = 21;  // a window of 5 before each measure (8 a window)
+  const std::string checkpoint = (std::filesystem::temp_directory_path() /
+                                  ("chain_on_cpus_" + std::to_string(getpid()) + ".h5")).string();
+  for (auto [nbx, nby] : {std::pair{2, 1}, std::pair{2, 2}}) {
+    c.run.set_blocks(nbx, nby);
+    c.tuning.chain_on_cpus = false;
+    const auto reference = test::run(c, "", 4, 0);
+    ASSERT_GT(peak(reference), 0.0);
+    c.tuning.chain_on_cpus = true;
+    const int first = 37;
+    {
+      Runtime rt("", 4, 0);
+      Simulation sim(c, plan_run(c, Simulation::current_launch()), c.time.steps);
+      ASSERT_EQ(sim.chained_blocks(), nbx * nby) << nbx << "x" << nby;
+      ASSERT_EQ(sim.advance(first), first);
+      sim.save_checkpoint(checkpoint);
+      ASSERT_EQ(sim.advance(c.time.steps - first), c.time.steps - first);
+      EXPECT_TRUE(bitwise_equal(sim.seismograms(), reference)) << nbx << "x" << nby << " chained on CPU workers";
+    }
+    Runtime rt("", 4, 0);
+    Simulation restored(c, plan_run(c, Simulation::current_launch()), c.time.steps);
+    restored.restore_checkpoint(checkpoint);
+    ASSERT_EQ(restored.chained_blocks(), nbx * nby);
+    ASSERT_EQ(restored.advance(c.time.steps - first), c.time.steps - first);
+    EXPECT_TRUE(bitwise_equal(restored.seismograms(), reference)) << nbx << "x" << nby << " restored";
+  }
+  std::filesystem::remove(checkpoint);
+  // Too few CPU workers for a block each: the task graph, not a stall.
+  c.run.set_blocks(2, 2);
+  Runtime rt("", 3, 0);
+  Simulation sim(c, plan_run(c, Simulation::current_launch()), c.time.steps);
+  EXPECT_EQ(sim.chained_blocks(), 0);
+}
+
 // Every CPU worker flushes subnormals to zero (and reads them as zero), as the CUDA kernels do:
 // both round alike, and no worker slows down on the subnormal tail of a wavefront.
 TEST(FloatMode, EveryCpuWorkerFlushesSubnormals) {

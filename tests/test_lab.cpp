@@ -500,6 +500,9 @@ TEST(Tuning, OtherKeysAndBadValues) {
   c = test::shell(fmt::format("{} run {} --tune chain_side_stream=2", ONDES_BINARY, small_case()), d / "side.log");
   EXPECT_EQ(c.code, 2) << c.output;
   EXPECT_NE(c.output.find("--tune chain_side_stream: '2': must be true or false"), std::string::npos) << c.output;
+  c = test::shell(fmt::format("{} run {} --tune chain_on_cpus=yes", ONDES_BINARY, small_case()), d / "cpus.log");
+  EXPECT_EQ(c.code, 2) << c.output;
+  EXPECT_NE(c.output.find("--tune chain_on_cpus: 'yes': must be true or false"), std::string::npos) << c.output;
   auto r = test::shell(fmt::format("{} run {} --tune march=8x2x9", ONDES_BINARY, small_case()), d / "a.log");
   EXPECT_EQ(r.code, 2) << r.output;
   EXPECT_NE(r.output.find("--tune march: '8x2x9': allowed values are auto or TYxKZxB"), std::string::npos) << r.output;
