@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "app/runtime.hpp"
-#include "app/simulation.hpp"
+#include "engine/runtime.hpp"
+#include "engine/simulation.hpp"
 
 namespace ondes {
 namespace {

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "app/driver.hpp"
-#include "app/runtime.hpp"
-#include "app/simulation.hpp"
+#include "engine/runtime.hpp"
+#include "engine/simulation.hpp"
 #include "io/case_reader.hpp"
 #include "io/checkpoint.hpp"
 #include "io/compare.hpp"

@@ -16,7 +16,7 @@
 #include <tuple>
 
 #include "app/info.hpp"
-#include "app/simulation.hpp"
+#include "engine/simulation.hpp"
 #include "core/case_error.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_h5.hpp"

@@ -4,7 +4,7 @@
 #include <hwloc.h>
 #include <starpu.h>
 
-#include "app/simulation.hpp"
+#include "engine/simulation.hpp"
 
 namespace ondes {
 

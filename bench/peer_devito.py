@@ -68,7 +68,7 @@ print("DEVITO", points, s.geometry.time_axis.num - 1, seconds)
 
 
 def cpu_workers(cores):
-    """ondes3d's own choice on a machine of `cores` cores (app/runtime.hpp: cores_for_submission):
+    """ondes3d's own choice on a machine of `cores` cores (engine/runtime.hpp: cores_for_submission):
     a worker on every core but one, from 8 cores on, left to the thread that submits the tasks."""
     return cores - (1 if cores >= 8 else 0)
 

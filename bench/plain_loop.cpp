@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "app/runtime.hpp"
+#include "engine/runtime.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/source.hpp"
 #include "codelets/stations.hpp"

@@ -7,7 +7,7 @@
 //                                          (b * 4 + d) * 2 + k
 //   station corner samples, group g, slot s:  kSampleTagBase + g * 4 + s
 //   finished traces of group g (once, at the end): kTraceTagBase + g
-//   snapshot plane part p (app/snapshots, to rank 0): kSnapshotTagBase + p
+//   snapshot plane part p (engine/snapshots, to rank 0): kSnapshotTagBase + p
 //   peak ground velocity of block b (once, at the end, to rank 0): kPgvTagBase + b
 //   a displacement snapshot plane's part p at a checkpoint (to rank 0): kSnapshotGatherTagBase + p
 //   a checkpoint's part p (0 velocity, 1 stress, 2 PML, 3 anelastic memory) of block b (to rank 0):

@@ -15,7 +15,7 @@
 
 namespace ondes {
 
-// One block's part of a snapshot plane, as every rank lists it (app/snapshots): the owner extracts
+// One block's part of a snapshot plane, as every rank lists it (engine/snapshots): the owner extracts
 // it (extract_plane); rank 0 receives it (tag) unless it is the owner.
 struct PlanePart {
   PlaneArgs args;

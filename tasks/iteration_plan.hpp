@@ -1,6 +1,6 @@
 // What every task of a run's graph is submitted with: the step's parameters, the execution policy,
 // the run's length and time step, the completion callbacks, where small tasks may run and when the
-// periodic ones are due (built once by app/simulation from the run's plan).
+// periodic ones are due (built once by engine/simulation from the run's plan).
 #pragma once
 #include <starpu.h>
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <unistd.h>
 
-#include "app/simulation.hpp"
+#include "engine/simulation.hpp"
 #include "core/case.hpp"
 #include "io/model_reader.hpp"
 #include "physics/model3d.hpp"

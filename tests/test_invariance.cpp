@@ -261,7 +261,7 @@ TEST(FloatMode, EveryCpuWorkerFlushesSubnormals) {
 }
 
 // Left to count the CPU workers itself, StarPU leaves one core to the thread that submits the tasks
-// from 8 usable cores on (app/runtime.hpp: cores_for_submission); a count the user gives is kept.
+// from 8 usable cores on (engine/runtime.hpp: cores_for_submission); a count the user gives is kept.
 TEST(Runtime, DefaultWorkersLeaveACoreToTheSubmittingThreadFromEightCores) {
   EXPECT_EQ(cores_for_submission(2), 0);
   EXPECT_EQ(cores_for_submission(7), 0);

@@ -22,7 +22,7 @@
 #include "perfmodels/cost_model.hpp"
 #include "physics/pml.hpp"
 #include "shell.hpp"
-#include "app/runtime.hpp"
+#include "engine/runtime.hpp"
 #include "tasks/iteration.hpp"
 #include "tasks/park.hpp"
 #include "tasks/profile.hpp"

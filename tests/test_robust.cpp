@@ -22,7 +22,7 @@
 #include <thread>
 
 #include "app/driver.hpp"
-#include "app/node_share.hpp"
+#include "engine/node_share.hpp"
 #include "h5read.hpp"
 #include "helpers.hpp"
 #include "io/case_reader.hpp"

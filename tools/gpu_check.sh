@@ -40,7 +40,7 @@ gpus() { nvidia-smi --query-gpu=name --format=csv,noheader | wc -l; }
 ncpu=$(( $(nproc) - 1 ))
 # For the MPI parts: $mpirun, and /tmp/ondes_rank_gpu.sh, through which each rank takes the GPU of
 # its local rank (modulo the GPUs present: with fewer GPUs than ranks, they share; the program does
-# the same by itself, app/runtime.cpp share_node_gpus). The ranks of one node exchange their halos
+# the same by itself, engine/runtime.cpp share_node_gpus). The ranks of one node exchange their halos
 # GPU to GPU (CUDA IPC); what goes through Open MPI's shared memory takes a single copy (CMA) where the
 # machine allows it, rather than copy-in/copy-out (4 ranks at 1x4+16 on 4 H200s: 35.5 against
 # 18-25 G cell-updates/s, 6bb2ab2:bench/results/gpu_h200x2_edges_apart.txt); ONDES_MPI_SINGLE_COPY=none

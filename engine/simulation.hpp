@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "app/runtime.hpp"
-#include "app/snapshots.hpp"
+#include "engine/runtime.hpp"
+#include "engine/snapshots.hpp"
 #include "plan/run_plan.hpp"
 #include "partition/block_data.hpp"
 #include "partition/halo.hpp"

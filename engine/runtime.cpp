@@ -1,4 +1,4 @@
-#include "app/runtime.hpp"
+#include "engine/runtime.hpp"
 
 #include <set>
 
@@ -15,7 +15,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "app/node_share.hpp"
+#include "engine/node_share.hpp"
 #include "partition/mpi.hpp"
 #include "tasks/float_mode.hpp"
 

@@ -1,4 +1,4 @@
-#include "app/progress.hpp"
+#include "engine/progress.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "app/simulation.hpp"
+#include "engine/simulation.hpp"
 
 #include <starpu.h>
 #include "partition/mpi.hpp"
@@ -12,7 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/progress.hpp"
+#include "engine/progress.hpp"
 #include "io/checkpoint.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"

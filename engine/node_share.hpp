@@ -2,7 +2,7 @@
 // cgroups): StarPU binds each process's threads from the first core of its affinity mask up, so
 // such runs pile their worker and GPU-driver threads onto the same cores. What a starting run needs
 // to see the others: the cores their bound threads hold, read from /proc, and a lock that makes
-// runs starting together take turns until each has bound its threads (app/runtime.cpp decides).
+// runs starting together take turns until each has bound its threads (engine/runtime.cpp decides).
 #pragma once
 #include <chrono>
 #include <set>

@@ -1,4 +1,4 @@
-#include "app/node_share.hpp"
+#include "engine/node_share.hpp"
 
 #include <fcntl.h>
 #include <hwloc.h>

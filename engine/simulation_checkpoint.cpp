@@ -1,6 +1,6 @@
-// Simulation's checkpoints (app/simulation.hpp): rank 0 writes the one file, its blocks from
+// Simulation's checkpoints (engine/simulation.hpp): rank 0 writes the one file, its blocks from
 // memory and the others' as their owners send them; every rank reads back its own blocks.
-#include "app/simulation.hpp"
+#include "engine/simulation.hpp"
 #include "core/case_error.hpp"
 
 #include <starpu.h>
@@ -17,7 +17,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "app/progress.hpp"
+#include "engine/progress.hpp"
 #include "core/pml_layout.hpp"
 #include "io/checkpoint.hpp"
 #include "io/snapshot_file.hpp"

@@ -1,4 +1,4 @@
-#include "app/snapshots.hpp"
+#include "engine/snapshots.hpp"
 
 #include <algorithm>
 
