@@ -87,10 +87,9 @@ int main(int argc, char** argv) try {
   vb.cells[0] = n;
   auto step = [&](int it) {
     const double t = it * c.time.dt;
-    cuda::compute_velocity(p, v, s, mat, pml, b.pml_cells, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
+    cuda::compute_velocity(p, {v, s, mat, pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
     cuda::apply_sources(v, force, t, stream);
-    cuda::compute_stress(p, s, v, mat, pml, b.pml_cells, nullptr, AnelasticShape{}, BoundaryBuffers{}, BoundaryBuffers{},
-                         march, stream);
+    cuda::compute_stress(p, {s, v, mat, pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
     cuda::apply_sources(s, moment, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);

@@ -14,12 +14,19 @@ namespace ondes {
 // has P loads in flight. One per-element source for the CUDA kernels, which launch a thread per
 // element of a plane and the plane runs and components as grid dimensions (no 64-bit divisions
 // per element).
+// The two ends of a box copy: the block's array, the boundary buffer, and which way it goes.
+struct CopyEnds {
+  float* field;
+  float* buffer;
+  bool to_buffer;
+};
 template <int P, class Keep>
-ONDES_HD inline void copy_box_run(const BlockShape& sh, const Box& b, int c, int fc, int k0, int r, float* field,
-                                  float* buffer, bool to_buffer, Keep&& keep) {
+ONDES_HD inline void copy_box_run(const BlockShape& sh, const Box& b, int c, int fc, int k0, int r, CopyEnds e,
+                                  Keep&& keep) {
   const int jj = r / b.ni, ii = r - jj * b.ni;
-  float* f = field + fc * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k0);
-  float* x = buffer + buffer_index(b, sh.nz, c, k0, jj, ii);
+  const bool to_buffer = e.to_buffer;
+  float* f = e.field + fc * sh.cells() + sh.idx(b.i0 + ii, b.j0 + jj, k0);
+  float* x = e.buffer + buffer_index(b, sh.nz, c, k0, jj, ii);
   const int64_t fs = sh.sz(), xs = int64_t(b.ni) * b.nj;
   float* from = to_buffer ? f : x;
   float* to = to_buffer ? x : f;

@@ -19,11 +19,26 @@
 #include "codelets/stencil.hpp"
 #include "codelets/surface.hpp"
 
+namespace ondes {
+// The arrays of a block one field's update reads and writes: the field it updates, the other one
+// (whose ghosts it fills), the material, the C-PML memory of its pml_cells PML cells (null and 0:
+// none), and for the stress the anelastic buffer of shape q (null: elastic).
+struct UpdateArrays {
+  float* field;
+  float* other;
+  const float* mat;
+  char* pml;
+  char* anelastic;
+  int64_t pml_cells = 0;
+  AnelasticShape q{};
+};
+}  // namespace ondes
+
 namespace ondes::cpu {
-void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges);
-void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges);
+void compute_velocity(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                      const BoundaryBuffers& edges);
+void compute_stress(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                    const BoundaryBuffers& edges);
 }  // namespace ondes::cpu
 
 namespace ondes {
@@ -37,12 +52,10 @@ enum UpdateSteps : int { kGhostsStep = 1, kMarchStep = 2, kPmlStep = 4, kImagesS
 
 namespace ondes::cuda {
 // g: the march kernels' launch geometry (ExecutionPolicy::march).
-void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
-                      cudaStream_t stream, int steps = kAllSteps);
-void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    const MarchGeometry& g, cudaStream_t stream, int steps = kAllSteps);
+void compute_velocity(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                      const BoundaryBuffers& edges, const MarchGeometry& g, cudaStream_t stream, int steps = kAllSteps);
+void compute_stress(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                    const BoundaryBuffers& edges, const MarchGeometry& g, cudaStream_t stream, int steps = kAllSteps);
 }  // namespace ondes::cuda
 
 namespace ondes {
@@ -175,7 +188,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
         velocity_row(v, s, m, {row, 0, j, k, sh.nx, n, sy, sz}, p.dt_h);
         if (pml)
           pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
-            velocity_pml_run(p, v, s, m, pk, row, i0, len, q0, j, k, damped);
+            velocity_pml_run(p, v, s, m, pk, {row, i0, len, q0, j, k, kInterior}, damped);
           });
         if (p.damping.layers) damp_row<kVelocityComponents>(p.damping.plane(k), v, n, row, sh.nx);
       }
@@ -202,7 +215,7 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
         if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
-            stress_pml_run(p, s, v, m, pk, row, i0, len, q0, j, k, plane, damped);
+            stress_pml_run(p, s, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           } else {
             const RowRelaxation<N, PerCell> relax(a, i0, j, k);
 #pragma GCC ivdep
@@ -238,16 +251,25 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
   });
 }
 
-void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t count,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
+void compute_velocity(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                      const BoundaryBuffers& edges) {
+  float *v = a.field, *s = a.other;
+  const float* mat = a.mat;
+  char* pml = a.pml;
+  const int64_t count = a.pml_cells;
   load_ghosts(p.shape, kStressKind, ghosts, s);
   velocity_sweep(p, v, s, mat, pml, count);
   freeze_faces(p, kVelocityKind, v);
   save_edges(p.shape, kVelocityKind, v, edges);
 }
 
-void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t count,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges) {
+void compute_stress(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                    const BoundaryBuffers& edges) {
+  float *s = a.field, *v = a.other;
+  const float* mat = a.mat;
+  char *pml = a.pml, *anelastic = a.anelastic;
+  const int64_t count = a.pml_cells;
+  const AnelasticShape& q = a.q;
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
   if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, count, anelastic, q));
   if (anelastic && q.kristek_moczo) km_memory(p, v, mat, pml, count, anelastic_view(anelastic, p.shape, q));
@@ -278,14 +300,16 @@ __global__ void image_kernel(BlockShape sh, float* s, float a, bool kept) {
 
 }  // namespace
 
-void compute_velocity(const StepParams& p, float* v, float* s, const float* mat, char* pml, int64_t pml_cells,
-                      const BoundaryBuffers& ghosts, const BoundaryBuffers& edges, const MarchGeometry& g,
-                      cudaStream_t stream, int steps) {
+void compute_velocity(const StepParams& p, const UpdateArrays& a, const BoundaryBuffers& ghosts,
+                      const BoundaryBuffers& edges, const MarchGeometry& g, cudaStream_t stream, int steps) {
+  float *v = a.field, *s = a.other;
+  const float* mat = a.mat;
+  const int64_t pml_cells = a.pml_cells;
   const PmlBox b = interior(p, pml_cells);
   const XHalo h = march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
   if (steps & kMarchStep)
-    march::march_block<march::Velocity>("velocity_march", g, p, {b, v, s, mat, material_form(p), edges, h}, stream);
+    march::march_block<march::Velocity>("velocity_march", g, p, {b, v, s, mat, material_form(p), {edges, h}}, stream);
   if (pml_cells > 0 && (steps & kPmlStep)) {
     const int f = material_form(p);
     auto k = any(edges) ? (f == kPlaneForm  ? velocity_pml_cells<true, kPlaneForm>
@@ -294,15 +318,20 @@ void compute_velocity(const StepParams& p, float* v, float* s, const float* mat,
                         : (f == kPlaneForm  ? velocity_pml_cells<false, kPlaneForm>
                            : f == kNodeForm ? velocity_pml_cells<false, kNodeForm>
                                             : velocity_pml_cells<false, kCellForm>);
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, pml, pml_cells, edges, PmlDivisors::of(p.shape, p.pml));
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, pml_cells, edges,
+                                                      PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
   if (steps & kImagesStep) freeze_faces(p, kVelocityKind, v, stream);
 }
 
-void compute_stress(const StepParams& p, float* s, float* v, const float* mat, char* pml, int64_t pml_cells,
-                    char* anelastic, const AnelasticShape& q, const BoundaryBuffers& ghosts, const BoundaryBuffers& edges,
-                    const MarchGeometry& g, cudaStream_t stream, int steps) {
+void compute_stress(const StepParams& p, const UpdateArrays& arrays, const BoundaryBuffers& ghosts,
+                    const BoundaryBuffers& edges, const MarchGeometry& g, cudaStream_t stream, int steps) {
+  float *s = arrays.field, *v = arrays.other;
+  const float* mat = arrays.mat;
+  char *pml = arrays.pml, *anelastic = arrays.anelastic;
+  const int64_t pml_cells = arrays.pml_cells;
+  const AnelasticShape& q = arrays.q;
   const PmlBox b = interior(p, pml_cells);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   // Ondes3D's Day and Bradley's sxz pass (day_bradley.hpp) reads the velocity's x ghosts from the
@@ -315,17 +344,16 @@ void compute_stress(const StepParams& p, float* s, float* v, const float* mat, c
   if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;
+    // Ondes3D's nodes carry their moduli only for its Day and Bradley (N = 1) and elastic runs;
+    // every mechanism in every cell reads the arrays: the march and the PML cells alike.
+    constexpr int kNodes = N <= 1 ? kNodeForm : kCellForm;
+    const int f = material_form(p);
     if (steps & kMarchStep) {
-      // Ondes3D's nodes carry their moduli only for its Day and Bradley (N = 1) and elastic runs;
-      // every mechanism in every cell reads the arrays (as pml_cells.hpp's stress_pml_cells).
-      const int f = material_form(p), form = f == kNodeForm && N > 1 ? kCellForm : f;
       using S = march::Stress<N>;
-      march::march_block<S::template Kernel, S::kMaxBlocks>("stress_march", g, p, {b, s, v, mat, form, edges, h},
-                                                            stream, a);
+      march::march_block<S::template Kernel, S::kMaxBlocks>(
+          "stress_march", g, p, {b, s, v, mat, f == kNodeForm ? kNodes : f, {edges, h}}, stream, a);
     }
     if (pml_cells > 0 && (steps & kPmlStep)) {
-      const int f = material_form(p);
-      constexpr int kNodes = N <= 1 ? kNodeForm : kCellForm;  // elastic, or Ondes3D's Day and Bradley
       auto k = any(edges) ? (f == kPlaneForm  ? stress_pml_cells<true, N, kPlaneForm>
                              : f == kNodeForm ? stress_pml_cells<true, N, kNodes>
                                               : stress_pml_cells<true, N, kCellForm>)

@@ -98,8 +98,8 @@ __global__ void halo_kernel(BlockShape sh, int kind, float* field, BoundaryBuffe
     const Box box = halo_box(sh, dir, Edges);
     if (r < box.ni * box.nj) {
       const int j = box.j0 + r / box.ni;
-      copy_box_run<P>(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y * P, r, field, b.at[dir],
-                      Edges, [&](int k) { return Edges || !skip.serves(dir, j, k); });
+      copy_box_run<P>(sh, box, blockIdx.z, halo_component(kind, dir, blockIdx.z), blockIdx.y * P, r,
+                      {field, b.at[dir], Edges}, [&](int k) { return Edges || !skip.serves(dir, j, k); });
       return;
     }
     r -= box.ni * box.nj;

@@ -65,10 +65,18 @@ ONDES_HD inline KmCell km_cell(const AnelasticView& a, int c, int x, int y, int 
   return {y + a.origin[1] + dx, x + a.origin[0], a.origin[2] - z - dz};
 }
 
-// Cell (x, y, z)'s six ksil advanced (padded index q), d its stress differences (times h) and e
-// the C-PML's memory (times h; zero inside the PML box).
-ONDES_CELL void km_advance(const StepParams& p, const AnelasticView& a, const float* v, const float* mat, int x, int y,
-                           int z, int64_t q, const Diffs& d, const Diffs& e) {
+// A cell of the block: (x, y, z) and its padded index q.
+struct KmPlace {
+  int x, y, z;
+  int64_t q;
+};
+
+// Cell at's six ksil advanced, d its stress differences (times h) and e the C-PML's memory (times
+// h; zero inside the PML box).
+ONDES_CELL void km_advance(const StepParams& p, const AnelasticView& a, const float* v, const float* mat,
+                           KmPlace at, const Diffs& d, const Diffs& e) {
+  const int x = at.x, y = at.y, z = at.z;
+  const int64_t q = at.q;
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells();
   const bool surface = at_surface(z_plane(z, p.free_surface));
@@ -106,7 +114,7 @@ ONDES_CELL void km_memory_cell(const StepParams& p, const AnelasticView& a, cons
   const int damped = damped_axes(p.pml, x, y, z);
   if (pv.count > 0 && damped) {
     pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false, DampedMask, false>(
-        sh, pv.at_plane(sh, z), pml_index(p.pml, sh, x, y, z), x, y, z, 9, DampedMask{damped}, e, p.inv_h);
+        p, pv.at_plane(sh, z), {pml_index(p.pml, sh, x, y, z), x, y, z}, 9, DampedMask{damped}, e);
     ONDES_UNROLL
     for (int c = 0; c < 9; ++c) e.d[c] /= p.inv_h;
   } else {
@@ -114,7 +122,7 @@ ONDES_CELL void km_memory_cell(const StepParams& p, const AnelasticView& a, cons
     for (int c = 0; c < 9; ++c) e.d[c] = 0.0f;
   }
   if (at_surface(z_plane(z, p.free_surface))) e.d[2] = 0.0f;  // its zz drive at the surface: no C-PML
-  km_advance(p, a, v, mat, x, y, z, q, d, e);
+  km_advance(p, a, v, mat, {x, y, z, q}, d, e);
 }
 
 // Column (x, y)'s cell above the surface in the C-PML's columns (Ondes3D's FREEABS at k = 2): its

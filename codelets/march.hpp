@@ -33,13 +33,13 @@ ONDES_HD constexpr bool reads_arrays(int form) { return form == kCellForm; }
 ONDES_HD constexpr int velocity_tiles(int form) { return reads_arrays(form) ? 6 : 5; }
 ONDES_HD constexpr int stress_tiles(int form) { return reads_arrays(form) ? 5 : 3; }
 
-// One thread block's march (velocity_march). XF: the x halo of the faces h serves comes from the
+// One thread block's march (velocity_march). XF: the x halo of the faces hs.x serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
 // kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
 template <int TY, bool Save, int Form, bool XF>
 __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBox& b, float* __restrict__ v,
                                                 const float* __restrict__ s, const float* __restrict__ mat,
-                                                const BoundaryBuffers& e, const XHalo& h, const Column& c) {
+                                                const MarchHalos& hs, const Column& c) {
   using T = Tile<TY>;
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
   // tiles: sxx, sxy, sxz, syy, syz, rho (Cells)
@@ -54,10 +54,10 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};               // if Cells
   const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
   const NodeClasses nodes = node_classes(mat, sh);      // if Nodes
-  XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
+  XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
-    xp.load(sh, h, k, slots);
+    xp.load(sh, hs.x, k, slots);
   };
   int64_t q = c.first(sh, b);
 #pragma unroll
@@ -106,7 +106,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       if (p.damping.layers) damp_velocity(p.damping.plane(k), now);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) v[w * n + q] = now[w];
-      if (Save) save_edges_of<kVelocityKind>(sh, e, now, c.i, c.j, k);
+      if (Save) save_edges_of<kVelocityKind>(sh, hs.edges, now, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
     if constexpr (Cells) m.here = m.up, m.up = nrho;
@@ -116,15 +116,15 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
 
 // Uniform: the block's material is uniform in every plane (StepParams::uniform_planes): the plane's
 // buoyancies (codelets/material.hpp) instead of the density's tile and window: 4 of 56 bytes a cell.
-// X: the x halo of the faces h serves is read from the neighbours' buffers (XHalo, XPatch). One
+// X: the x halo of the faces hs.x serves is read from the neighbours' buffers (XHalo, XPatch). One
 // body for all the thread blocks: with a face body and another one for the columns that reach no
 // face, ptxas spilled 16-28 bytes; those columns pay one test a plane.
 template <int TY, int MinBlocks, bool Save, int Form, bool X>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     velocity_march(StepParams p, PmlBox b, float* __restrict__ v, const float* __restrict__ s,
-                   const float* __restrict__ mat, BoundaryBuffers e, XHalo h, Order o) {
+                   const float* __restrict__ mat, MarchHalos hs, Order o) {
   const Column c = Column::of<TY>(b, o);
-  velocity_column<TY, Save, Form, X>(p, b, v, s, mat, e, h, c);
+  velocity_column<TY, Save, Form, X>(p, b, v, s, mat, hs, c);
 }
 
 // One thread block's march (stress_march); XF as velocity_column's. N: the memory sets of an
@@ -133,8 +133,7 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 template <int TY, bool Save, int Form, bool XF, int N>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,
-                                              const BoundaryBuffers& e, const XHalo& h, AnelasticView a,
-                                              const Column& c) {
+                                              const MarchHalos& hs, const AnelasticView& a, const Column& c) {
   using T = Tile<TY>;
   constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
   // staged: vx, vy, vz, 1/mu of the plane below (Cells)
@@ -148,10 +147,10 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   const int imu_tiles[2] = {3 * K, 4 * K};              // 1/mu by plane parity from k0
   StressAt<TY> at{tile_centre(), {}, {}, {}};
   const NodeClasses nodes = node_classes(mat, sh);  // if Nodes
-  XPatchIf<TY, XF> xp(sh, b, h, c.i0, c.j0);
+  XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
-    xp.load(sh, h, k, slots);
+    xp.load(sh, hs.x, k, slots);
   };
   int64_t q = c.first(sh, b);
 #pragma unroll
@@ -227,7 +226,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       if (p.damping.layers) damp_stress(p.damping.plane(k), now);
 #pragma unroll
       for (int w = 0; w < kStressComponents; ++w) s[w * n + q] = now[w];
-      if (Save) save_edges_of<kStressKind>(sh, e, now, c.i, c.j, k);
+      if (Save) save_edges_of<kStressKind>(sh, hs.edges, now, c.i, c.j, k);
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
     l = nl;
@@ -240,9 +239,9 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
 template <int TY, int MinBlocks, bool Save, int Form, bool X, int N>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
-                 const float* __restrict__ mat, BoundaryBuffers e, XHalo h, AnelasticView a, Order o) {
+                 const float* __restrict__ mat, MarchHalos hs, AnelasticView a, Order o) {
   const Column c = Column::of<TY>(b, o);
-  stress_column<TY, Save, Form, X, N>(p, b, s, v, mat, e, h, a, c);
+  stress_column<TY, Save, Form, X, N>(p, b, s, v, mat, hs, a, c);
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
@@ -376,15 +375,13 @@ inline XHalo x_halo(const BlockShape& sh, const PmlBox& b, const BoundaryBuffers
 }
 
 // What a march runs over: box b (the block's cells outside the PML: interior()), the field it
-// updates, the one it differentiates, the material (in form `form`: MaterialForm), the edges it
-// saves and the x halo it reads from the neighbours' buffers (x_halo).
+// updates, the one it differentiates, the material (in form `form`: MaterialForm), its halos.
 struct MarchLaunch {
   PmlBox b;
   float* out;
   const float *in, *mat;
   int form;
-  BoundaryBuffers edges;
-  XHalo h;
+  MarchHalos halos;
 };
 // Kernel's march in geometry g, at most MaxBlocks thread blocks an SM; extra: the kernel's
 // arguments after the x halo.
@@ -392,8 +389,8 @@ template <template <int, int, bool, int, bool> class Kernel, int MaxBlocks = 4, 
 void march_block(const char* name, const MarchGeometry& g, const StepParams& p, const MarchLaunch& m,
                  cudaStream_t stream, Extra... extra) {
   if (!empty(m.b))
-    launch<Kernel, MaxBlocks>(name, g, m.b, any(m.edges), m.form, m.h.any(), stream, p, m.b, m.out, m.in, m.mat, m.edges,
-                              m.h, extra...);
+    launch<Kernel, MaxBlocks>(name, g, m.b, any(m.halos.edges), m.form, m.halos.x.any(), stream, p, m.b, m.out, m.in,
+                              m.mat, m.halos, extra...);
 }
 
 }  // namespace ondes::cuda::march

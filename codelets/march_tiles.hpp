@@ -140,6 +140,13 @@ struct NoXPatch {
 template <int TY, bool XF>
 using XPatchIf = std::conditional_t<XF, XPatch<TY>, NoXPatch>;
 
+// The halos a march touches: the buffers it saves the edges into (none: not saved) and the x faces
+// it reads from the neighbours' buffers (x_halo).
+struct MarchHalos {
+  BoundaryBuffers edges;
+  XHalo x;
+};
+
 // The stress components as the velocity stencil reads them: x/y offsets from tiles 0-4 (sxx, sxy,
 // sxz, syy, syz; Size elements each, rows of Pitch), z from the windows (planes k-2..k+1 for sxz,
 // syz; k-1..k+2 for szz).

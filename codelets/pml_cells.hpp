@@ -59,7 +59,15 @@ ONDES_CELL PmlView pml_view(const BlockShape& s, char* pml, int64_t count, bool 
           reinterpret_cast<const float*>(pml + l.point_tables_offset)};
 }
 
-// psi <- b psi + a d/h for the nine differences of PML cell p, at (i, j, k) of the block; d is
+// A PML cell: its place p in the block's PML list (and its memory variables'), (i, j, k) in the
+// block, and for the stress its plane's kind (z_plane).
+struct PmlAt {
+  int64_t p;
+  int i, j, k;
+  int plane = kInterior;
+};
+
+// psi <- b psi + a d/h for the nine differences of PML cell at.p, at (i, j, k) of the block; d is
 // replaced by the new psi. Where the differences live is a template argument (kVelocityPlaces or
 // kStressPlaces), so each difference's profile is known at compile time: along a run of cells in x
 // the x profiles are contiguous and the y and z ones constant, and the CPU loop vectorises.
@@ -88,10 +96,13 @@ struct DampedMask {
 // Store false: the new memory in d only (Kristek and Moczo's ksil, driven by it before the stress
 // update writes it: codelets/kristek_moczo.hpp).
 template <uint32_t Axes, uint32_t Halves, uint32_t ZHalves, bool PerCell, class Damped, bool Store = true>
-ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int i, int j, int k, int psi_base,
-                           const Damped& damped, Diffs& d, float inv_h, const PmlPointWords* words = nullptr) {
+ONDES_CELL void pml_memory(const StepParams& sp, const PmlView& v, PmlAt at, int psi_base,
+                           const Damped& damped, Diffs& d, const PmlPointWords* words = nullptr) {
   constexpr DiffPlaces where{Axes, Halves};
-  const int ijk[3] = {i, j, k};
+  const BlockShape& s = sp.shape;
+  const float inv_h = sp.inv_h;
+  const int64_t p = at.p;
+  const int ijk[3] = {at.i, at.j, at.k};
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   // Every memory variable is loaded before any is stored: the compiler cannot tell that a store
   // misses the next variable's load, and would otherwise wait for memory once per variable (the
@@ -129,21 +140,19 @@ ONDES_CELL void pml_memory(const BlockShape& s, const PmlView& v, int64_t p, int
 // (old + interior increment) + C-PML increment, in that order everywhere: the CPU rows add the
 // second in a pass of their own over the PML runs, the CUDA kernels both in registers.
 template <class M, class Damped>
-ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, int64_t p, int i, int j,
-                                        int k, const Damped& damped, Diffs d, float (&dv)[kVelocityComponents],
+ONDES_CELL void velocity_pml_increments(const StepParams& sp, const M& m, const PmlView& pv, PmlAt at,
+                                        const Damped& damped, Diffs d, float (&dv)[kVelocityComponents],
                                         const PmlPointWords* words = nullptr) {
-  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kOndes3dNodes<M>>(
-      sp.shape, pv, p, i, j, k, 0, damped, d, sp.inv_h, words);
+  pml_memory<kVelocityPlaces.axes, kVelocityPlaces.halves, kVelocityZHalves, kOndes3dNodes<M>>(sp, pv, at, 0, damped, d,
+                                                                                              words);
   velocity_increments(m, d, sp.dt, dv);
 }
 // PerCell: Ondes3D's geological nodes (PmlView::point_class; words as pml_memory's).
 template <bool PerCell, class Damped, class Put>
-ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, int64_t p, int i, int j,
-                                 int k, int plane, const Damped& damped, Diffs d, Put&& put,
-                                 const PmlPointWords* words = nullptr) {
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, PerCell>(sp.shape, pv, p, i, j, k, 9, damped, d,
-                                                                                 sp.inv_h, words);
-  hooke(u, d, sp.dt, plane, put);
+ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const PmlView& pv, PmlAt at,
+                                 const Damped& damped, Diffs d, Put&& put, const PmlPointWords* words = nullptr) {
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, PerCell>(sp, pv, at, 9, damped, d, words);
+  hooke(u, d, sp.dt, at.plane, put);
 }
 
 // The whole update of PML cell p (padded index `cell`), for the CUDA per-cell kernels: the interior
@@ -152,31 +161,31 @@ ONDES_CELL void stress_pml_rates(const StepParams& sp, const Moduli& u, const Pm
 // stored the cell again). The CPU rows keep two passes: this form was no faster there (docs/
 // performance.md, Decisions: one-pass PML cells).
 template <class M, class Damped>
-ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, int64_t p,
-                                    int64_t cell, int i, int j, int k, const Damped& damped, const Diffs& d) {
+ONDES_CELL void velocity_pml_update(const StepParams& sp, float* v, const M& m, const PmlView& pv, PmlAt at,
+                                    int64_t cell, const Damped& damped, const Diffs& d) {
   const int64_t n = sp.shape.cells();
   float old[kVelocityComponents], dv[kVelocityComponents], dp[kVelocityComponents];
   ONDES_UNROLL
   for (int c = 0; c < kVelocityComponents; ++c) old[c] = v[c * n + cell];  // before the memory's stores
   velocity_increments(m, d, sp.dt_h, dv);
-  velocity_pml_increments(sp, m, pv, p, i, j, k, damped, d, dp);
+  velocity_pml_increments(sp, m, pv, at, damped, d, dp);
   ONDES_UNROLL
   for (int c = 0; c < kVelocityComponents; ++c) old[c] = (old[c] + dv[c]) + dp[c];
-  if (sp.damping.layers) damp_velocity(sp.damping.plane(k), old);
+  if (sp.damping.layers) damp_velocity(sp.damping.plane(at.k), old);
   ONDES_UNROLL
   for (int c = 0; c < kVelocityComponents; ++c) v[c * n + cell] = old[c];
 }
 template <class M, class Damped>
-ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, const PmlView& pv, int64_t p,
-                                  int64_t cell, int i, int j, int k, int plane, const Damped& damped, const Diffs& d) {
+ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, const PmlView& pv, PmlAt at,
+                                  int64_t cell, const Damped& damped, const Diffs& d) {
   const int64_t n = sp.shape.cells();
   const Moduli u = elastic_moduli(m);
   float now[kStressComponents];
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) now[c] = s[c * n + cell];
-  hooke(u, d, sp.dt_h, plane, [&](int c, float x) { now[c] += x; });
-  stress_pml_rates<kOndes3dNodes<M>>(sp, u, pv, p, i, j, k, plane, damped, d, [&](int c, float x) { now[c] += x; });
-  if (sp.damping.layers) damp_stress(sp.damping.plane(k), now);
+  hooke(u, d, sp.dt_h, at.plane, [&](int c, float x) { now[c] += x; });
+  stress_pml_rates<kOndes3dNodes<M>>(sp, u, pv, at, damped, d, [&](int c, float x) { now[c] += x; });
+  if (sp.damping.layers) damp_stress(sp.damping.plane(at.k), now);
   ONDES_UNROLL
   for (int c = 0; c < kStressComponents; ++c) s[c * n + cell] = now[c];
 }
@@ -189,8 +198,8 @@ template <int N, class M, class Damped>
 ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticCell& c, const M& m,
                                           const PmlView& pv, int64_t p, const Damped& damped, Diffs d) {
   Diffs psi = d;
-  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp.shape, pv, p, c.x, c.y, c.z, 9, damped,
-                                                                              psi, sp.inv_h);
+  pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp, pv, {p, c.x, c.y, c.z}, 9, damped,
+                                                                              psi);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
   add_stress_anelastic<N>(s, c, m, d, sp.dt_h);
@@ -276,7 +285,9 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 // One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
 // 256 per SM (64 registers): at five (48) both kernels spill, at three they are slower. One cell a
 // thread: two (t and t + count/2) no longer share their neighbourhoods with the neighbouring
-// warps' (docs/performance.md, Decisions: PML kernel bounds).
+// warps' (docs/performance.md, Decisions: PML kernel bounds). Their parameters stay apart, the stress
+// kernel's nine among them: in a struct (the memory, the count and the divisors) both kernels
+// spilled, and ran slower (docs/performance.md, Decisions: PML kernel parameters).
 template <bool Save, int Form>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
@@ -286,7 +297,7 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
   const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
   const auto m = velocity_material<Form>(mat, p.shape, c.q, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
-  velocity_pml_update(p, v, m, pv, c.t, c.q, c.i, c.j, c.k, c.damped, d);
+  velocity_pml_update(p, v, m, pv, {c.t, c.i, c.j, c.k}, c.q, c.damped, d);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
@@ -301,7 +312,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
   const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
-    stress_pml_update(p, s, m, pv, c.t, c.q, c.i, c.j, c.k, plane, c.damped, d);
+    stress_pml_update(p, s, m, pv, {c.t, c.i, c.j, c.k, plane}, c.q, c.damped, d);
   } else {
     const AnelasticCell cell{a, a.relaxation<N>(c.i, c.j, c.k, c.q), p.shape.cells(), c.q, c.i, c.j, c.k, plane, true};
     anelastic_stress_pml_cell<N>(p, s, cell, m, pv, c.t, c.damped, d);

@@ -69,17 +69,28 @@ ONDES_ROW inline void by_point_words(const PmlView& pv, int64_t first, int len, 
   }
 }
 
+// A run of PML cells of row (j, k) (its first cell's padded index `row`, the row's plane kind
+// `plane`): len cells from i0, the first one q0 in the PML list.
+struct PmlRun {
+  int64_t row;
+  int i0, len;
+  int64_t q0;
+  int j, k, plane;
+};
+
 template <class Damped, class M>
 ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
-                                int64_t row, int i0, int len, int64_t q0, int j, int k, Damped damped) {
+                                const PmlRun& r, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+  const int64_t row = r.row, q0 = r.q0;
+  const int i0 = r.i0, len = r.len, j = r.j, k = r.k;
   constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
   by_point_words<kNodes>(pv, q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
     for (int t = t0; t < t1; ++t) {
       const int64_t c = row + i0 + t;
       float dp[kVelocityComponents];
-      velocity_pml_increments(p, mat.at(c), pv, q0 + t, i0 + t, j, k, damped,
+      velocity_pml_increments(p, mat.at(c), pv, {q0 + t, i0 + t, j, k}, damped,
                               velocity_diffs(ArrayAt{s, n, c, sy, sz}), dp, words);
       for (int w = 0; w < kVelocityComponents; ++w) v[w * n + c] += dp[w];
     }
@@ -87,14 +98,16 @@ ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, c
 }
 template <class Damped, class M>
 ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
-                              int64_t row, int i0, int len, int64_t q0, int j, int k, int plane, Damped damped) {
+                              const PmlRun& r, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
+  const int64_t row = r.row, q0 = r.q0;
+  const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = r.plane;
   constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
   by_point_words<kNodes>(pv, pv.count + q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
     for (int t = t0; t < t1; ++t) {
       const int64_t c = row + i0 + t;
-      stress_pml_rates<kNodes>(p, elastic_moduli(mat.at(c)), pv, q0 + t, i0 + t, j, k, plane, damped,
+      stress_pml_rates<kNodes>(p, elastic_moduli(mat.at(c)), pv, {q0 + t, i0 + t, j, k, plane}, damped,
                                stress_diffs(ArrayAt{v, n, c, sy, sz}, plane),
                                [&](int w, float x) { s[w * n + c] += x; }, words);
     }

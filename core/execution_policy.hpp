@@ -43,16 +43,17 @@ struct ExecutionPolicy {
   bool peer_halos = true;
   // CPU workers that no task may use sleep while the steps run (tasks/park.hpp).
   bool park_cpus = true;
-  // A run of one block runs each iteration as one step task (tasks/step.hpp) rather than the two
-  // compute tasks and the record task.
+  // A run of one block runs its iterations in windows, as chained blocks do (tasks/chain.hpp): up
+  // to chain_steps iterations a task (one where a task reads the velocity every step), rather than
+  // the two compute tasks and the record task of each iteration.
   bool lone_block_step = true;
   // Station groups each compute_stress samples in a run of several blocks; the others are sampled
   // by tasks of their own. 0: every group by record tasks reading the blocks' velocity.
   int stress_station_slots = kMaxStressSlots;
   // Where every block has a GPU of its own (peer halos: one process, or ranks of one node by CUDA
   // IPC), a block runs up to this many iterations as one task, the GPUs ordering the halos between
-  // them (tasks/chain.hpp); 0: a task per block and half step. 8: the gain levels off beyond it
-  // (docs/performance.md, Decisions: chained steps).
+  // them (tasks/chain.hpp); 0: a task per block and half step (a lone block: a window a step). 8:
+  // the gain levels off beyond it (docs/performance.md, Decisions: chained steps).
   int chain_steps = 8;
   // In a chained window, a block's PML cells run on a second stream of its GPU beside the march
   // over the rest of its cells, and its station samples beside its stress update (tasks/chain.cpp):

@@ -12,6 +12,7 @@ struct CodeletStats {
   std::string codelet, worker_kind;  // worker_kind: "cpu" or "cuda"
   int64_t tasks = 0;
   double total_seconds = 0;  // summed task durations (start to end of the codelet)
+  int64_t updates = 0;       // block updates made by window tasks (tasks/chain.hpp: two a step)
   double mean_seconds() const { return tasks ? total_seconds / tasks : 0; }
 };
 

@@ -12,7 +12,8 @@
 #include "tasks/ipc_halos.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/peer_halos.hpp"
-#include "tasks/step.hpp"
+#include "tasks/stations.hpp"
+#include "tasks/window_buffers.hpp"
 #include "tasks/watch.hpp"
 
 namespace ondes {
@@ -28,6 +29,9 @@ struct ChainArgs {
   uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU (or in main memory)
   uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's
   BlockData::ChainSide side{};         // the second stream, if any (chain_side_stream)
+  int groups = 0;                      // station groups recorded by the window (recorded_by_window)
+  int64_t group_cells = 0;             // the block's cells (its velocity's component stride)
+  int nsteps = 0;                      // the traces' length
 };
 
 // The window's completion callback: the profile's record and the caller's (with the steps done).
@@ -38,7 +42,7 @@ struct WindowDone {
 };
 void window_done(void* p) {
   const auto* w = static_cast<WindowDone*>(p);
-  profile::record(starpu_task_get_current());
+  profile::record(starpu_task_get_current(), 2 * int64_t(w->steps));
   w->on_done(w->arg, w->steps);
   delete w;
 }
@@ -106,11 +110,11 @@ void update_beside(const ChainArgs& a, const ComputeArgs& c, const IterationBuff
   const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
   compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source, [&](const BoundaryBuffers& e) {
     auto run = [&](int steps, cudaStream_t on) {
+      const UpdateArrays arrays{field, other, f.mat, f.pml, Velocity ? nullptr : f.anelastic, c.pml_cells, c.anelastic};
       if (Velocity)
-        cuda::compute_velocity(c.params, field, other, f.mat, f.pml, c.pml_cells, in, e, c.march, on, steps);
+        cuda::compute_velocity(c.params, arrays, in, e, c.march, on, steps);
       else
-        cuda::compute_stress(c.params, field, other, f.mat, f.pml, c.pml_cells, f.anelastic, c.anelastic, in, e,
-                             c.march, on, steps);
+        cuda::compute_stress(c.params, arrays, in, e, c.march, on, steps);
     };
     run(kGhostsStep, stream);
     check_cuda(cudaEventRecord(ready, stream), "marking the ghosts in");
@@ -158,7 +162,7 @@ void update(const ChainArgs& a, const IterationBuffers& f, int n, const Signals&
       return;
     }
 #endif
-  const compute_task::FieldArrays arrays{Velocity ? f.v : f.s, Velocity ? f.s : f.v, f.mat, f.pml,
+  const UpdateArrays arrays{Velocity ? f.v : f.s, Velocity ? f.s : f.v, f.mat, f.pml,
                                          Velocity ? nullptr : f.anelastic};
   compute_task::update_field<Velocity, B>(c, arrays, in, out, source);
   signals.announce(a, heard + 1);
@@ -180,6 +184,24 @@ void sample(const ChainArgs& a, void* buffers[], int slots, const float* v, int 
   }
 }
 
+// Step n of the window's recorded station groups (their points and traces from buffers[first] on),
+// from the velocity v, as a record task reading it would.
+template <class B>
+void record_groups(const ChainArgs& a, void* buffers[], int first, const float* v, int n, cudaStream_t stream) {
+  StationBlocks blocks{};
+  blocks.v[0] = v;
+  blocks.cells[0] = a.group_cells;
+  for (int g = 0; g < a.groups; ++g) {
+    const auto* points = vector_data<StationPoint>(buffers[first + 2 * g]);
+    const int64_t count = vector_count(buffers[first + 2 * g]);
+    float* traces = vector_data<float>(buffers[first + 2 * g + 1]);
+    if constexpr (B::cuda)
+      cuda::record(blocks, points, count, n, a.nsteps, traces, stream);
+    else
+      cpu::record(blocks, points, count, n, a.nsteps, traces);
+  }
+}
+
 // The window, on the block's GPU (B OnCuda, its stream's signals) or CPU worker. Half step h counts
 // from 2 first: the stress halos of the step before the window are h = 2 first, the velocity halos
 // of step n are 2 n + 1, its stress ones 2 n + 2. With a side stream, a step's samples go there
@@ -189,7 +211,7 @@ template <class B, class Signals>
 void window(void* buffers[], void* cl_arg, const Signals& signals, cudaStream_t stream) {
   const auto a = task_args<ChainArgs>(cl_arg);
   const IterationBuffers f(buffers, a.velocity, a.stress);
-  const int slots = f.next;
+  const int slots = f.next, recorded = slots + 2 * a.stress.station_slots;
   const BlockShape& sh = a.velocity.params.shape;
   if (a.prime) {
     ONDES_RUN(B, save_edges, sh, kStressKind, f.s, a.out_stress);
@@ -211,9 +233,9 @@ void window(void* buffers[], void* cl_arg, const Signals& signals, cudaStream_t 
 #endif
     update<false, B>(a, f, n, signals);
     if (!beside) sample<B>(a, buffers, slots, f.v, k, stream);
+    record_groups<B>(a, buffers, recorded, f.v, n, stream);
   }
-  if (a.watch)
-    watch_task::measure<B>(sh, f.v, vector_data<float>(buffers[slots + 2 * a.stress.station_slots]));
+  if (a.watch) watch_task::measure<B>(sh, f.v, vector_data<float>(buffers[recorded + 2 * a.groups]));
 }
 
 void cpu_entry(void* buffers[], void* cl_arg) { window<OnCpu>(buffers, cl_arg, HostSignals{}, nullptr); }
@@ -253,7 +275,7 @@ uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ChainArgs>(task->cl_arg);
   const BlockShape& s = a.velocity.params.shape;
   return footprint_of({s.nx, s.ny, s.nz, a.velocity.pml_cells, a.velocity.neighbour_mask, a.stress.anelastic.mechanisms,
-                       a.velocity.has_source, a.stress.has_source, a.steps, a.watch, a.stress.station_slots});
+                       a.velocity.has_source, a.stress.has_source, a.steps, a.watch, a.stress.station_slots, a.groups});
 }
 size_t size(starpu_task* task, unsigned) {
   const auto a = task_args<ChainArgs>(task->cl_arg);
@@ -299,17 +321,17 @@ void report_chain_stall(void* arg) {
                 "the velocity halos of step n, 2n + 2: its stress halos):{}", counters);
 }
 
-int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, int parity, bool prime, bool watch,
-                 starpu_data_handle_t token) {
+int submit_chain(BlockData& b, std::vector<StationGroup>& groups, const IterationPlan& plan, const Window& w,
+                 std::vector<bool>* recorded) {
   const double dt = plan.dt;
   ChainArgs a;
-  a.first = first;
-  a.steps = steps;
+  a.first = w.first;
+  a.steps = w.steps;
   a.dt = dt;
-  a.prime = prime;
-  a.watch = watch;
-  a.velocity = compute_args(b, plan.base, plan.policy, true, first * dt);
-  a.stress = compute_args(b, plan.base, plan.policy, false, first * dt + 0.5 * dt);
+  a.prime = w.prime;
+  a.watch = w.watch;
+  a.velocity = compute_args(b, plan.base, plan.policy, true, w.first * dt);
+  a.stress = compute_args(b, plan.base, plan.policy, false, w.first * dt + 0.5 * dt);
   for (int dir = 0; dir < kDirections; ++dir) {
     if (b.info.neighbour[dir] < 0) continue;
     a.velocity.neighbour_mask |= 1 << dir;
@@ -322,21 +344,30 @@ int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, 
     a.signal[dir] = b.chain_out[dir].ready;
   }
   a.side = b.chain_side;
-  starpu_data_descr d[IterationBuffers::kMax + 2 + 2 * kMaxStressSlots];
+  starpu_data_descr d[IterationBuffers::kMax + 3 + 2 * kMaxStressSlots + 2 * kMaxWindowGroups];
   int n = IterationBuffers::describe(b, a.velocity, a.stress, d);
   // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them
   // between GPUs while windows run (record tasks reading them on a GPU hung the windows).
   std::vector<int> nodes;
   for (const StationSlot& ss : b.station_slots) {
     d[n++] = {ss.points, STARPU_R};
-    n = add_on_node(d, n, nodes, {ss.samples[parity], STARPU_W}, STARPU_SPECIFIC_NODE_CPU);
+    n = add_on_node(d, n, nodes, {ss.samples[w.parity], STARPU_W}, STARPU_SPECIFIC_NODE_CPU);
     a.stress.slot[a.stress.station_slots++] = ss.slot;
   }
-  if (watch) d[n++] = {b.h_peak, STARPU_W};
-  if (token) n = add_on_node(d, n, nodes, {token, STARPU_R}, STARPU_SPECIFIC_NODE_CPU);
+  a.group_cells = b.info.shape.cells();
+  a.nsteps = plan.nsteps;
+  for (size_t g = 0; g < groups.size() && a.groups < kMaxWindowGroups; ++g) {
+    if (!recorded_by_window(groups[g], b, plan.rank)) continue;
+    d[n++] = {groups[g].h_points, STARPU_R};
+    d[n++] = {groups[g].h_traces, STARPU_RW};
+    ++a.groups;
+    if (recorded) (*recorded)[g] = true;
+  }
+  if (w.watch) d[n++] = {b.h_peak, STARPU_W};
+  if (w.token) n = add_on_node(d, n, nodes, {w.token, STARPU_R}, STARPU_SPECIFIC_NODE_CPU);
   starpu_codelet& cl = codelet_for(codelet(), nodes, n);
   const auto on_done = plan.on_steps_done;
-  void* done = on_done ? new WindowDone{on_done, plan.callback_arg, steps} : nullptr;
+  void* done = on_done ? new WindowDone{on_done, plan.callback_arg, w.steps} : nullptr;
   insert_block_task(cl, d, n, &a, sizeof(a), b, {on_done ? window_done : nullptr, done}, "submitting chain");
   return 1;
 }

@@ -1,4 +1,5 @@
-// Chained steps: where every block of a run has a GPU of its own (in one process, blocks pinned, halos
+// Windows of iterations, one task each: a run's lone block's (below: kMaxWindowGroups), and chained
+// steps: where every block of a run has a GPU of its own (in one process, blocks pinned, halos
 // written straight into the neighbour's GPU: tasks/peer_halos.hpp; or ranks of one node, below), a block runs a window of up to
 // ExecutionPolicy::chain_steps iterations as ONE task, and the GPUs order the halos themselves:
 // after writing a halo into the neighbour's GPU, a block's stream writes the count of half steps
@@ -34,7 +35,9 @@
 // (snapshot planes are extracted on their block's GPU for it: tasks/snapshot.hpp).
 // Buffers of the window task: velocity (RW), stress (RW), material (R), PML memory (RW) if any, the
 // anelastic buffer (RW) if any, the force points and samples (R), the moment ones (R), then per
-// station slot its points (R) and samples (W), then the block's peak (W) if the watchdog measures.
+// station slot its points (R) and samples (W), then per group it records (a lone block's) its points
+// (R) and traces (RW), then the block's peak (W) if the watchdog measures, then the record token (R)
+// of sampled stations.
 // Model: regression over the block's cells times the window's steps.
 #pragma once
 #include <array>
@@ -92,13 +95,34 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
                         const ExecutionPolicy& policy, const ChainSite& site, bool per_step_readers,
                         ChainMemory& memory, ChainRefusal* refusal = nullptr);
 
-// Submits the window of iterations first .. first + steps - 1 of chained block b (times n dt and
-// n dt + dt / 2 of its sources), its stations' samples into their buffers `parity`, the watchdog's
-// measure at its end if `watch`; `prime`: first saves its stress edges into the neighbours' channels
-// (the first window after the fields were set outside the graph); `token`: record_tokens[parity]
-// (null without stations). The plan's on_steps_done(callback_arg, steps), if set, is called when it
-// ends. Returns the tasks submitted (1).
-int submit_chain(BlockData& b, const IterationPlan& plan, int first, int steps, int parity, bool prime, bool watch,
-                 starpu_data_handle_t token);
+// A run's lone block (one block, no neighbours: nothing to wait for) runs the same windows: the
+// K = 1 of the task graph's iterations and the K = chain_steps of the chained blocks are one task
+// shape. Such a window records the station groups lying in the block alone into their traces
+// itself (the first kMaxWindowGroups of them: recorded_by_window), a step at a time; no record task
+// reads the block's velocity between two windows unless the window is one step long.
+constexpr int kMaxWindowGroups = 4;
+
+// A station group the window of block b records itself: on this rank, read from b's velocity alone
+// (the lone block's groups; a chained block's groups are sampled).
+inline bool recorded_by_window(const StationGroup& g, const BlockData& b, int rank) {
+  return g.involved && g.home == rank && !g.sampled && g.blocks.size() == 1 && g.blocks[0] == b.info.id;
+}
+
+// A window: iterations first .. first + steps - 1, its stations' samples into their buffers
+// `parity`, the watchdog's measure at its end if `watch`; `prime`: first saves the stress edges into
+// the neighbours' channels (the first window after the fields were set outside the graph);
+// `token`: record_tokens[parity] (null without sampled stations).
+struct Window {
+  int first = 0, steps = 1, parity = 0;
+  bool prime = false, watch = false;
+  starpu_data_handle_t token = nullptr;
+};
+
+// Submits window w of block b (times n dt and n dt + dt / 2 of its sources), chained or the lone
+// block, recording the groups of `groups` recorded_by_window (up to kMaxWindowGroups; marked true
+// in *recorded, one flag a group, if not null). The plan's on_steps_done(callback_arg, steps), if
+// set, is called when it ends. Returns the tasks submitted (1).
+int submit_chain(BlockData& b, std::vector<StationGroup>& groups, const IterationPlan& plan, const Window& w,
+                 std::vector<bool>* recorded);
 
 }  // namespace ondes

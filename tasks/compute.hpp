@@ -93,28 +93,21 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
   if (apart && a.neighbour_mask) ONDES_RUN(B, save_edges, s, Velocity ? kVelocityKind : kStressKind, field, out);
 }
 
-// The arrays one field's update reads and writes: the field, the other one, the material, the PML
-// memory and the anelastic buffer (null where the block has none).
-struct FieldArrays {
-  float* field;
-  float* other;
-  const float* mat;
-  char* pml;
-  char* anelastic;
-};
-
 // One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
 // update, the sources, and the field's edges into `out`. The compute task's work, and each half of
-// the step task's (tasks/step.hpp).
+// the step task's (tasks/step.hpp). f: the task's arrays (codelets/compute.hpp), their PML cells'
+// count and anelastic shape taken from a.
 template <bool Velocity, class B>
-void update_field(const ComputeArgs& a, const FieldArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,
+void update_field(const ComputeArgs& a, const UpdateArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,
                   const SourceBuffers& src) {
+  UpdateArrays arrays = f;
+  arrays.pml_cells = a.pml_cells;
+  arrays.q = a.anelastic;
   update_field_by<Velocity, B>(a, f.field, out, src, [&](const BoundaryBuffers& edges) {
     if (Velocity)
-      ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, f.field, f.other, f.mat, f.pml, a.pml_cells, in, edges);
+      ONDES_RUN_TUNED(B, a.march, compute_velocity, a.params, arrays, in, edges);
     else
-      ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, f.field, f.other, f.mat, f.pml, a.pml_cells, f.anelastic,
-                      a.anelastic, in, edges);
+      ONDES_RUN_TUNED(B, a.march, compute_stress, a.params, arrays, in, edges);
   });
 }
 

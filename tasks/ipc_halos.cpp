@@ -1,5 +1,6 @@
 #include "tasks/ipc_halos.hpp"
 
+#include <array>
 #include <cstring>
 #include <string>
 
@@ -143,13 +144,16 @@ void IpcMemory::release() {
   allocated.clear();
 }
 
-int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, const std::string& host,
-                    IpcMemory& memory) {
-  const int node = policy.peer_halos ? only_gpu_node() : -1;
-  // 1. The reader offers each buffer it receives, allocated on its GPU where its reader block is GPU-only.
-  std::vector<std::vector<Offer>> offers(2);
-  std::vector<std::vector<void*>> mine(2);
-  Posted posted;
+namespace {
+// Per field kind, one entry per transfer of the halo's list (send or recv) of that kind.
+template <class T>
+using PerKind = std::array<std::vector<T>, 2>;
+
+// 1. The reader offers each buffer it receives (offers: kept until the sends are done), allocated
+// on its GPU (`node`) where its reader block is GPU-only; returns those buffers (null: none).
+PerKind<void*> offer_received(const std::vector<BlockData>& blocks, const Halo& halo, int node,
+                              const std::string& host, PerKind<Offer>& offers, Posted& posted) {
+  PerKind<void*> mine;
   for (int k = 0; k < 2; ++k) {
     offers[k].resize(halo.recv[k].size());
     mine[k].resize(halo.recv[k].size(), nullptr);
@@ -163,10 +167,14 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
       posted.send(&o, sizeof(o), t.peer, kIpcOfferTagBase + t.tag);
     }
   }
-  // 2. The sender maps what it can and answers.
-  std::vector<std::vector<int32_t>> answers(2);
-  std::vector<std::vector<void*>> mapped(2);
-  int routed = 0;
+  return mine;
+}
+
+// 2. The sender maps what it can and answers (answers: kept until the sends are done); returns
+// the buffers mapped (null: none).
+PerKind<void*> map_offers(const std::vector<BlockData>& blocks, const Halo& halo, int node, const std::string& host,
+                          PerKind<int32_t>& answers, Posted& posted) {
+  PerKind<void*> mapped;
   for (int k = 0; k < 2; ++k) {
     answers[k].resize(halo.send[k].size(), 0);
     mapped[k].resize(halo.send[k].size(), nullptr);
@@ -180,6 +188,19 @@ int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionP
       posted.send(&answers[k][i], sizeof(int32_t), t.peer, kIpcAnswerTagBase + t.tag);
     }
   }
+  return mapped;
+}
+}  // namespace
+
+int route_ipc_halos(std::vector<BlockData>& blocks, Halo& halo, const ExecutionPolicy& policy, const std::string& host,
+                    IpcMemory& memory) {
+  const int node = policy.peer_halos ? only_gpu_node() : -1;
+  PerKind<Offer> offers;
+  PerKind<int32_t> answers;
+  Posted posted;
+  const PerKind<void*> mine = offer_received(blocks, halo, node, host, offers, posted);
+  const PerKind<void*> mapped = map_offers(blocks, halo, node, host, answers, posted);
+  int routed = 0;
   // 3. Both sides switch the buffers the sender took to tokens; the reader frees the others.
   for (int k = 0; k < 2; ++k)
     for (size_t i = 0; i < halo.recv[k].size(); ++i) {

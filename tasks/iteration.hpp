@@ -46,10 +46,11 @@ struct Submitted {
   bool frame = false;    // a snapshot frame's parts were submitted
 };
 
-// Submits this rank's part of the iterations from n on, at most `most` of them: iteration n, or
-// where the blocks chain their steps (BlockData::chained) a window of up to chain_steps ending
-// where the watchdog or a snapshot frame is due; `prime`: the window is the first since the fields
-// were set. In iteration n the velocity goes from t_{n-1/2} to t_{n+1/2}, the stress from t_n to
+// Submits this rank's part of the iterations from n on, at most `most` of them: a window of each
+// block (tasks/chain.hpp) where the blocks chain their steps (BlockData::chained) or the run has one
+// block, up to chain_steps iterations ending where the watchdog or a snapshot frame is due; else
+// iteration n, a compute task per block and half step; `prime`: the window is the first since the
+// fields were set. In iteration n the velocity goes from t_{n-1/2} to t_{n+1/2}, the stress from t_n to
 // t_{n+1}; forces act at t_n right after the velocity update and moments at t_{n+1/2} after the
 // stress update, before the boundaries are saved, so that neighbours see the source too.
 // Boundary buffers bound for other ranks are sent as soon as saved; those from other ranks are

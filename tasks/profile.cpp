@@ -25,6 +25,7 @@ struct Event {
 struct Totals {
   int64_t tasks = 0;
   double us = 0;
+  int64_t updates = 0;
 };
 
 struct State {
@@ -71,7 +72,7 @@ void start(bool trace) {
   s.parked.clear();
 }
 
-void record(const starpu_task* task) {
+void record(const starpu_task* task, int64_t updates) {
   if (!task || !task->cl || !task->profiling_info) return;
   const starpu_profiling_task_info* p = task->profiling_info;
   if (p->workerid < 0) return;
@@ -82,6 +83,7 @@ void record(const starpu_task* task) {
   Totals& t = s.totals[{task->cl->name ? task->cl->name : "?", starpu_worker_get_type(p->workerid)}];
   ++t.tasks;
   t.us += end - start;
+  t.updates += updates;
   if (s.trace) {
     // A time StarPU did not set stays zero: the task's own start stands for it (a span of 0).
     const auto at = [start](timespec t) { return t.tv_sec == 0 && t.tv_nsec == 0 ? start : microseconds(t); };
@@ -108,7 +110,7 @@ RunProfile collect() {
     std::lock_guard<std::mutex> g(s.m);
     parked = s.parked;
     for (const auto& [key, t] : s.totals)
-      r.codelets.push_back({key.first, key.second == STARPU_CUDA_WORKER ? "cuda" : "cpu", t.tasks, t.us * 1e-6});
+      r.codelets.push_back({key.first, key.second == STARPU_CUDA_WORKER ? "cuda" : "cpu", t.tasks, t.us * 1e-6, t.updates});
   }
   for (unsigned w = 0; w < starpu_worker_get_count(); ++w) {
     starpu_profiling_worker_info info;

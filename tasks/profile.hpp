@@ -16,9 +16,10 @@ namespace ondes::profile {
 void start(bool trace);
 
 // The codelets' completion callback (arg unused), and the same for a task whose own callback
-// replaces its codelet's.
+// replaces its codelet's; `updates`: the block updates (a block's velocity or stress update) a
+// window's task made (RunProfile::compute_tasks).
 void task_ended(void* arg);
-void record(const starpu_task* task);
+void record(const starpu_task* task, int64_t updates = 0);
 
 // A parked CPU worker's sleep (tasks/park.hpp), taken off its busy time and task count.
 void parked(int worker, double seconds);

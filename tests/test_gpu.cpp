@@ -82,7 +82,7 @@ TEST(Gpu, CudaOnlyMatchesCpuOnly) {
 
 // Every value of the execution policy ([tuning], --tune) that acts on CUDA workers gives the CPU's
 // bits: march geometries (tile rows, planes, register bound, 3D grid or bands), where edges are
-// saved, the lone block's step task or its three tasks, stations sampled by the stress tasks or not,
+// saved, the lone block's windows or its three tasks, stations sampled by the stress tasks or not,
 // halos between GPUs written by peer writes or copied (with several GPUs present).
 TEST(Gpu, TuningCudaMatchesCpu) {
   if (!test::have_cuda_worker()) GTEST_SKIP() << "no CUDA worker (no GPU, or StarPU without CUDA)";

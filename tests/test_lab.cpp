@@ -165,38 +165,47 @@ TEST(Profile, CountsEveryTaskOnceInMetadataSummaryAndTrace) {
   fs::remove_all(d);
 }
 
-// One block: each iteration is one step task (velocity, stress, sources and the stations: no task
-// hop between them), counted as two block updates; --tune lone_block_step=false gives the
-// three-task graph and the same seismograms, bit for bit.
-TEST(Profile, LoneBlockIterationIsOneStepTask) {
+// One block: its iterations run in windows (tasks/chain.hpp), chain_steps (8) iterations a task
+// (velocity, stress, sources and the stations: no task hop between them), each step counted as two
+// block updates; chain_steps = 0 gives a window a step; --tune lone_block_step=false gives the
+// three-task graph; all the same seismograms, bit for bit.
+TEST(Profile, LoneBlockRunsWindowsOfIterations) {
   const fs::path d = temp_dir("step");
   const int steps = 30;
   auto run = [&](const std::string& tune, const std::string& name) {
-    return test::shell(fmt::format("{} run {} --blocks 1x1 --steps {} --output {} --summary {} --trace {} {}",
+    return test::shell(fmt::format("{} run {} --blocks 1x1 --steps {} --watchdog-every 0 --output {} --summary {} "
+                                   "--trace {} {}",
                                    ONDES_BINARY, small_case(), steps, (d / (name + ".h5")).string(),
                                    (d / (name + ".csv")).string(), (d / (name + "_trace.csv")).string(), tune),
                        d / (name + ".log"));
   };
-  auto r = run("", "step");
+  auto codelets = [&](const std::string& name) {
+    std::map<std::string, int> n;
+    for (const auto& e : read_csv(d / (name + "_trace.csv"))) ++n[e.at("codelet")];
+    return n;
+  };
+  auto r = run("", "window");
   ASSERT_EQ(r.code, 0) << r.output;
-  const auto s = read_csv(d / "step.csv").at(0);
-  EXPECT_EQ(std::stoi(s.at("tasks_per_iteration")), 1);
+  const auto s = read_csv(d / "window.csv").at(0);
+  EXPECT_LT(std::stod(s.at("tasks_per_iteration")), 0.5);
   EXPECT_EQ(std::stoll(s.at("compute_tasks_cpu")) + std::stoll(s.at("compute_tasks_cuda")), 2 * steps);
-  std::map<std::string, int> per_codelet;
-  for (const auto& e : read_csv(d / "step_trace.csv")) ++per_codelet[e.at("codelet")];
-  EXPECT_EQ(per_codelet["step"], steps);
-  EXPECT_EQ(per_codelet.size(), 1u) << "compute or record tasks beside the step tasks";
+  const auto windows = codelets("window");
+  EXPECT_EQ(windows.at("chain"), 4) << "windows of 8, 8, 8 and 6 iterations";
+  EXPECT_EQ(windows.size(), 1u) << "compute or record tasks beside the windows";
 
+  ASSERT_EQ(run("--tune chain_steps=0", "one").code, 0);
+  EXPECT_EQ(codelets("one").at("chain"), steps);
   auto off = run("--tune lone_block_step=false", "tasks");
   ASSERT_EQ(off.code, 0) << off.output;
-  std::map<std::string, int> split;
-  for (const auto& e : read_csv(d / "tasks_trace.csv")) ++split[e.at("codelet")];
-  EXPECT_EQ(split["compute_velocity"], steps);
-  EXPECT_EQ(split.count("step"), 0u);
-  const auto a = test::read_floats((d / "step.h5").string(), "/seismograms/velocity");
-  const auto b = test::read_floats((d / "tasks.h5").string(), "/seismograms/velocity");
+  const auto split = codelets("tasks");
+  EXPECT_EQ(split.at("compute_velocity"), steps);
+  EXPECT_EQ(split.count("chain"), 0u);
+  const auto a = test::read_floats((d / "window.h5").string(), "/seismograms/velocity");
   ASSERT_FALSE(a.empty());
-  EXPECT_EQ(a, b) << "the step task's seismograms differ from the three-task graph's";
+  EXPECT_NE(std::count(a.begin(), a.end(), 0.0f), std::ptrdiff_t(a.size())) << "nothing reached the stations";
+  for (const char* other : {"one", "tasks"})
+    EXPECT_EQ(test::read_floats((d / (std::string(other) + ".h5")).string(), "/seismograms/velocity"), a)
+        << other << ": the windows' seismograms differ";
   fs::remove_all(d);
 }
 
@@ -222,7 +231,7 @@ TEST(PerfModels, RegressionPredictsAnUnseenBlockSize) {
   text.replace(text.find("ny = 48"), 7, "ny = 192");
   const fs::path case_file = d / "wide.toml";
   std::ofstream(case_file) << text;
-  // lone_block_step=false: the one block of 1x1 runs compute tasks too, not a step task.
+  // lone_block_step=false: the one block of 1x1 runs compute tasks too, not windows.
   auto calibrate = [&] {
     for (const char* blocks : {"1x1", "2x2", "4x4"}) {
       auto r = test::shell(fmt::format("STARPU_HOME={} STARPU_CALIBRATE=1 STARPU_NCPU=1 {} run {} --blocks {} --balance even --steps 30 "

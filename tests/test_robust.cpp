@@ -69,7 +69,7 @@ class Robust : public ::testing::Test {
 // A time step 30% above the CFL limit: the scheme is unstable and the amplitudes grow without
 // bound. The watchdog must stop the run, name the iteration and block, and keep the seismograms
 // recorded before it, finite, with NaN after. In 2x2 blocks (watch_velocity tasks) and in one (the
-// step task measures the peak).
+// lone block's window measures the peak).
 TEST_F(Robust, WatchdogStopsAnUnstableRunAndKeepsWhatItRecorded) {
   for (const int blocks : {2, 1}) {
     SCOPED_TRACE(std::to_string(blocks) + "x" + std::to_string(blocks) + " blocks");
