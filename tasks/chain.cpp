@@ -162,8 +162,7 @@ void update(const ChainArgs& a, const IterationBuffers& f, int n, const Signals&
       return;
     }
 #endif
-  const UpdateArrays arrays{Velocity ? f.v : f.s, Velocity ? f.s : f.v, f.mat, f.pml,
-                                         Velocity ? nullptr : f.anelastic};
+  const UpdateArrays arrays{Velocity ? f.v : f.s, Velocity ? f.s : f.v, f.mat, f.pml, Velocity ? nullptr : f.anelastic};
   compute_task::update_field<Velocity, B>(c, arrays, in, out, source);
   signals.announce(a, heard + 1);
 }

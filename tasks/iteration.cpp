@@ -78,16 +78,17 @@ int submit_window_records(GraphData& g, const IterationPlan& plan, const Window&
   return tasks;
 }
 
-// What reads the lone block's velocity after its one-step window w: the record tasks of the groups
-// it does not record, the peak ground velocity map, the displacement snapshots' sums.
-int submit_step_readers(GraphData& g, const IterationPlan& plan, const Window& w, const std::vector<bool>& recorded) {
+// What reads the velocity after iteration n: the record tasks of the station groups a window did
+// not record (`recorded`, a flag a group), the peak ground velocity maps, the displacement
+// snapshots' sums (the task graph's iterations, and the lone block's one-step windows).
+int submit_velocity_readers(GraphData& g, const IterationPlan& plan, int n, int parity, const std::vector<bool>& recorded) {
   int tasks = 0;
   for (size_t i = 0; i < g.stations.size(); ++i)
     if (!recorded[i])
-      tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, w.first, plan.nsteps, w.parity, plan.small_where);
-  BlockData& b = g.blocks[0];
+      tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, n, plan.nsteps, parity, plan.small_where);
   if (g.pgv)
-    if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
+    for (BlockData& b : g.blocks)
+      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
   if (g.planes)
     for (const PlanePart& p : *g.planes) tasks += submit_accumulate(p, plan.rank, plan.small_where);
   return tasks;
@@ -112,7 +113,8 @@ Submitted submit_window(GraphData& g, const IterationPlan& plan, int n, int most
   std::vector<bool> recorded(g.stations.size(), false);
   for (BlockData& b : g.blocks)
     if (b.local) s.tasks += submit_chain(b, g.stations, plan, w, &recorded);
-  s.tasks += lone ? (one ? submit_step_readers(g, plan, w, recorded) : 0) : submit_window_records(g, plan, w);
+  if (!lone) s.tasks += submit_window_records(g, plan, w);
+  if (one) s.tasks += submit_velocity_readers(g, plan, n, w.parity, recorded);
   submit_frame(g, plan, n + w.steps - 1, s);
   s.tasks += s.periodic;
   return s;
@@ -125,13 +127,7 @@ Submitted submit_iteration(GraphData& g, const IterationPlan& plan, int n) {
   s.tasks += submit_half_step(g, plan, true, t, parity);
   s.tasks += submit_half_step(g, plan, false, t + 0.5 * plan.dt, parity);
   // Velocity is at t_{n+1/2} until the next iteration's compute_velocity.
-  for (StationGroup& group : g.stations)
-    s.tasks += submit_station_group(g.blocks, group, plan.rank, n, plan.nsteps, parity, plan.small_where);
-  if (g.pgv)
-    for (BlockData& b : g.blocks)
-      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) s.tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
-  if (g.planes)
-    for (const PlanePart& p : *g.planes) s.tasks += submit_accumulate(p, plan.rank, plan.small_where);
+  s.tasks += submit_velocity_readers(g, plan, n, parity, std::vector<bool>(g.stations.size(), false));
   if (due(plan.watchdog_every, n)) {
     for (BlockData& b : g.blocks)
       if (b.local) s.periodic += submit_watch(b, plan.small_where);
