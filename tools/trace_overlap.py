@@ -68,11 +68,12 @@ def gap_causes(rows, a, b):
 
 
 def steps_in(rows, dev, a, b):
-    """Steps inside [a, b) on GPU dev: the most velocity updates (compute or step tasks) of one of its
-    blocks that lie wholly inside."""
+    """Steps inside [a, b) on GPU dev: the most velocity updates (compute tasks) of one of its blocks
+    that lie wholly inside; windows of several steps (chain tasks) are not counted: the trace does not
+    say how many steps each ran."""
     count = defaultdict(int)
     for r in rows:
-        if r.get("device") == dev and r["codelet"] in ("compute_velocity", "step") and \
+        if r.get("device") == dev and r["codelet"] == "compute_velocity" and \
                 float(r["start_s"]) >= a and float(r["end_s"]) <= b:
             count[r.get("block", "")] += 1
     return max(count.values(), default=0)
