@@ -247,12 +247,12 @@ void Simulation::on_peak(void* arg) {
 }
 
 int Simulation::chained_blocks() const {
-  return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.chained; }));
+  return static_cast<int>(std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.routes.chained; }));
 }
 
 int Simulation::side_stream_blocks() const {
   return static_cast<int>(
-      std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.chain_side.stream != nullptr; }));
+      std::count_if(blocks_.begin(), blocks_.end(), [](const BlockData& b) { return b.routes.chain_side.stream != nullptr; }));
 }
 
 int Simulation::local_blocks() const {

@@ -282,8 +282,8 @@ void release_blocks(std::vector<BlockData>& blocks) {
                                     &b.h_moment.values, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
-      for (starpu_data_handle_t* h : {&b.h_velocity_out[dir], &b.h_stress_out[dir], &b.h_velocity_token[dir],
-                                      &b.h_stress_token[dir]})
+      for (starpu_data_handle_t* h : {&b.h_velocity_out[dir], &b.h_stress_out[dir], &b.routes.h_velocity_token[dir],
+                                      &b.routes.h_stress_token[dir]})
         unregister(*h);
     }
     // Each array as it was allocated: folded (simulated), pinned (starpu_malloc) or plain pages.

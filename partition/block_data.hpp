@@ -37,6 +37,28 @@ struct SourceHandles {
   starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr, values = nullptr;
 };
 
+// How a block's halos travel: set once at start-up by tasks/'s routes (route_peer_halos,
+// route_ipc_halos, route_chained_steps), read by the submissions after them.
+struct HaloRoutes {
+  // The memory node its compute tasks write each boundary buffer on: -1 its own (the worker's),
+  // else the GPU of the neighbour that reads it (tasks/peer_halos.hpp).
+  std::array<int, kDirections> out_node{{-1, -1, -1, -1}};
+  // The token of each boundary buffer that travels between ranks by CUDA IPC (tasks/ipc_halos.hpp),
+  // null where StarPU-MPI carries the buffer itself; token_values is their memory.
+  std::array<starpu_data_handle_t, kDirections> h_velocity_token{}, h_stress_token{};
+  std::array<int32_t, 2 * kDirections> token_values{};
+  // Its steps run in chained windows (tasks/chain.hpp): its halos come through chain_in (from the
+  // neighbour in each direction), its own go through chain_out (the neighbours' chain_in).
+  bool chained = false;
+  std::array<HaloChannel, kDirections> chain_in{}, chain_out{};
+  // Where its windows run part of each update on a second stream (ExecutionPolicy::chain_side_stream):
+  // that stream on its GPU and the events that order the two (cudaStream_t, cudaEvent_t); null otherwise.
+  struct ChainSide {
+    void* stream = nullptr;
+    std::array<void*, 3> events{};
+  } chain_side;
+};
+
 // A block this rank owns has all its arrays. A block of another rank that borders one of ours has
 // only the boundary buffers it sends us (receive copies, filled by StarPU-MPI); others have nothing.
 struct BlockData {
@@ -74,24 +96,8 @@ struct BlockData {
   WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
-  // The memory node its compute tasks write each boundary buffer on: -1 its own (the worker's),
-  // else the GPU of the neighbour that reads it (tasks/peer_halos.hpp).
-  std::array<int, kDirections> out_node{{-1, -1, -1, -1}};
-  // The token of each boundary buffer that travels between ranks by CUDA IPC (tasks/ipc_halos.hpp),
-  // null where StarPU-MPI carries the buffer itself; token_values is their memory.
-  std::array<starpu_data_handle_t, kDirections> h_velocity_token{}, h_stress_token{};
-  std::array<int32_t, 2 * kDirections> token_values{};
   std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
-  // Its steps run in chained windows (tasks/chain.hpp): its halos come through chain_in (from the
-  // neighbour in each direction), its own go through chain_out (the neighbours' chain_in).
-  bool chained = false;
-  std::array<HaloChannel, kDirections> chain_in{}, chain_out{};
-  // Where its windows run part of each update on a second stream (ExecutionPolicy::chain_side_stream):
-  // that stream on its GPU and the events that order the two (cudaStream_t, cudaEvent_t); null otherwise.
-  struct ChainSide {
-    void* stream = nullptr;
-    std::array<void*, 3> events{};
-  } chain_side;
+  HaloRoutes routes;  // how its halos travel (tasks/), set once at start-up
 };
 
 // The floats of a block's material buffer: the arrays and planes' factors, then its node classes if any.

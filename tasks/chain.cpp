@@ -28,7 +28,7 @@ struct ChainArgs {
   BoundaryBuffers in_velocity{}, in_stress{}, out_velocity{}, out_stress{};
   uint32_t* wait[kDirections] = {};    // chain_in[dir].ready: this block's, on its GPU (or in main memory)
   uint32_t* signal[kDirections] = {};  // chain_out[dir].ready: the neighbour's
-  BlockData::ChainSide side{};         // the second stream, if any (chain_side_stream)
+  HaloRoutes::ChainSide side{};         // the second stream, if any (chain_side_stream)
   int groups = 0;                      // station groups recorded by the window (recorded_by_window)
   int64_t group_cells = 0;             // the block's cells (its velocity's component stride)
   int nsteps = 0;                      // the traces' length
@@ -313,9 +313,9 @@ void report_chain_stall(void* arg) {
   std::string counters;
   for (const BlockData& b : blocks)
     for (int dir = 0; dir < kDirections; ++dir)
-      if (b.chained && b.chain_in[dir].ready)
+      if (b.routes.chained && b.routes.chain_in[dir].ready)
         counters += fmt::format(" {} from {}: {};", b.name, blocks[b.info.neighbour[dir]].name,
-                                read_counter(b.node, b.chain_in[dir].ready));
+                                read_counter(b.node, b.routes.chain_in[dir].ready));
   spdlog::error("chained steps: no task ended; the half steps each block heard its neighbours announce (2n + 1: "
                 "the velocity halos of step n, 2n + 2: its stress halos):{}", counters);
 }
@@ -335,14 +335,14 @@ int submit_chain(BlockData& b, std::vector<StationGroup>& groups, const Iteratio
     if (b.info.neighbour[dir] < 0) continue;
     a.velocity.neighbour_mask |= 1 << dir;
     a.stress.neighbour_mask |= 1 << dir;
-    a.in_velocity.at[dir] = b.chain_in[dir].velocity;
-    a.in_stress.at[dir] = b.chain_in[dir].stress;
-    a.out_velocity.at[dir] = b.chain_out[dir].velocity;
-    a.out_stress.at[dir] = b.chain_out[dir].stress;
-    a.wait[dir] = b.chain_in[dir].ready;
-    a.signal[dir] = b.chain_out[dir].ready;
+    a.in_velocity.at[dir] = b.routes.chain_in[dir].velocity;
+    a.in_stress.at[dir] = b.routes.chain_in[dir].stress;
+    a.out_velocity.at[dir] = b.routes.chain_out[dir].velocity;
+    a.out_stress.at[dir] = b.routes.chain_out[dir].stress;
+    a.wait[dir] = b.routes.chain_in[dir].ready;
+    a.signal[dir] = b.routes.chain_out[dir].ready;
   }
-  a.side = b.chain_side;
+  a.side = b.routes.chain_side;
   starpu_data_descr d[IterationBuffers::kMax + 3 + 2 * kMaxStressSlots + 2 * kMaxWindowGroups];
   int n = IterationBuffers::describe(b, a.velocity, a.stress, d);
   // The samples stay in (pinned) main memory, which the kernels write in place: no copy of them

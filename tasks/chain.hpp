@@ -63,13 +63,13 @@ struct ChainMemory {
   std::vector<void*> allocated;
   std::vector<void*> host;    // channels in main memory (chain_on_cpus)
   std::vector<void*> opened;  // other ranks' channels, mapped by CUDA IPC
-  std::vector<BlockData::ChainSide> sides;  // the blocks' side streams (ExecutionPolicy::chain_side_stream)
+  std::vector<HaloRoutes::ChainSide> sides;  // the blocks' side streams (ExecutionPolicy::chain_side_stream)
   std::array<int32_t, 2> token_values{};
   std::array<starpu_data_handle_t, 2> record_tokens{};
   void release();
 };
 
-// Chains the steps of every local block (BlockData::chained, chain_in, chain_out) if the run
+// Chains the steps of every local block (HaloRoutes::chained, chain_in, chain_out) if the run
 // allows it: chain_steps > 0, peer halos, every block on a GPU of its own with CUDA workers only
 // (or, with chain_on_cpus, one process with a CPU worker a block, each block's tasks then held to
 // its worker),

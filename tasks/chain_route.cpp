@@ -50,9 +50,9 @@ HaloChannel allocate_channel(int node, int64_t floats, ChainMemory& memory) {
 }
 
 // A side stream and its events on the GPU of memory node `node`.
-BlockData::ChainSide create_side(int node, ChainMemory& memory) {
+HaloRoutes::ChainSide create_side(int node, ChainMemory& memory) {
   const ScopedDevice on(starpu_memory_node_get_devid(unsigned(node)));
-  BlockData::ChainSide side;
+  HaloRoutes::ChainSide side;
   cudaStream_t stream = nullptr;
   check_cuda(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "creating a block's side stream");
   side.stream = stream;
@@ -76,7 +76,7 @@ std::string share_channels(std::vector<BlockData>& blocks, const RankMap& map, c
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
       if (!b.local || nb < 0 || blocks[nb].local) continue;
-      offers.push_back(ipc_handle(b.chain_in[dir].velocity, b.node, host));
+      offers.push_back(ipc_handle(b.routes.chain_in[dir].velocity, b.node, host));
       posted.send(&offers.back(), sizeof(IpcHandle), map.owner(nb), kChainTagBase + 2 + 4 * int64_t(b.info.id) + dir);
     }
   std::string no;
@@ -94,7 +94,7 @@ std::string share_channels(std::vector<BlockData>& blocks, const RankMap& map, c
         continue;
       }
       memory.opened.push_back(p);
-      b.chain_out[dir] = channel_at(p, boundary_floats(b.info.shape, dir));
+      b.routes.chain_out[dir] = channel_at(p, boundary_floats(b.info.shape, dir));
     }
   posted.wait();
   return no;
@@ -141,7 +141,7 @@ ChainRefusal gpu_obstacle(const std::vector<BlockData>& blocks, const ExecutionP
   for (const BlockData& b : blocks)
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
-      if (b.local && nb >= 0 && blocks[nb].local && b.out_node[dir] < 0)
+      if (b.local && nb >= 0 && blocks[nb].local && b.routes.out_node[dir] < 0)
         return {"a halo not written into the neighbour's GPU"};
     }
   return {};
@@ -199,8 +199,8 @@ void place_on_cpus(std::vector<BlockData>& blocks, ChainMemory& memory) {
   for (BlockData& b : blocks)
     for (int dir = 0; dir < kDirections; ++dir)
       if (const int nb = b.info.neighbour[dir]; nb >= 0) {
-        b.chain_in[dir] = host_channel(boundary_floats(blocks[nb].info.shape, opposite(dir)), memory);
-        blocks[nb].chain_out[opposite(dir)] = b.chain_in[dir];
+        b.routes.chain_in[dir] = host_channel(boundary_floats(blocks[nb].info.shape, opposite(dir)), memory);
+        blocks[nb].routes.chain_out[opposite(dir)] = b.routes.chain_in[dir];
       }
 }
 
@@ -208,7 +208,7 @@ void place_on_cpus(std::vector<BlockData>& blocks, ChainMemory& memory) {
 int chain_blocks(std::vector<BlockData>& blocks, const std::vector<StationGroup>& groups, ChainMemory& memory) {
   int chained = 0;
   for (BlockData& b : blocks)
-    if (b.local) b.chained = true, ++chained;
+    if (b.local) b.routes.chained = true, ++chained;
   starpu_task_watchdog_set_hook(report_chain_stall, &blocks);
   if (std::any_of(groups.begin(), groups.end(), [](const StationGroup& g) { return g.involved; }))
     for (int p = 0; p < 2; ++p) register_vector(&memory.record_tokens[p], &memory.token_values[p], 1);
@@ -225,7 +225,7 @@ void ChainMemory::release() {
   host.clear();
 #ifdef ONDES_CHAINED_STEPS
   for (void* p : allocated) cudaFree(p);
-  for (const BlockData::ChainSide& side : sides) {
+  for (const HaloRoutes::ChainSide& side : sides) {
     cudaStreamDestroy(static_cast<cudaStream_t>(side.stream));
     for (void* e : side.events) cudaEventDestroy(static_cast<cudaEvent_t>(e));
   }
@@ -265,20 +265,20 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
         const int nb = b.info.neighbour[dir];
         if (!b.local || nb < 0) continue;
         BlockData& writer = blocks[nb];
-        b.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
-        if (writer.local) writer.chain_out[opposite(dir)] = b.chain_in[dir];
+        b.routes.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
+        if (writer.local) writer.routes.chain_out[opposite(dir)] = b.routes.chain_in[dir];
       }
     if (map.ranks > 1) no = agreed({share_channels(blocks, map, host, memory)}, rank, map.ranks, kChainTagBase);
     if (!no.why.empty()) {
       memory.release();
-      for (BlockData& b : blocks) b.chain_in = b.chain_out = {};
+      for (BlockData& b : blocks) b.routes.chain_in = b.routes.chain_out = {};
     }
   }
   if (no.why.empty()) {
     // The second stream takes the PML cells and the station samples: a block with neither keeps one.
     for (BlockData& b : blocks)
       if (b.local && policy.chain_side_stream && (b.pml_cells > 0 || !b.station_slots.empty()))
-        b.chain_side = create_side(b.node, memory);
+        b.routes.chain_side = create_side(b.node, memory);
     return chain_blocks(blocks, groups, memory);
   }
 #endif

@@ -257,8 +257,8 @@ inline int submit_compute(std::vector<BlockData>& blocks, BlockData& b, const It
   for (int dir = 0; dir < kDirections; ++dir) {
     if (!(a.neighbour_mask & (1 << dir))) continue;
     const starpu_data_descr out{velocity ? b.h_velocity_out[dir] : b.h_stress_out[dir], STARPU_W};
-    if (b.out_node[dir] >= 0)
-      n = add_on_node(d, n, nodes, out, b.out_node[dir]);
+    if (b.routes.out_node[dir] >= 0)
+      n = add_on_node(d, n, nodes, out, b.routes.out_node[dir]);
     else
       d[n++] = out;
   }

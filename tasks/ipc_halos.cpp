@@ -70,8 +70,8 @@ void switch_to_token(BlockData& b, Transfer& t, int node, void* p) {
   unregister(h);
   starpu_vector_data_register(&h, unsigned(node), reinterpret_cast<uintptr_t>(p), t.bytes / sizeof(float),
                               sizeof(float));
-  starpu_data_handle_t& token = t.kind == kVelocityKind ? b.h_velocity_token[t.dir] : b.h_stress_token[t.dir];
-  register_vector(&token, &b.token_values[t.kind * kDirections + t.dir], 1);
+  starpu_data_handle_t& token = t.kind == kVelocityKind ? b.routes.h_velocity_token[t.dir] : b.routes.h_stress_token[t.dir];
+  register_vector(&token, &b.routes.token_values[t.kind * kDirections + t.dir], 1);
   t.handle = token;
   t.bytes = sizeof(int32_t);
 }
@@ -237,10 +237,10 @@ int add_tokens(const std::vector<BlockData>& blocks, const BlockData& b, bool ve
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];
     if (nb < 0) continue;
-    const auto& own = velocity ? b.h_velocity_token : b.h_stress_token;
+    const auto& own = velocity ? b.routes.h_velocity_token : b.routes.h_stress_token;
     if (writes && own[dir]) add(own[dir], STARPU_RW);
     const BlockData& other = blocks[nb];
-    const auto& theirs = velocity ? other.h_stress_token : other.h_velocity_token;
+    const auto& theirs = velocity ? other.routes.h_stress_token : other.routes.h_velocity_token;
     if (reads && theirs[opposite(dir)]) add(theirs[opposite(dir)], STARPU_R);
   }
   return n;
@@ -248,7 +248,7 @@ int add_tokens(const std::vector<BlockData>& blocks, const BlockData& b, bool ve
 
 bool has_ipc_outputs(const BlockData& b) {
   for (int dir = 0; dir < kDirections; ++dir)
-    if (b.h_velocity_token[dir] || b.h_stress_token[dir]) return true;
+    if (b.routes.h_velocity_token[dir] || b.routes.h_stress_token[dir]) return true;
   return false;
 }
 

@@ -147,7 +147,7 @@ int window_steps(int n, int longest, int watchdog_every, int snapshot_every) {
 }
 
 Submitted submit_steps(GraphData& g, const IterationPlan& plan, int n, int most, bool prime) {
-  const bool chained = std::any_of(g.blocks.begin(), g.blocks.end(), [](const BlockData& b) { return b.chained; });
+  const bool chained = std::any_of(g.blocks.begin(), g.blocks.end(), [](const BlockData& b) { return b.routes.chained; });
   BlockData* lone = chained ? nullptr : lone_block(g, plan.policy);
   return chained || lone ? submit_window(g, plan, n, most, prime, lone) : submit_iteration(g, plan, n);
 }

@@ -47,7 +47,7 @@ struct Submitted {
 };
 
 // Submits this rank's part of the iterations from n on, at most `most` of them: a window of each
-// block (tasks/chain.hpp) where the blocks chain their steps (BlockData::chained) or the run has one
+// block (tasks/chain.hpp) where the blocks chain their steps (HaloRoutes::chained) or the run has one
 // block, up to chain_steps iterations ending where the watchdog or a snapshot frame is due; else
 // iteration n, a compute task per block and half step; `prime`: the window is the first since the
 // fields were set. In iteration n the velocity goes from t_{n-1/2} to t_{n+1/2}, the stress from t_n to

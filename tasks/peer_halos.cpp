@@ -38,7 +38,7 @@ int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& poli
   std::map<std::pair<int, int>, bool> reachable;
   int routed = 0;
   for (BlockData& b : blocks) {
-    b.out_node.fill(-1);
+    b.routes.out_node.fill(-1);
     if (!policy.peer_halos || !policy.gpu_affinity || !b.local || b.compute_where != STARPU_CUDA || !on_gpu(b.node))
       continue;
     for (int dir = 0; dir < kDirections; ++dir) {
@@ -49,7 +49,7 @@ int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& poli
       const auto key = std::make_pair(b.node, o.node);
       if (!reachable.count(key)) reachable[key] = peer_reachable(b.node, o.node);
       if (!reachable[key]) continue;
-      b.out_node[dir] = o.node;
+      b.routes.out_node[dir] = o.node;
       ++routed;
     }
   }

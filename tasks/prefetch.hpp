@@ -36,7 +36,7 @@ inline int submit_ghost_prefetch(std::vector<BlockData>& blocks, const BlockData
     const int nb = b.info.neighbour[dir];
     if (nb < 0 || !blocks[nb].local || blocks[nb].node < 0 || blocks[nb].node == b.node) continue;
     const BlockData& other = blocks[nb];
-    if (other.out_node[opposite(dir)] == b.node) continue;  // written here by a peer write
+    if (other.routes.out_node[opposite(dir)] == b.node) continue;  // written here by a peer write
     d[n++] = {velocity ? other.h_velocity_out[opposite(dir)] : other.h_stress_out[opposite(dir)], STARPU_R};
   }
   if (n == 0) return 0;

@@ -512,9 +512,9 @@ TEST(IpcHalos, TokensOrderTheWriterBeforeTheReader) {
   blocks[1].info.neighbour[YM] = 0;
   blocks[1].info.neighbour[YP] = 2;
   blocks[2].info.neighbour[YM] = 1;
-  blocks[0].h_velocity_token[YP] = fake(0x10);  // 0's velocity towards 1 crosses by IPC
-  blocks[1].h_stress_token[YM] = fake(0x20);    // 1's stress towards 0 too
-  blocks[1].h_velocity_token[YP] = fake(0x30);  // 1's velocity towards 2
+  blocks[0].routes.h_velocity_token[YP] = fake(0x10);  // 0's velocity towards 1 crosses by IPC
+  blocks[1].routes.h_stress_token[YM] = fake(0x20);    // 1's stress towards 0 too
+  blocks[1].routes.h_velocity_token[YP] = fake(0x30);  // 1's velocity towards 2
   starpu_data_descr d[8];
   std::vector<int> nodes;
   // Block 0's velocity update: writes its velocity buffer towards 1, reads 1's stress buffer.
