@@ -8,18 +8,19 @@
 
 namespace ondes {
 
-// Element r (row-major in the plane: jj = r / ni) of planes [k0, k0 + P), component c of a box
-// copy, where keep(k) (and k < nz): between field component fc of the block's array and the
-// buffer, in either direction. All P values are read before any is written, so that a thread
-// has P loads in flight. One per-element source for the CUDA kernels, which launch a thread per
-// element of a plane and the plane runs and components as grid dimensions (no 64-bit divisions
-// per element).
 // The two ends of a box copy: the block's array, the boundary buffer, and which way it goes.
 struct CopyEnds {
   float* field;
   float* buffer;
   bool to_buffer;
 };
+
+// Element r (row-major in the plane: jj = r / ni) of planes [k0, k0 + P), component c of a box
+// copy, where keep(k) (and k < nz): between field component fc of the block's array and the
+// buffer, in either direction. All P values are read before any is written, so that a thread
+// has P loads in flight. One per-element source for the CUDA kernels, which launch a thread per
+// element of a plane and the plane runs and components as grid dimensions (no 64-bit divisions
+// per element).
 template <int P, class Keep>
 ONDES_HD inline void copy_box_run(const BlockShape& sh, const Box& b, int c, int fc, int k0, int r, CopyEnds e,
                                   Keep&& keep) {

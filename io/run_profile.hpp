@@ -39,7 +39,7 @@ struct RunProfile {
   // Summed idle time over summed time of the workers of a kind (0 when there are none).
   double idle_fraction(const std::string& kind) const;
   double bytes_transferred() const;
-  // Block updates (velocity and stress: compute tasks, two per step task) run by workers of a kind.
+  // Block updates (velocity and stress: compute tasks, two a step of a window) run by workers of a kind.
   int64_t compute_tasks(const std::string& kind) const;
 };
 

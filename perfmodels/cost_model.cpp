@@ -85,7 +85,8 @@ std::vector<BlockCost> block_costs(const Case& c, const Decomposition& d) {
     BlockCost k;
     const int64_t cells = int64_t(b.shape.nx) * b.shape.ny * b.shape.nz;
     k.bytes = per_cell * cells + kBytesPerPmlCell * pml_cells(c, b);
-    // compute_velocity, compute_stress (each saving its edges); a lone block's step task does both
+    // compute_velocity, compute_stress (each saving its edges); a lone block's window does both (counted
+    // as one task a step: the fewer hops of its windows of several steps are not modelled)
     k.tasks = d.blocks.size() == 1 ? 1 : 2;
     for (int dir = 0; dir < kDirections; ++dir) {
       if (b.neighbour[dir] < 0) continue;

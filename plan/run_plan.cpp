@@ -183,7 +183,7 @@ RunPlan plan_run(const Case& given, const Launch& l) {
   // stress update holds back the block's next velocity update (the stress task writes the velocity's
   // ghosts, so the two cannot overlap): one more dependent task a step on the stations' blocks, and
   // the frontier strips of two GPUs hold a station in benchmark.toml. A one-block run records in
-  // its step task.
+  // its windows (tasks/chain.hpp).
   p.samples_in_stress = d.blocks.size() > 1 && p.policy.stress_station_slots > 0;
   p.sampling = p.samples_in_stress                                      ? StationSampling::All
                : p.policy.gpu_affinity && l.gpus > 1                  ? StationSampling::AcrossBlocks

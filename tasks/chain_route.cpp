@@ -13,6 +13,7 @@
 #include "tasks/chain_gpu.hpp"
 #include "tasks/ipc_halos.hpp"
 #include "tasks/messages.hpp"
+#include "tasks/park.hpp"
 #include "tasks/peer_halos.hpp"
 
 namespace ondes {
@@ -147,21 +148,13 @@ ChainRefusal gpu_obstacle(const std::vector<BlockData>& blocks, const ExecutionP
   return {};
 }
 
-// The CPU workers, by id.
-std::vector<int> cpu_workers() {
-  std::vector<int> cpus;
-  for (unsigned w = 0; w < starpu_worker_get_count(); ++w)
-    if (starpu_worker_get_type(int(w)) == STARPU_CPU_WORKER) cpus.push_back(int(w));
-  return cpus;
-}
-
 // Why the blocks cannot chain on CPU workers (chain_on_cpus; "" if they can): a window waits for
 // its neighbours' windows, so each needs a worker of its own. The record tasks may share them: a
 // window waits only for the record tasks of two windows before (ChainMemory's tokens), which no
 // running window can hold up.
 ChainRefusal cpu_obstacle(const std::vector<BlockData>& blocks, int ranks) {
   if (ranks > 1) return {"chain_on_cpus runs in one process"};
-  const size_t cpus = cpu_workers().size();
+  const size_t cpus = ParkedCpus::cpu_workers().size();
   if (cpus < blocks.size())
     return {fmt::format("chain_on_cpus: {} CPU workers for {} blocks (a worker a block)", cpus, blocks.size())};
   return {};
@@ -188,7 +181,7 @@ ChainRefusal obstacle(const std::vector<BlockData>& blocks, const std::vector<St
 
 // Chained on CPU workers: block i's tasks on the i-th CPU worker, the channels in main memory.
 void place_on_cpus(std::vector<BlockData>& blocks, ChainMemory& memory) {
-  const std::vector<int> cpus = cpu_workers();
+  const std::vector<int> cpus = ParkedCpus::cpu_workers();
   size_t next = 0;
   for (BlockData& b : blocks) {
     b.workers = WorkerSet{};

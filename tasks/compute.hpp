@@ -95,7 +95,7 @@ void update_field_by(const ComputeArgs& a, float* field, const BoundaryBuffers& 
 
 // One field's update of a block: the other field's ghosts from the neighbours' buffers `in`, the
 // update, the sources, and the field's edges into `out`. The compute task's work, and each half of
-// the step task's (tasks/step.hpp). f: the task's arrays (codelets/compute.hpp), their PML cells'
+// a window's step (tasks/chain.cpp). f: the task's arrays (codelets/compute.hpp), their PML cells'
 // count and anelastic shape taken from a.
 template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, const UpdateArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,

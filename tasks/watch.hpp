@@ -9,7 +9,7 @@ namespace ondes {
 
 namespace watch_task {
 
-// The block's peak (a one-float buffer) from its velocity v; also run by the step task.
+// The block's peak (a one-float buffer) from its velocity v; also run by a window at its end.
 template <class B>
 void measure(const BlockShape& shape, const float* v, float* peak) {
   if constexpr (B::cuda)
