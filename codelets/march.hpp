@@ -18,6 +18,7 @@
 #include "codelets/anelastic.hpp"
 #include "codelets/edges.hpp"
 #include "codelets/kernel_support.hpp"
+#include "codelets/march_media.hpp"
 #include "codelets/march_tiles.hpp"
 #include "codelets/material.hpp"
 #include "codelets/stencil.hpp"
@@ -26,13 +27,6 @@
 #ifdef ONDES_DEFINE_CUDA_KERNELS
 namespace ondes::cuda::march {
 
-// The shared-memory tiles of each march, by material form (XPatch's slots follow them): velocity,
-// the five stress tiles and the density's (none where the plane's factors or the node classes
-// serve); stress, the three velocity tiles and 1/mu's two (planes k and k + 1; none for those).
-ONDES_HD constexpr bool reads_arrays(int form) { return form == kCellForm; }
-ONDES_HD constexpr int velocity_tiles(int form) { return reads_arrays(form) ? 6 : 5; }
-ONDES_HD constexpr int stress_tiles(int form) { return reads_arrays(form) ? 5 : 3; }
-
 // One thread block's march (velocity_march). XF: the x halo of the faces hs.x serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
 // kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
@@ -40,67 +34,41 @@ template <int TY, bool Save, int Form, bool XF>
 __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBox& b, float* __restrict__ v,
                                                 const float* __restrict__ s, const float* __restrict__ mat,
                                                 const MarchHalos& hs, const Column& c) {
-  using T = Tile<TY>;
-  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
-  // tiles: sxx, sxy, sxz, syy, syz, rho (Cells)
-  constexpr int F = velocity_tiles(Form), K = T::kSize;
-  constexpr int slots = F * K;  // XPatch's, after the tiles
+  // tiles: sxx, sxy, sxz, syy, syz, rho (kCellForm); slots: XPatch's, after the tiles
+  constexpr int F = velocity_tiles(Form), K = Tile<TY>::kSize, slots = F * K;
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
-  const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n, *rho = mat + RHO * n;
-  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, rho};
-  VelocityAt<TY> at{tile_centre(), {}, {}, {}};
-  RhoAt<TY> m{tile_centre(), 0.0f, 0.0f};               // if Cells
-  const PlaneFactors factors = plane_factors(mat, sh);  // if Uniform
-  const NodeClasses nodes = node_classes(mat, sh);      // if Nodes
+  const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n;
+  const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, mat + RHO * n};
+  VelocityMedium<TY, Form> medium(mat, sh);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
     xp.load(sh, hs.x, k, slots);
   };
   int64_t q = c.first(sh, b);
-#pragma unroll
-  for (int d = 0; d < 4; ++d) {
-    at.wxz[d] = sxz[q + (d - 2) * sz];
-    at.wyz[d] = syz[q + (d - 2) * sz];
-    at.wzz[d] = szz[q + (d - 1) * sz];
-  }
-  if constexpr (Cells) m.here = rho[q], m.up = rho[q + sz];
-  // Nodes: the cell's class's buoyancies, those of the plane below loaded a plane ahead from the
-  // class loaded two planes ahead
-  Buoyancies bn{}, next_bn{};
-  uint32_t next_class = 0;
-  if constexpr (Nodes) bn = buoyancies(nodes.at(q)), next_class = nodes.cls[q + sz];
-  float r[F][T::kPasses], old[kVelocityComponents];
+  VelocityAt<TY> at = velocity_windows<TY>(sxz, syz, szz, q, sz);
+  medium.start(q, sz);
+  float r[F][Tile<TY>::kPasses], old[kVelocityComponents];
   stage(r, c.k0);
   load_cell(old, v, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
-    __syncthreads();  // the previous plane's tiles are read
-    {
-      const int dst[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
-      st.store(r, dst);
-    }
-    xp.store(slots);
-    __syncthreads();
+    const int dst[6] = {0, K, 2 * K, 3 * K, 4 * K, 5 * K};
+    st.publish(r, dst, xp, slots);
     float now[kVelocityComponents];
-#pragma unroll
-    for (int d = 0; d < kVelocityComponents; ++d) now[d] = old[d];
-    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f, nrho = 0.0f;
+    copy_cell(now, old);
+    float nxz = 0.0f, nyz = 0.0f, nzz = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, v, n, q + sz);
       nxz = sxz[q + 2 * sz], nyz = syz[q + 2 * sz], nzz = szz[q + 3 * sz];
-      if constexpr (Cells) nrho = rho[q + 2 * sz];
-      if constexpr (Nodes) next_bn = buoyancies(nodes.of(next_class)), next_class = nodes.cls[q + 2 * sz];
+      medium.fetch(q, sz);
     }
     if (c.active) {
       float dv[kVelocityComponents];
-      const Diffs d = velocity_diffs(at);
-      if constexpr (Uniform) velocity_increments(factors.buoyancies(k), d, p.dt_h, dv);
-      else if constexpr (Nodes) velocity_increments(bn, d, p.dt_h, dv);
-      else velocity_increments(m, d, p.dt_h, dv);
+      medium.increments(k, velocity_diffs(at), p.dt_h, dv);
 #pragma unroll
       for (int w = 0; w < kVelocityComponents; ++w) now[w] += dv[w];
       if (p.damping.layers) damp_velocity(p.damping.plane(k), now);
@@ -109,8 +77,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
       if (Save) save_edges_of<kVelocityKind>(sh, hs.edges, now, c.i, c.j, k);
     }
     slide(at.wxz, nxz), slide(at.wyz, nyz), slide(at.wzz, nzz);
-    if constexpr (Cells) m.here = m.up, m.up = nrho;
-    if constexpr (Nodes) bn = next_bn;
+    medium.slide();
   }
 }
 
@@ -134,92 +101,54 @@ template <int TY, bool Save, int Form, bool XF, int N>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,
                                               const MarchHalos& hs, const AnelasticView& a, const Column& c) {
-  using T = Tile<TY>;
-  constexpr bool Uniform = Form == kPlaneForm, Nodes = Form == kNodeForm, Cells = reads_arrays(Form);
-  // staged: vx, vy, vz, 1/mu of the plane below (Cells)
-  constexpr int F = Cells ? 4 : 3, K = T::kSize;
-  constexpr int slots = stress_tiles(Form) * K;  // XPatch's, after the tiles
+  // staged: vx, vy, vz, 1/mu of the plane below (kCellForm); slots: XPatch's, after the tiles
+  constexpr int F = reads_arrays(Form) ? 4 : 3, K = Tile<TY>::kSize, slots = stress_tiles(Form) * K;
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
   const int64_t n = sh.cells(), sz = sh.sz();
-  const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *lam = mat + LAM * n, *imu = mat + IMU * n;
+  const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *imu = mat + IMU * n;
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};              // 1/mu by plane parity from k0
-  StressAt<TY> at{tile_centre(), {}, {}, {}};
-  const NodeClasses nodes = node_classes(mat, sh);  // if Nodes
+  StressMedium<Form> medium(mat, sh);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
     xp.load(sh, hs.x, k, slots);
   };
   int64_t q = c.first(sh, b);
-#pragma unroll
-  for (int d = 0; d < 4; ++d) {
-    at.wx[d] = vx[q + (d - 1) * sz];
-    at.wy[d] = vy[q + (d - 1) * sz];
-    at.wz[d] = vz[q + (d - 2) * sz];
-  }
-  float l = Cells ? lam[q] : 0.0f;
-  // Nodes: as velocity_column's buoyancies
-  Moduli un{}, next_un{};
-  uint32_t next_class = 0;
-  if constexpr (Nodes) un = elastic_moduli(nodes.at(q)), next_class = nodes.cls[q + sz];
-  if constexpr (Cells) {  // 1/mu of plane k0 (the loop stages k + 1's)
-    float r0[1][T::kPasses];
-    const float* const src0[1] = {imu};
-    const int dst0[1] = {imu_tiles[0]};
-    st.load(r0, src0, plane_base(sh, c.k0));
-    st.store(r0, dst0);
-  }
-  float r[F][T::kPasses], old[kStressComponents];
+  StressAt<TY> at = stress_windows<TY>(vx, vy, vz, q, sz);
+  medium.start(q, sz);
+  if constexpr (reads_arrays(Form)) st.stage(imu, plane_base(sh, c.k0), imu_tiles[0]);  // the loop stages k + 1's
+  float r[F][Tile<TY>::kPasses], old[kStressComponents];
   CellMemory<N> z{};  // if N
   stage(r, c.k0);
   load_cell(old, s, n, q);
   if constexpr (N > 0) z = load_memory<N>(a, n, q);
 #pragma unroll 1
   for (int k = c.k0; k < c.k1; ++k, q += sz) {
-    const int odd = (k - c.k0) & 1;
-    __syncthreads();  // the previous plane's tiles are read
-    {
-      const int dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
-      st.store(r, dst);
-    }
-    xp.store(slots);
-    __syncthreads();
+    const int odd = (k - c.k0) & 1, dst[4] = {0, K, 2 * K, imu_tiles[odd ^ 1]};
+    st.publish(r, dst, xp, slots);
     float now[kStressComponents];
-#pragma unroll
-    for (int d = 0; d < kStressComponents; ++d) now[d] = old[d];
+    copy_cell(now, old);
     const CellMemory<N> here = z;
-    float nx = 0.0f, ny = 0.0f, nz = 0.0f, nl = 0.0f;
+    float nx = 0.0f, ny = 0.0f, nz = 0.0f;
     if (k + 1 < c.k1) {  // the next plane's loads, in flight while this one is computed
       stage(r, k + 1);
       load_cell(old, s, n, q + sz);
       if constexpr (N > 0) z = load_memory<N>(a, n, q + sz);
       nx = vx[q + 3 * sz], ny = vy[q + 3 * sz], nz = vz[q + 2 * sz];
-      if constexpr (Cells) nl = lam[q + sz];
-      if constexpr (Nodes) next_un = elastic_moduli(nodes.of(next_class)), next_class = nodes.cls[q + 2 * sz];
+      medium.fetch(q, sz);
     }
     if (c.active) {
       const int plane = z_plane(k, p.free_surface);
-      // add_stress's update, on the values loaded ahead (szz stays as it was at the surface)
-      const Diffs d = stress_diffs(at, plane);
-      // Per cell here, not the plane's factors: loaded a plane, their seven values stalled this
-      // kernel (docs/performance.md, Decisions: moduli per cell).
-      const ImuAt cell{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, l};  // if Cells
-      const Moduli u = [&] {
-        if constexpr (Uniform) return elastic_moduli(plane_at(mat, sh, k));
-        else if constexpr (Nodes) return un;
-        else return elastic_moduli(cell);
-      }();
+      const Diffs d = stress_diffs(at, plane);  // add_stress's, on the values loaded ahead
+      const ImuAt cell{imu_tiles[odd] + at.centre, imu_tiles[odd ^ 1] + at.centre, medium.l};  // if kCellForm
+      const Moduli u = medium.moduli(sh, k, cell);
       auto add = [&](int w, float x) { now[w] += x; };
       if constexpr (N == 0) {
         hooke(u, d, p.dt_h, plane, add);
       } else {
-        const float mu = [&] {  // at the normal stresses (normal_shear)
-          if constexpr (Uniform) return normal_shear(plane_at(mat, sh, k), u);
-          else if constexpr (Nodes) return node_normal_shear(u);
-          else return normal_shear(cell, u);
-        }();
+        const float mu = medium.normal_shear(sh, k, cell, u);
         const AnelasticCell ac{a, a.relaxation<N>(c.i, c.j, k, q), n, q, c.i, c.j, k, plane};
         anelastic_stress<N>(s, ac, here, u, mu, d, p.dt_h, add);
       }
@@ -229,8 +158,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
       if (Save) save_edges_of<kStressKind>(sh, hs.edges, now, c.i, c.j, k);
     }
     slide(at.wx, nx), slide(at.wy, ny), slide(at.wz, nz);
-    l = nl;
-    if constexpr (Nodes) un = next_un;
+    medium.slide();
   }
 }
 

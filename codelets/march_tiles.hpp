@@ -76,6 +76,23 @@ struct Staging {
       for (int p = 0; p < T::kPasses; ++p)
         if (stages(p)) march_tiles[first[f] + thread_rank() + p * T::kThreads] = r[f][p];
   }
+  // A plane's registers into the tiles first[f], and the x patch's into its slots, between the
+  // barriers that keep the previous plane's readers and this plane's apart.
+  template <int F, class XP>
+  __device__ static void publish(const float (&r)[F][T::kPasses], const int* first, const XP& xp, int slots) {
+    __syncthreads();  // the previous plane's tiles are read
+    store(r, first);
+    xp.store(slots);
+    __syncthreads();
+  }
+  // Field f's plane at base into the tile from element first, at once.
+  __device__ void stage(const float* f, int64_t base, int first) const {
+    float r[1][T::kPasses];
+    const float* const src[1] = {f};
+    const int dst[1] = {first};
+    load(r, src, base);
+    store(r, dst);
+  }
 };
 
 // The ghosts of the x faces an XHalo serves, in the tiles of a column that reaches them: Staging
@@ -229,11 +246,45 @@ __device__ inline void slide(float (&w)[N], float next) {
   w[N - 1] = next;
 }
 
-// C components of a field at cell q (stride n) into r.
+// C components of a field at cell q (stride n) into r; copy_cell: of one cell's registers.
 template <int C>
 __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64_t q) {
 #pragma unroll
   for (int c = 0; c < C; ++c) r[c] = f[c * n + q];
+}
+
+// The z windows of a march's first plane, q the thread's cell in it: the velocity march's stresses
+// (sxz, syz planes k-2..k+1, szz k-1..k+2; VelocityAt), the stress march's velocities (vx, vy
+// k-1..k+2, vz k-2..k+1; StressAt). Its tiles' centre: this thread's.
+template <int TY>
+__device__ inline VelocityAt<TY> velocity_windows(const float* sxz, const float* syz, const float* szz, int64_t q,
+                                                  int64_t sz) {
+  VelocityAt<TY> at{tile_centre(), {}, {}, {}};
+#pragma unroll
+  for (int d = 0; d < 4; ++d) {
+    at.wxz[d] = sxz[q + (d - 2) * sz];
+    at.wyz[d] = syz[q + (d - 2) * sz];
+    at.wzz[d] = szz[q + (d - 1) * sz];
+  }
+  return at;
+}
+template <int TY>
+__device__ inline StressAt<TY> stress_windows(const float* vx, const float* vy, const float* vz, int64_t q,
+                                              int64_t sz) {
+  StressAt<TY> at{tile_centre(), {}, {}, {}};
+#pragma unroll
+  for (int d = 0; d < 4; ++d) {
+    at.wx[d] = vx[q + (d - 1) * sz];
+    at.wy[d] = vy[q + (d - 1) * sz];
+    at.wz[d] = vz[q + (d - 2) * sz];
+  }
+  return at;
+}
+
+template <int C>
+__device__ inline void copy_cell(float (&to)[C], const float (&from)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) to[c] = from[c];
 }
 
 // Cell (i, j, k)'s new values, still in this thread's registers (now: the kind's components), into

@@ -123,8 +123,8 @@ void Simulation::apply_plan() {
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
     const BlockPlan& p = plan_.blocks[b.info.id];
-    b.priority = p.priority;
-    if (!p.cpu_compute) b.compute_where = STARPU_CUDA, ++pinned;
+    b.place.priority = p.priority;
+    if (!p.cpu_compute) b.place.where = STARPU_CUDA, ++pinned;
   }
   if (pinned > 0)
     spdlog::info("run.cpu_compute = auto: {} of {} blocks computed on the GPUs only (a CPU worker would take longer "
@@ -185,16 +185,16 @@ int Simulation::pin_blocks(const std::vector<std::vector<int>>& groups) {
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
     const int g = plan_.blocks[b.info.id].gpu;
-    b.workers = WorkerSet{};
+    b.place.workers = WorkerSet{};
     const std::vector<int>& group = groups[g];
-    for (int w : group) b.workers.add(w);
-    if (!group.empty()) b.node = static_cast<int>(starpu_worker_get_memory_node(group.front()));
+    for (int w : group) b.place.workers.add(w);
+    if (!group.empty()) b.place.node = static_cast<int>(starpu_worker_get_memory_node(group.front()));
     // Beside a GPU's workers, the CPU workers stay allowed where the block lets them compute.
     const bool gpu = std::any_of(group.begin(), group.end(),
                                  [](int w) { return starpu_worker_get_type(w) == STARPU_CUDA_WORKER; });
-    if (gpu && (b.compute_where & STARPU_CPU))
+    if (gpu && (b.place.where & STARPU_CPU))
       for (int w = 0; w < n; ++w)
-        if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) b.workers.add(w);
+        if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) b.place.workers.add(w);
     ++pinned;
   }
   return pinned;
@@ -204,13 +204,13 @@ unsigned long long Simulation::small_where() const {
   return plan_.small_tasks_on_gpus ? STARPU_CUDA : STARPU_CPU | STARPU_CUDA;
 }
 
-// Every task of an iteration goes where compute_where (the blocks') or small_where allows: when
+// Every task of an iteration goes where place.where (the blocks') or small_where allows: when
 // both exclude the CPUs, no CPU worker can take any task of the run.
 std::vector<int> Simulation::cpus_to_park() {
   if (!plan_.policy.park_cpus || starpu_worker_get_count_by_type(STARPU_CUDA_WORKER) == 0) return {};
   if (small_where() & STARPU_CPU) return {};
   for (const BlockData& b : blocks_)
-    if (b.local && (b.compute_where & STARPU_CPU)) return {};
+    if (b.local && (b.place.where & STARPU_CPU)) return {};
   std::vector<int> cpus = ParkedCpus::cpu_workers();
   if (!park_logged_ && !cpus.empty())
     spdlog::info("{} CPU workers parked while the steps run: every task goes to the GPUs (run.cpu_compute, "

@@ -49,7 +49,7 @@ SnapshotRecorder::SnapshotRecorder(const Case& c, std::vector<BlockData>& blocks
       part.owner = owner;
       part.tag = tag;
       part.velocity = b.local ? b.h_velocity : nullptr;
-      part.workers = b.local ? &b.workers : nullptr;
+      part.workers = b.local ? &b.place.workers : nullptr;
       register_vector(&part.buffer, buffers_.back());
       if (owner == rank) all_.back().buffer = part.buffer;
       planes_.push_back(part);

@@ -37,6 +37,19 @@ struct SourceHandles {
   starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr, values = nullptr;
 };
 
+// Where a block's tasks run: the run's plan (plan/run_plan.cpp) put on the block once at start-up
+// by the engine (Simulation's apply_plan, pin_blocks), before the routes; chained windows take the
+// memory node of the GPU a block computes on, or hand each block a CPU worker of its own
+// (tasks/chain_route.cpp, route_chained_steps).
+struct BlockPlacement {
+  unsigned long long where = STARPU_CPU | STARPU_CUDA;  // the workers its compute tasks may use
+  // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),
+  // whose edges others wait for, under the policies that sort by priority (dmdas, prio).
+  int priority = 0;
+  int node = -1;      // the memory node of its pinned workers' GPU (or RAM); -1 when not pinned
+  WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
+};
+
 // How a block's halos travel: set once at start-up by tasks/'s routes (route_peer_halos,
 // route_ipc_halos, route_chained_steps), read by the submissions after them.
 struct HaloRoutes {
@@ -88,16 +101,11 @@ struct BlockData {
   starpu_data_handle_t h_anelastic = nullptr;
   SourceHandles h_force, h_moment;  // of sources.force and sources.moment (points null: none)
   float peak = 0;  // the watchdog's largest velocity magnitude of the block (watch_velocity)
-  unsigned long long compute_where = STARPU_CPU | STARPU_CUDA;  // workers its compute tasks may use
-  // Its compute tasks' StarPU priority: 1 for a frontier block (a neighbour on another rank or GPU),
-  // whose edges others wait for, under the policies that sort by priority (dmdas, prio).
-  int priority = 0;
-  int node = -1;  // the memory node of its pinned workers' GPU (or RAM); -1 when not pinned
-  WorkerSet workers;  // the workers its tasks may run on, when one process drives several GPUs: its GPU's
   starpu_data_handle_t h_peak = nullptr;
   std::array<starpu_data_handle_t, kDirections> h_velocity_out{}, h_stress_out{};
   std::vector<StationSlot> station_slots;  // sampled by its compute_stress (at most kMaxStressSlots)
-  HaloRoutes routes;  // how its halos travel (tasks/), set once at start-up
+  BlockPlacement place;  // where its tasks run (the plan's), set once at start-up
+  HaloRoutes routes;     // how its halos travel (tasks/), set once at start-up
 };
 
 // The floats of a block's material buffer: the arrays and planes' factors, then its node classes if any.

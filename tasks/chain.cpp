@@ -315,7 +315,7 @@ void report_chain_stall(void* arg) {
     for (int dir = 0; dir < kDirections; ++dir)
       if (b.routes.chained && b.routes.chain_in[dir].ready)
         counters += fmt::format(" {} from {}: {};", b.name, blocks[b.info.neighbour[dir]].name,
-                                read_counter(b.node, b.routes.chain_in[dir].ready));
+                                read_counter(b.place.node, b.routes.chain_in[dir].ready));
   spdlog::error("chained steps: no task ended; the half steps each block heard its neighbours announce (2n + 1: "
                 "the velocity halos of step n, 2n + 2: its stress halos):{}", counters);
 }

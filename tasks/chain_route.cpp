@@ -77,7 +77,7 @@ std::string share_channels(std::vector<BlockData>& blocks, const RankMap& map, c
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
       if (!b.local || nb < 0 || blocks[nb].local) continue;
-      offers.push_back(ipc_handle(b.routes.chain_in[dir].velocity, b.node, host));
+      offers.push_back(ipc_handle(b.routes.chain_in[dir].velocity, b.place.node, host));
       posted.send(&offers.back(), sizeof(IpcHandle), map.owner(nb), kChainTagBase + 2 + 4 * int64_t(b.info.id) + dir);
     }
   std::string no;
@@ -88,7 +88,7 @@ std::string share_channels(std::vector<BlockData>& blocks, const RankMap& map, c
       IpcHandle h;
       receive_now(&h, sizeof(h), map.owner(nb), kChainTagBase + 2 + 4 * int64_t(nb) + opposite(dir),
                   "receiving a chained channel's IPC handle");
-      void* p = ipc_open(h, b.node, host);
+      void* p = ipc_open(h, b.place.node, host);
       if (!p) {
         if (no.empty()) no = fmt::format("the GPU of block {} (rank {}, node {}) not mappable by CUDA IPC", blocks[nb].name,
                                          map.owner(nb), h.host);
@@ -122,8 +122,8 @@ ChainRefusal agreed(const ChainRefusal& mine, int rank, int ranks, int64_t tag) 
 // The GPU memory node block b computes on: its pinned GPU's, or, where nothing pins the blocks (a
 // rank of one GPU), the process's one GPU's if b runs on GPUs only; -1 otherwise.
 int gpu_node(const BlockData& b) {
-  if (b.node >= 0)
-    return b.compute_where == STARPU_CUDA && starpu_node_get_kind(unsigned(b.node)) == STARPU_CUDA_RAM ? b.node : -1;
+  if (b.place.node >= 0)
+    return b.place.where == STARPU_CUDA && starpu_node_get_kind(unsigned(b.place.node)) == STARPU_CUDA_RAM ? b.place.node : -1;
   return gpu_only(b) ? only_gpu_node() : -1;
 }
 
@@ -184,10 +184,10 @@ void place_on_cpus(std::vector<BlockData>& blocks, ChainMemory& memory) {
   const std::vector<int> cpus = ParkedCpus::cpu_workers();
   size_t next = 0;
   for (BlockData& b : blocks) {
-    b.workers = WorkerSet{};
-    b.workers.add(cpus[next++]);
-    b.compute_where = STARPU_CPU;
-    b.node = STARPU_MAIN_RAM;
+    b.place.workers = WorkerSet{};
+    b.place.workers.add(cpus[next++]);
+    b.place.where = STARPU_CPU;
+    b.place.node = STARPU_MAIN_RAM;
   }
   for (BlockData& b : blocks)
     for (int dir = 0; dir < kDirections; ++dir)
@@ -252,13 +252,13 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
 #ifdef ONDES_CHAINED_STEPS
   if (no.why.empty()) {
     for (BlockData& b : blocks)
-      if (b.local) b.node = gpu_node(b);
+      if (b.local) b.place.node = gpu_node(b);
     for (BlockData& b : blocks)
       for (int dir = 0; dir < kDirections; ++dir) {
         const int nb = b.info.neighbour[dir];
         if (!b.local || nb < 0) continue;
         BlockData& writer = blocks[nb];
-        b.routes.chain_in[dir] = allocate_channel(b.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
+        b.routes.chain_in[dir] = allocate_channel(b.place.node, boundary_floats(writer.info.shape, opposite(dir)), memory);
         if (writer.local) writer.routes.chain_out[opposite(dir)] = b.routes.chain_in[dir];
       }
     if (map.ranks > 1) no = agreed({share_channels(blocks, map, host, memory)}, rank, map.ranks, kChainTagBase);
@@ -271,7 +271,7 @@ int route_chained_steps(std::vector<BlockData>& blocks, const std::vector<Statio
     // The second stream takes the PML cells and the station samples: a block with neither keeps one.
     for (BlockData& b : blocks)
       if (b.local && policy.chain_side_stream && (b.pml_cells > 0 || !b.station_slots.empty()))
-        b.routes.chain_side = create_side(b.node, memory);
+        b.routes.chain_side = create_side(b.place.node, memory);
     return chain_blocks(blocks, groups, memory);
   }
 #endif

@@ -181,13 +181,13 @@ inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, v
   const auto on_done = done.fn;
   void* arg = done.arg;
   const int ret = on_done ? starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
-                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                               STARPU_EXECUTE_WHERE, b.place.where, STARPU_PRIORITY, b.place.priority,
+                                               STARPU_TASK_WORKERIDS, b.place.workers.len(), b.place.workers.data(),
                                                STARPU_NAME, b.name.c_str(), STARPU_CALLBACK_WITH_ARG_NFREE, on_done,
                                                arg, 0)
                           : starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, args, bytes,
-                                               STARPU_EXECUTE_WHERE, b.compute_where, STARPU_PRIORITY, b.priority,
-                                               STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
+                                               STARPU_EXECUTE_WHERE, b.place.where, STARPU_PRIORITY, b.place.priority,
+                                               STARPU_TASK_WORKERIDS, b.place.workers.len(), b.place.workers.data(),
                                                STARPU_NAME, b.name.c_str(), 0);
   check_starpu(ret, what);
 }

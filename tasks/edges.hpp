@@ -67,8 +67,8 @@ inline int submit_edges(const std::vector<BlockData>& blocks, BlockData& b, bool
   if (has_ipc_outputs(b)) where = STARPU_CUDA;
   starpu_codelet& cl = codelet_for(edges_task::codelet(), nodes, n);
   check_starpu(starpu_task_insert(&cl, STARPU_DATA_MODE_ARRAY, d, n, STARPU_VALUE, &a, sizeof(a),
-                                  STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
-                                  b.workers.data(), 0),
+                                  STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.place.workers.len(),
+                                  b.place.workers.data(), 0),
                "submitting save_edges");
   return 1;
 }

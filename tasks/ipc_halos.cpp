@@ -92,7 +92,7 @@ int only_gpu_node() {
 }
 
 bool gpu_only(const BlockData& b) {
-  return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.compute_where & STARPU_CPU);
+  return starpu_worker_get_count_by_type(STARPU_CPU_WORKER) == 0 || !(b.place.where & STARPU_CPU);
 }
 
 #if defined(ONDES_IPC_HALOS) && !defined(STARPU_SIMGRID)

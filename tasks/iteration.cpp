@@ -88,7 +88,7 @@ int submit_velocity_readers(GraphData& g, const IterationPlan& plan, int n, int 
       tasks += submit_station_group(g.blocks, g.stations[i], plan.rank, n, plan.nsteps, parity, plan.small_where);
   if (g.pgv)
     for (BlockData& b : g.blocks)
-      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.workers);
+      if (starpu_data_handle_t h = (*g.pgv)[b.info.id]) tasks += submit_pgv(b.h_velocity, h, b.info.shape, plan.small_where, b.place.workers);
   if (g.planes)
     for (const PlanePart& p : *g.planes) tasks += submit_accumulate(p, plan.rank, plan.small_where);
   return tasks;

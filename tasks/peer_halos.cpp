@@ -39,17 +39,17 @@ int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& poli
   int routed = 0;
   for (BlockData& b : blocks) {
     b.routes.out_node.fill(-1);
-    if (!policy.peer_halos || !policy.gpu_affinity || !b.local || b.compute_where != STARPU_CUDA || !on_gpu(b.node))
+    if (!policy.peer_halos || !policy.gpu_affinity || !b.local || b.place.where != STARPU_CUDA || !on_gpu(b.place.node))
       continue;
     for (int dir = 0; dir < kDirections; ++dir) {
       const int nb = b.info.neighbour[dir];
       if (nb < 0) continue;
       const BlockData& o = blocks[nb];
-      if (!o.local || !on_gpu(o.node) || o.node == b.node) continue;
-      const auto key = std::make_pair(b.node, o.node);
-      if (!reachable.count(key)) reachable[key] = peer_reachable(b.node, o.node);
+      if (!o.local || !on_gpu(o.place.node) || o.place.node == b.place.node) continue;
+      const auto key = std::make_pair(b.place.node, o.place.node);
+      if (!reachable.count(key)) reachable[key] = peer_reachable(b.place.node, o.place.node);
       if (!reachable[key]) continue;
-      b.routes.out_node[dir] = o.node;
+      b.routes.out_node[dir] = o.place.node;
       ++routed;
     }
   }

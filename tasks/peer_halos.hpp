@@ -17,7 +17,7 @@
 namespace ondes {
 
 // Sets each local block's out_node: the memory node of the neighbour reading each boundary buffer
-// where the policy asks for peer halos, the block computes on one GPU only (compute_where CUDA,
+// where the policy asks for peer halos, the block computes on one GPU only (place.where CUDA,
 // pinned) and the neighbour on another GPU of this process that this one may reach (peer access is
 // enabled here where StarPU has not); -1 otherwise. Returns the buffers so routed.
 int route_peer_halos(std::vector<BlockData>& blocks, const ExecutionPolicy& policy);

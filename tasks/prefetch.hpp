@@ -29,20 +29,20 @@ inline starpu_codelet& codelet() {
 // After the velocity (or stress) updates of a half step: block b's buffers of that field from the
 // neighbours whose GPU (memory node) is not b's, fetched to b's GPU. Returns the tasks submitted.
 inline int submit_ghost_prefetch(std::vector<BlockData>& blocks, const BlockData& b, bool velocity) {
-  if (!b.local || b.node < 0 || starpu_node_get_kind(unsigned(b.node)) != STARPU_CUDA_RAM) return 0;
+  if (!b.local || b.place.node < 0 || starpu_node_get_kind(unsigned(b.place.node)) != STARPU_CUDA_RAM) return 0;
   starpu_data_descr d[kDirections];
   int n = 0;
   for (int dir = 0; dir < kDirections; ++dir) {
     const int nb = b.info.neighbour[dir];
-    if (nb < 0 || !blocks[nb].local || blocks[nb].node < 0 || blocks[nb].node == b.node) continue;
+    if (nb < 0 || !blocks[nb].local || blocks[nb].place.node < 0 || blocks[nb].place.node == b.place.node) continue;
     const BlockData& other = blocks[nb];
-    if (other.routes.out_node[opposite(dir)] == b.node) continue;  // written here by a peer write
+    if (other.routes.out_node[opposite(dir)] == b.place.node) continue;  // written here by a peer write
     d[n++] = {velocity ? other.h_velocity_out[opposite(dir)] : other.h_stress_out[opposite(dir)], STARPU_R};
   }
   if (n == 0) return 0;
   check_starpu(starpu_task_insert(&prefetch_task::codelet(), STARPU_DATA_MODE_ARRAY, d, n, STARPU_EXECUTE_WHERE,
-                                  STARPU_CUDA, STARPU_TASK_WORKERIDS, b.workers.len(), b.workers.data(),
-                                  STARPU_PRIORITY, b.priority, 0),
+                                  STARPU_CUDA, STARPU_TASK_WORKERIDS, b.place.workers.len(), b.place.workers.data(),
+                                  STARPU_PRIORITY, b.place.priority, 0),
                "submitting prefetch_ghosts");
   return 1;
 }

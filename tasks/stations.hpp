@@ -95,7 +95,7 @@ inline int submit_record(std::vector<BlockData>& blocks, StationGroup& g, Record
   }
   // Reading one block's velocity, the task runs on that block's GPU (a group across blocks on
   // several GPUs is sampled: partition/stations).
-  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].workers : any_workers();
+  const WorkerSet& workers = !g.sampled && a.nblocks == 1 ? blocks[g.blocks[0]].place.workers : any_workers();
   int count = 2 + a.nblocks;
   if (token) d[count++] = {token, STARPU_RW};
   std::vector<int> nodes(size_t(count), STARPU_SPECIFIC_NODE_CPU);
@@ -124,8 +124,8 @@ inline int submit_station_group(std::vector<BlockData>& blocks, StationGroup& g,
           SampleArgs a{b.info.shape.cells(), static_cast<int>(s)};
           check_starpu(starpu_task_insert(&sample_task::codelet(), STARPU_R, b.h_velocity, STARPU_R, g.h_points,
                                           STARPU_W, g.h_samples[s][parity], STARPU_VALUE, &a, sizeof(a),
-                                          STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
-                                          b.workers.data(), 0),
+                                          STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.place.workers.len(),
+                                          b.place.workers.data(), 0),
                        "submitting sample_stations");
           ++tasks;
         }

@@ -36,8 +36,8 @@ inline starpu_codelet& codelet() {
 inline int submit_watch(BlockData& b, unsigned long long where) {
   BlockShape s = b.info.shape;
   check_starpu(starpu_task_insert(&watch_task::codelet(), STARPU_R, b.h_velocity, STARPU_W, b.h_peak, STARPU_VALUE, &s,
-                                  sizeof(s), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.workers.len(),
-                                  b.workers.data(), 0),
+                                  sizeof(s), STARPU_EXECUTE_WHERE, where, STARPU_TASK_WORKERIDS, b.place.workers.len(),
+                                  b.place.workers.data(), 0),
                "submitting watch_velocity");
   return 1;
 }
