@@ -10,12 +10,12 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "engine/runtime.hpp"
 #include "codelets/compute.hpp"
 #include "codelets/source.hpp"
 #include "codelets/stations.hpp"
-#include "io/case_reader.hpp"
-#include "io/tuning.hpp"
+#include "engine/runtime.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/case/tuning.hpp"
 #include "partition/block_data.hpp"
 #include "partition/stations.hpp"
 #include "physics/grid_setup.hpp"

@@ -2,7 +2,7 @@
 // core/case.hpp says why): after each update the block's fields Ondes3D holds at zero there are
 // zero again. Its WhereAmI (original/src/inlineFunctions.h) computes cells MIN - DELTA + 2 ..
 // MAX + DELTA and holds the next ones (LIMIT) at zero; its vx sits west of its normal stresses and
-// its vz above them, ours east and below, so on the .prm grid (one cell more west, io/ondes3d_prm.cpp):
+// its vz above them, ours east and below, so on the .prm grid (one cell more west, io/ondes3d/ondes3d_prm.cpp):
 //   y-low face (bit 0), plane j = 0: the fields at integer y (vx, vz; sxx, syy, szz, sxz) are its
 //     LIMIT cells beside its first vx plane;
 //   y-high face (bit 1), plane j = ny - 1: the fields at half y (vy; sxy, syz) are its LIMIT vx plane;

@@ -40,7 +40,7 @@
 //   the velocities above the surface there, which the C-PML memory above reads, are zero
 //   (surface.hpp surface_above), as its LIMIT velocities are at every level.
 // The memory of a block's edge cells reads its neighbours' across a block boundary: a run takes one
-// block (io/case_validation.cpp).
+// block (io/case/case_validation.cpp).
 #pragma once
 #include "codelets/kernel_support.hpp"
 #include "codelets/pml_cells.hpp"

@@ -156,7 +156,7 @@ struct Source {
   std::string label;  // where it was given, for messages ("file:line" of a fault file); empty: [[sources]]
 };
 
-// A kinematic finite fault read from a file of point sources (io/fault_reader.hpp); its points are
+// A kinematic finite fault read from a file of point sources (io/case/fault_reader.hpp); its points are
 // appended to Case::sources.
 struct Fault {
   std::string file;  // as resolved against the case file's folder
@@ -165,7 +165,7 @@ struct Fault {
   std::string history;                // Ondes3D's moment-rate history file
   std::array<double, 3> offset{};     // Ondes3D's (x, y, z) go to (offset + (y, x, -z))
   // Where Ondes3D computes a point, in the files' coordinates: [region_min, region_max) along each
-  // axis; the points outside are skipped with a warning (io/ondes3d_sources.hpp). Unbounded: all.
+  // axis; the points outside are skipped with a warning (io/ondes3d/ondes3d_sources.hpp). Unbounded: all.
   std::array<double, 3> region_min{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, region_max{HUGE_VAL, HUGE_VAL, HUGE_VAL};
   size_t first = 0, count = 0;  // its points in Case::sources
 };
@@ -203,10 +203,10 @@ struct PlaneSpec {
   // (index -1) where Ondes3D's surface scheme keeps the velocities it extrapolates.
   bool hidden = false;
 };
-// Ondes3D's surface files (a .prm's <i0> <j0> <k0>; io/ondes3d_surface_files.hpp), written beside
+// Ondes3D's surface files (a .prm's <i0> <j0> <k0>; io/ondes3d/ondes3d_surface_files.hpp), written beside
 // the planes they are cut from: its plane indices (k0: the level of its vx, 1 on a layered model's
 // free surface), the level of its displacement's xy file (1 wherever its surface is FREE, its
-// geological models included), its indices (j, i, k) of grid cell (0, 0, 0) (io/ondes3d_geology.hpp
+// geological models included), its indices (j, i, k) of grid cell (0, 0, 0) (io/ondes3d/ondes3d_geology.hpp
 // Geometry::indices), its lowest written i, j, k and highest i, j (the highest k is 2), its <dir>.
 struct Ondes3dSurfaceFiles {
   bool on = false;
@@ -220,7 +220,7 @@ struct SnapshotOptions {
   std::vector<PlaneSpec> requested;  // the case's planes (default: the top face z = 0)
   bool velocity = true, displacement = false;  // quantity = "velocity", "displacement" or "both"
   // What the run writes: each requested plane in each quantity, then Ondes3D's files' planes
-  // (io/snapshot_file.hpp resolve_snapshot_planes).
+  // (io/case/snapshot_plan.hpp resolve_snapshot_planes).
   std::vector<PlaneSpec> planes;
   bool pgv = true;  // peak ground velocity map of the top face over the whole run
   std::string file;  // default: <stem>_snapshots.h5 (and .xdmf)

@@ -1,6 +1,6 @@
 // How a run executes, apart from what it computes: the tuning choices that change speed, never the
 // results (every value gives the same seismograms, bit for bit: test_invariance, test_lab). Set by
-// the case's [tuning] table and `--tune KEY=VALUE` (io/tuning.cpp reads both); defaults are the best
+// the case's [tuning] table and `--tune KEY=VALUE` (io/case/tuning.cpp reads both); defaults are the best
 // measured (docs/performance.md). Kernels and tasks receive it in their arguments; nothing reads
 // the environment for it.
 #pragma once

@@ -13,13 +13,13 @@
 #include <spdlog/spdlog.h>
 
 #include "engine/progress.hpp"
-#include "io/checkpoint.hpp"
+#include "io/results/checkpoint.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
 #include "tasks/gather.hpp"
-#include "tasks/iteration.hpp"
 #include "tasks/ipc_halos.hpp"
+#include "tasks/iteration.hpp"
 #include "tasks/messages.hpp"
 #include "tasks/park.hpp"
 #include "tasks/peer_halos.hpp"

@@ -17,10 +17,10 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/progress.hpp"
 #include "core/pml_layout.hpp"
-#include "io/checkpoint.hpp"
-#include "io/snapshot_file.hpp"
+#include "engine/progress.hpp"
+#include "io/results/checkpoint.hpp"
+#include "io/results/snapshot_file.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"

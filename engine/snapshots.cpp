@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "io/ondes3d_surface_files.hpp"
+#include "io/ondes3d/ondes3d_surface_files.hpp"
 #include "partition/halo.hpp"
 #include "partition/handles.hpp"
 #include "tasks/gather.hpp"

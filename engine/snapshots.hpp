@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "io/snapshot_file.hpp"
+#include "io/results/snapshot_file.hpp"
 #include "partition/block_data.hpp"
 #include "partition/mapping.hpp"
 #include "tasks/iteration.hpp"

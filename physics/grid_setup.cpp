@@ -271,7 +271,7 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
     if (it == classes.end()) it = classes.insert(classes.end(), level_vp[level]);
     level_class[level] = int(it - classes.begin());
   }
-  if (classes.size() > size_t(PmlLayout::kVpClasses))  // io/case_validation.cpp refuses such cases
+  if (classes.size() > size_t(PmlLayout::kVpClasses))  // io/case/case_validation.cpp refuses such cases
     throw std::logic_error("more C-PML vp classes than PmlLayout holds");
   const int n_axis[3] = {s.nx, s.ny, s.nz};
   const int origin[3] = {x0, y0, 0};

@@ -87,7 +87,7 @@ float velocity_buoyancy(const Case& c, const float* material, const BlockShape& 
 // Ondes3D's body forces of moment source src (project axes: m = Mxx Myy Mzz Mxy Mxz Myz, x north,
 // y east, z down) in block (x0, y0, s), merged by the value they update, with the accumulated
 // moment as their time function (emitter `emitter`). The grid of a .prm case puts Ondes3D's vx
-// nodes on the project's vy points, its vy on vx, its vz on vz (io/ondes3d_prm.cpp, Geometry), so
+// nodes on the project's vy points, its vy on vx, its vz on vz (io/ondes3d/ondes3d_prm.cpp, Geometry), so
 // every force lands on a point: corner (a, b, c) is the vx node at east (a + 1/2) h, north b h,
 // depth c h; Ondes3D's vx, vy and vz of a node sit 0, (1/2, 1/2, 0) and (1/2, 0, 1/2) cells from it
 // (east, north, up).

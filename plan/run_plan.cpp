@@ -9,8 +9,8 @@
 #include <stdexcept>
 
 #include "core/case_error.hpp"
-#include "io/case_reader.hpp"
-#include "io/tuning.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/case/tuning.hpp"
 #include "partition/block_data.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/grid_setup.hpp"
@@ -64,7 +64,7 @@ void place_compute(const Case& c, RunPlan& p) {
 // (docs/performance.md, Decisions: Blocks chosen for the workers).
 std::pair<int, int> default_blocks(const Case& c, const Launch& l) {
   const int gpus = l.gpus, cpus = l.cpu_workers;
-  // Ondes3D's surface takes blocks cut along one axis (io/case_validation.cpp): 1 x 2W for CPUs.
+  // Ondes3D's surface takes blocks cut along one axis (io/case/case_validation.cpp): 1 x 2W for CPUs.
   const bool one_axis = c.boundaries.surface == SurfaceScheme::Ondes3d;
   const int nbx = gpus > 0 || cpus <= 1 || one_axis ? 1 : 2;
   int nby = gpus > 0 ? gpus : std::max(1, one_axis && cpus > 1 ? 2 * cpus : cpus);

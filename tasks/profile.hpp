@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "io/run_profile.hpp"
+#include "io/results/run_profile.hpp"
 
 namespace ondes::profile {
 

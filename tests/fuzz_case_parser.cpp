@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "io/case_reader.hpp"
+#include "io/case/case_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -24,7 +24,7 @@ inline std::vector<float> read_floats(const std::string& file, const std::string
   return v;
 }
 
-// A text dataset under obj (io/h5util.hpp: text_dataset's scalar string or compressed_text's
+// A text dataset under obj (io/results/h5util.hpp: text_dataset's scalar string or compressed_text's
 // bytes), its bytes as they are stored; empty when absent.
 inline std::string read_text(hid_t obj, const char* name) {
   if (H5Lexists(obj, name, H5P_DEFAULT) <= 0) return "";

@@ -8,9 +8,9 @@
 #include <memory>
 #include <unistd.h>
 
-#include "engine/simulation.hpp"
 #include "core/case.hpp"
-#include "io/model_reader.hpp"
+#include "engine/simulation.hpp"
+#include "io/results/model_reader.hpp"
 #include "physics/model3d.hpp"
 
 namespace ondes::test {

@@ -12,7 +12,7 @@
 
 #include "analytic.hpp"
 #include "helpers.hpp"
-#include "io/case_reader.hpp"
+#include "io/case/case_reader.hpp"
 #include "physics/source.hpp"
 
 using namespace ondes;

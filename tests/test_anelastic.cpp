@@ -13,8 +13,8 @@
 
 #include "analytic.hpp"
 #include "helpers.hpp"
-#include "io/case_reader.hpp"
-#include "io/model_reader.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/results/model_reader.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/medium.hpp"

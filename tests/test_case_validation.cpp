@@ -5,7 +5,7 @@
 #include <regex>
 #include <string>
 
-#include "io/case_reader.hpp"
+#include "io/case/case_reader.hpp"
 
 using namespace ondes;
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "h5read.hpp"
-#include "io/output_h5.hpp"
+#include "io/results/output_h5.hpp"
 #include "shell.hpp"
 
 namespace fs = std::filesystem;

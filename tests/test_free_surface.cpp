@@ -11,7 +11,7 @@
 #include "analytic.hpp"
 #include "halfspace.hpp"
 #include "helpers.hpp"
-#include "io/case_reader.hpp"
+#include "io/case/case_reader.hpp"
 #include "physics/source.hpp"
 
 using namespace ondes;

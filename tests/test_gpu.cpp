@@ -15,7 +15,7 @@
 
 #include "h5read.hpp"
 #include "helpers.hpp"
-#include "io/tuning.hpp"
+#include "io/case/tuning.hpp"
 #include "physics/source.hpp"
 
 namespace fs = std::filesystem;

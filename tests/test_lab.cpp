@@ -15,14 +15,14 @@
 #include <sstream>
 #include <thread>
 
+#include "engine/runtime.hpp"
 #include "h5read.hpp"
 #include "helpers.hpp"
-#include "io/case_reader.hpp"
-#include "io/h5util.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/results/h5util.hpp"
 #include "perfmodels/cost_model.hpp"
 #include "physics/pml.hpp"
 #include "shell.hpp"
-#include "engine/runtime.hpp"
 #include "tasks/iteration.hpp"
 #include "tasks/park.hpp"
 #include "tasks/profile.hpp"

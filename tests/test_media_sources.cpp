@@ -14,9 +14,9 @@
 #include <fmt/ranges.h>
 
 #include "helpers.hpp"
-#include "io/case_reader.hpp"
-#include "io/fault_reader.hpp"
-#include "io/model_reader.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/case/fault_reader.hpp"
+#include "io/results/model_reader.hpp"
 #include "partition/block_data.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/medium.hpp"

@@ -17,9 +17,9 @@
 #include <thread>
 
 #include "h5read.hpp"
-#include "io/compare.hpp"
-#include "io/model_reader.hpp"
-#include "io/output_h5.hpp"
+#include "io/results/compare.hpp"
+#include "io/results/model_reader.hpp"
+#include "io/results/output_h5.hpp"
 #include "partition/mapping.hpp"
 #include "physics/model3d.hpp"
 #include "shell.hpp"

@@ -15,10 +15,10 @@
 
 #include "h5read.hpp"
 #include "helpers.hpp"
-#include "shell.hpp"
-#include "io/case_reader.hpp"
-#include "io/ondes3d_prm.hpp"
+#include "io/case/case_reader.hpp"
+#include "io/ondes3d/ondes3d_prm.hpp"
 #include "physics/medium.hpp"
+#include "shell.hpp"
 
 using namespace ondes;
 namespace fs = std::filesystem;
@@ -76,7 +76,7 @@ class Ondes3dInput : public ::testing::Test {
   Case expect_conversion_bitwise(const fs::path& prm) {
     Case c = read_case(prm.string());
     EXPECT_NO_THROW(validate_case(c));
-    c.run.set_blocks(1, 2);  // cut along one axis: Ondes3D's surface (io/case_validation.cpp)
+    c.run.set_blocks(1, 2);  // cut along one axis: Ondes3D's surface (io/case/case_validation.cpp)
     const auto direct = test::run(c);
     std::vector<Provenance> where;
     std::ifstream in(prm);

@@ -15,9 +15,9 @@
 #include <fstream>
 #include <regex>
 
-#include "shell.hpp"
-#include "io/case_reader.hpp"
+#include "io/case/case_reader.hpp"
 #include "physics/model3d.hpp"
+#include "shell.hpp"
 
 using namespace ondes;
 namespace fs = std::filesystem;

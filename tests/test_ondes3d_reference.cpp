@@ -124,7 +124,7 @@ TEST_F(Ondes3dReference, ChuetsuLayeredQ0LikeTheOriginal) { expect_like_the_orig
 // time by its indices' C parities, its surface's fold and images, its misplaced yz drive,
 // codelets/day_bradley.hpp): within 1% (L2 and peak).
 TEST_F(Ondes3dReference, ChuetsuLayeredDayBradleyLikeTheOriginal) {
-  // Cut along y: its misplaced yz drive crosses x (io/case_validation.cpp).
+  // Cut along y: its misplaced yz drive crosses x (io/case/case_validation.cpp).
   expect_like_the_original("chuetsu-layered-daybradley", 1e-2, 1e-2, "parameters/chuetsu-oki/chuetsu-oki.prm", 6, "1x2");
   // Its converted TOML case (q_scheme = "day_bradley" with q_tau, q_w0, q_origin, q_yz_skew) runs
   // the same bits, in other blocks too.

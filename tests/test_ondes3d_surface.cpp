@@ -187,7 +187,7 @@ namespace {
 
 // A restart goes on with the displacement's sums from the checkpoint (1x3 to 1x2 blocks): the files
 // of step 60 those of the uninterrupted run, byte for byte (the checkpoint keeps Ondes3D's surface
-// state past the grid's last column too: io/checkpoint.cpp surface_edge). A checkpoint of a run
+// state past the grid's last column too: io/results/checkpoint.cpp surface_edge). A checkpoint of a run
 // without displacement planes cannot carry them: refused with the way out (exit 2, nothing run).
 TEST_F(Ondes3dSurface, RestartCarriesTheDisplacement) {
   const fs::path out = dir_ / "output" / "chuetsu-oki", whole = dir_ / "whole";

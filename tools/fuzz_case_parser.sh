@@ -25,7 +25,7 @@ hdf5_lib=$(pkg-config --libs hdf5-serial 2>/dev/null || echo "-L/usr/lib/x86_64-
 clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined $ndebug \
   -fsanitize-ignorelist="$here/tools/fuzz_ignorelist.txt" \
   -DTOML_HEADER_ONLY=1 -DSPDLOG_FMT_EXTERNAL=1 -I"$here" $hdf5_inc \
-  "$here/tests/fuzz_case_parser.cpp" "$here"/io/*.cpp "$here"/physics/*.cpp \
+  "$here/tests/fuzz_case_parser.cpp" "$here"/io/*/*.cpp "$here"/physics/*.cpp \
   $hdf5_lib -lz -lspdlog -lfmt -o "$out/fuzz_case_parser"
 cp "$here"/inputs/*.toml "$out/corpus/"
 cd "$out"
