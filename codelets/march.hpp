@@ -30,11 +30,11 @@ namespace ondes::cuda::march {
 // One thread block's march (velocity_march). XF: the x halo of the faces hs.x serves comes from the
 // neighbours' buffers (XPatch). A function of its own, inlined in the kernel: the same body as the
 // kernel itself spilled 8 bytes in its saving, uniform-material instantiation, this one none.
+// Tiles: sxx, sxy, sxz, syy, syz and rho (kCellForm); XPatch's slots after them.
 template <int TY, bool Save, int Form, bool XF>
 __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBox& b, float* __restrict__ v,
                                                 const float* __restrict__ s, const float* __restrict__ mat,
                                                 const MarchHalos& hs, const Column& c) {
-  // tiles: sxx, sxy, sxz, syy, syz, rho (kCellForm); slots: XPatch's, after the tiles
   constexpr int F = velocity_tiles(Form), K = Tile<TY>::kSize, slots = F * K;
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);
@@ -97,11 +97,11 @@ __global__ void __launch_bounds__(kTx* TY, MinBlocks)
 // One thread block's march (stress_march); XF as velocity_column's. N: the memory sets of an
 // attenuating medium (0: elastic), a its anelastic buffer; a cell's memory is loaded a plane ahead,
 // as its stress is, and the cell updated by anelastic.hpp's anelastic_stress, as the CPU rows.
+// Staged: vx, vy, vz and 1/mu of the plane below (kCellForm); XPatch's slots after the tiles.
 template <int TY, bool Save, int Form, bool XF, int N>
 __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox& b, float* __restrict__ s,
                                               const float* __restrict__ v, const float* __restrict__ mat,
                                               const MarchHalos& hs, const AnelasticView& a, const Column& c) {
-  // staged: vx, vy, vz, 1/mu of the plane below (kCellForm); slots: XPatch's, after the tiles
   constexpr int F = reads_arrays(Form) ? 4 : 3, K = Tile<TY>::kSize, slots = stress_tiles(Form) * K;
   const BlockShape sh = p.shape;
   const Staging<TY> st(sh, b, c.i0, c.j0);

@@ -68,12 +68,28 @@ __global__ void emitters_kernel(const SourceEmitter* emitters, int64_t n, const 
   if (e < n) values[e] = emitter_value(emitters[e], samples, t);
 }
 
-// A thread per source point; the first of each run adds the run (source_run): runs are
-// independent, so a finite fault's points go in parallel without atomics.
-__global__ void sources_kernel(float* field, const SourcePoint* points, int64_t count, const double* values) {
+// A thread per source point puts its term (coef times its emitter's value) in shared memory; the
+// first point of each run then adds the run: its terms summed in their order, from shared memory
+// within the thread block and from the points past its end (source_run's products and sums, hence
+// its bits). Runs are independent, so a finite fault's points go in parallel without atomics.
+// Why the terms first: with each run's points read one after another by its first thread, a warp
+// waited on one or two lanes' loads for dozens of iterations (docs/performance.md, Decisions:
+// source runs).
+constexpr int kSourceThreads = 128;
+__global__ void __launch_bounds__(kSourceThreads)
+    sources_kernel(float* field, const SourcePoint* points, int64_t count, const double* values) {
+  __shared__ double terms[kSourceThreads];
   const int64_t q = thread_index();
-  if (q >= count || points[q].run == 0) return;
-  field[points[q].target] += static_cast<float>(source_run(points + q, values));
+  const int t = threadIdx.x;
+  SourcePoint p{};
+  if (q < count) p = points[q], terms[t] = p.coef * values[p.emitter];
+  __syncthreads();
+  if (q >= count || p.run == 0) return;
+  const int here = min(p.run, kSourceThreads - t);
+  double sum = 0;
+  for (int r = 0; r < here; ++r) sum += terms[t + r];
+  for (int r = here; r < p.run; ++r) sum += points[q + r].coef * values[points[q + r].emitter];
+  field[p.target] += static_cast<float>(sum);
 }
 
 }  // namespace
@@ -82,7 +98,8 @@ void apply_sources(float* field, const SourceArgs& a, double t, cudaStream_t str
   if (a.count <= 0) return;
   emitters_kernel<<<blocks_for(a.nemitters, 128), 128, 0, stream>>>(a.emitters, a.nemitters, a.samples, t, a.values);
   check_launch("emitters_kernel");
-  sources_kernel<<<blocks_for(a.count, 128), 128, 0, stream>>>(field, a.points, a.count, a.values);
+  const int64_t blocks = blocks_for(a.count, kSourceThreads);
+  sources_kernel<<<blocks, kSourceThreads, 0, stream>>>(field, a.points, a.count, a.values);
   check_launch("sources_kernel");
 }
 
