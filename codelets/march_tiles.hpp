@@ -252,6 +252,11 @@ __device__ inline void load_cell(float (&r)[C], const float* f, int64_t n, int64
 #pragma unroll
   for (int c = 0; c < C; ++c) r[c] = f[c * n + q];
 }
+template <int C>
+__device__ inline void copy_cell(float (&to)[C], const float (&from)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) to[c] = from[c];
+}
 
 // The z windows of a march's first plane, q the thread's cell in it: the velocity march's stresses
 // (sxz, syz planes k-2..k+1, szz k-1..k+2; VelocityAt), the stress march's velocities (vx, vy
@@ -279,12 +284,6 @@ __device__ inline StressAt<TY> stress_windows(const float* vx, const float* vy, 
     at.wz[d] = vz[q + (d - 2) * sz];
   }
   return at;
-}
-
-template <int C>
-__device__ inline void copy_cell(float (&to)[C], const float (&from)[C]) {
-#pragma unroll
-  for (int c = 0; c < C; ++c) to[c] = from[c];
 }
 
 // Cell (i, j, k)'s new values, still in this thread's registers (now: the kind's components), into

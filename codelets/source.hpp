@@ -13,13 +13,16 @@ ONDES_HD inline double emitter_value(const SourceEmitter& e, const double* sampl
   return stf_value(e.stf, e.f0, e.t0, e.duration, t, samples + e.sample0);
 }
 
-// The run of points starting at p (its length p->run) on one value, summed in double in their
-// order from their emitters' values: one float rounding per value and step however many points
-// share it (a finite fault puts dozens on one), the same on CPU and GPU.
+// A point's term at a step: its coefficient times its emitter's value.
+ONDES_HD inline double source_term(const SourcePoint& p, const double* values) { return p.coef * values[p.emitter]; }
+
+// The run of points starting at p (its length p->run) on one value, its terms summed in double in
+// their order: one float rounding per value and step however many points share it (a finite fault
+// puts dozens on one), the same on CPU and GPU.
 ONDES_HD inline double source_run(const SourcePoint* p, const double* values) {
   double sum = 0;
   const int32_t n = p->run;
-  for (int32_t r = 0; r < n; ++r) sum += p[r].coef * values[p[r].emitter];
+  for (int32_t r = 0; r < n; ++r) sum += source_term(p[r], values);
   return sum;
 }
 
@@ -82,13 +85,13 @@ __global__ void __launch_bounds__(kSourceThreads)
   const int64_t q = thread_index();
   const int t = threadIdx.x;
   SourcePoint p{};
-  if (q < count) p = points[q], terms[t] = p.coef * values[p.emitter];
+  if (q < count) p = points[q], terms[t] = source_term(p, values);
   __syncthreads();
   if (q >= count || p.run == 0) return;
   const int here = min(p.run, kSourceThreads - t);
   double sum = 0;
   for (int r = 0; r < here; ++r) sum += terms[t + r];
-  for (int r = here; r < p.run; ++r) sum += points[q + r].coef * values[points[q + r].emitter];
+  for (int r = here; r < p.run; ++r) sum += source_term(points[q + r], values);
   field[p.target] += static_cast<float>(sum);
 }
 

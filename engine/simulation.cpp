@@ -180,7 +180,7 @@ void Simulation::pin_to_gpus() {
 int Simulation::pin_blocks(const std::vector<std::vector<int>>& groups) {
   // The plan's GPU of each block (plan/run_plan.cpp), for the GPUs it was made for: nothing else.
   if (groups.size() < 2 || plan_.blocks[0].gpu < 0 || int(groups.size()) != plan_.launch.gpus) return 0;
-  const int n = static_cast<int>(starpu_worker_get_count());
+  const std::vector<int> cpus = ParkedCpus::cpu_workers();
   int pinned = 0;
   for (BlockData& b : blocks_) {
     if (!b.local) continue;
@@ -193,8 +193,7 @@ int Simulation::pin_blocks(const std::vector<std::vector<int>>& groups) {
     const bool gpu = std::any_of(group.begin(), group.end(),
                                  [](int w) { return starpu_worker_get_type(w) == STARPU_CUDA_WORKER; });
     if (gpu && (b.place.where & STARPU_CPU))
-      for (int w = 0; w < n; ++w)
-        if (starpu_worker_get_type(w) == STARPU_CPU_WORKER) b.place.workers.add(w);
+      for (int w : cpus) b.place.workers.add(w);
     ++pinned;
   }
   return pinned;
