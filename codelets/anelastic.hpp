@@ -1,6 +1,8 @@
 // The stress update of a cell in an attenuating medium, shared by the CPU rows, the CUDA march
 // (codelets/march.hpp) and the PML cells (codelets/pml_cells.hpp).
 #pragma once
+#include <type_traits>
+
 #include "codelets/stencil.hpp"
 
 namespace ondes {
@@ -36,6 +38,23 @@ struct AnelasticCell {
   int x, y, z, plane;
   bool pml = false;
 };
+// A block's view as the cells of a kernel or row that are not Ondes3D's Day and Bradley's see it
+// (Ondes3d false): its tests said where the compiler sees them, they fold away (with them, the CPU
+// rows were not vectorised and the CUDA march kept the registers of Day and Bradley's paths).
+template <bool Ondes3d>
+ONDES_CELL AnelasticView known_view(const AnelasticView& a) {
+  AnelasticView own = a;
+  if constexpr (!Ondes3d) own.ondes3d = 0, own.image_stride = 0;
+  return own;
+}
+// f(std::true_type{}) for a block of Ondes3D's Day and Bradley (ondes3d) where Possible, else
+// f(std::false_type{}): the kernels that fold its paths away (known_view) serve the others.
+template <bool Possible, class F>
+void with_ondes3d(int ondes3d, F&& f) {
+  if constexpr (Possible)
+    if (ondes3d) return f(std::true_type{});
+  f(std::false_type{});
+}
 // A cell's N memory sets, in registers.
 template <int N>
 struct CellMemory {
@@ -54,6 +73,26 @@ ONDES_CELL CellMemory<N> load_memory(const AnelasticView& a, int64_t n, int64_t 
   }
   return m;
 }
+// anelastic_stress with one mechanism, not Ondes3D's (coarse-grained), rate Hooke's law of the
+// unrelaxed moduli: the mechanism's drive gp x (the P part's rates) + gs x (the S part's) is Hooke's
+// law of the moduli gp x P + gs x S, one evaluation instead of two (fewer instructions and
+// registers, and other roundings than anelastic_stress's: docs/performance.md, Decisions:
+// anelastic rates).
+template <class Put>
+ONDES_CELL void one_mechanism_stress(const AnelasticCell& c, const CellMemory<1>& z0, const Moduli& u, float mu,
+                                     const Diffs& d, float scale, float (&rate)[kStressComponents], Put&& put) {
+  const float gp = c.r.p[0], gs = c.r.s[0], decay = c.r.decay[0];
+  float drive[kStressComponents];
+  hooke(Moduli{gp * u.l2m - (2.0f * gs) * mu, gp * u.l2m, gs * u.mxy, gs * u.mxz, gs * u.myz, u.lam, u.l2m}, d,
+        scale, c.plane, [&](int k, float x) { drive[k] = x; });
+  ONDES_UNROLL
+  for (int k = 0; k < kStressComponents; ++k) {
+    if (at_surface(c.plane) && k == SZZ) continue;
+    const float z1 = decay * z0.z[0][k] + drive[k];
+    c.a.memory[int64_t(k) * c.n + c.i] = z1;
+    put(k, rate[k] - 0.5f * (z0.z[0][k] + z1));
+  }
+}
 // The update of cell c whose memory sets z0 are loaded, u its moduli and mu those at its normal
 // stresses (normal_shear): put(component, increment) for each stress component the cell updates
 // (Hooke's law of the unrelaxed moduli less the memory's mean), the new memory stored, Ondes3D's
@@ -69,6 +108,8 @@ ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMem
   // (fewer registers; docs/performance.md, Decisions: anelastic rates).
   float rate[kStressComponents], p_rate[kStressComponents], s_rate[kStressComponents];
   hooke(u, d, scale, plane, [&](int k, float x) { rate[k] = x; });
+  if constexpr (N == 1)
+    if (!a.ondes3d) return one_mechanism_stress(c, z0, u, mu, d, scale, rate, put);
   hooke(Moduli{u.l2m, u.l2m, 0.0f, 0.0f, 0.0f, fold * u.lam, u.l2m}, d, scale, plane,
         [&](int k, float x) { p_rate[k] = x; });
   hooke(Moduli{-2.0f * mu, 0.0f, u.mxy, u.mxz, u.myz, fold * u.lam, u.l2m}, d, scale, plane,
@@ -81,7 +122,8 @@ ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMem
     for (int k = 0; k < kStressComponents; ++k) {
       if ((at_surface(plane) && k == SZZ) || (a.ondes3d && k == SXZ)) continue;
       const int e = a.ondes3d ? a.ondes3d_cell(k, c.x, c.y, c.z) - m0 : 0;  // k's mechanism (Day and Bradley)
-      const float gp = c.r.p[2 * (l + e)], gs = c.r.shear(k)[2 * (l + e)], decay = c.r.decay[l + e];
+      const float* shear = a.ondes3d ? c.r.shear(k) : c.r.s;  // the corner classes are Day and Bradley's
+      const float gp = c.r.p[2 * (l + e)], gs = shear[2 * (l + e)], decay = c.r.decay[l + e];
       const float z1 = decay * z0.z[l][k] + (gp * p_rate[k] + gs * s_rate[k]);
       kept[k] += 0.5f * (z0.z[l][k] + z1);
       rate[k] -= 0.5f * (z0.z[l][k] + z1);

@@ -90,9 +90,10 @@ struct CellRow {
 // One x row of interior cells. The component arrays never overlap, hence ivdep; the z-plane kind
 // is a template parameter so the row has no branch and vectorises.
 template <class M>
-ONDES_RUN void velocity_row(float* v, const float* s, const M& mat, const CellRow& r, float scale) {
+ONDES_RUN void velocity_row(float* v, const float* s, const M& material, const CellRow& r, float scale) {
   const int64_t row = r.at, n = r.n, sy = r.sy, sz = r.sz;
   const int nx = r.nx;
+  const M mat = material;  // in registers (docs/performance.md, Decisions: material by value)
 #pragma GCC ivdep
   for (int64_t i = row; i < row + nx; ++i)
     add_velocity(v, n, i, mat.at(i), velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
@@ -143,13 +144,12 @@ ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, i
 }
 
 template <int Plane, int N, bool PerCell, class M>
-ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& mat, const CellRow& r, float scale) {
+ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& material, const CellRow& r,
+                          float scale) {
   const int64_t row = r.at, n = r.n, sy = r.sy, sz = r.sz;
   const int x0 = r.x0, j = r.j, k = r.k, nx = r.nx;
-  // Rows of a plane's or a cube's relaxations (not PerCell) are never Ondes3D's Day and Bradley's:
-  // said where the compiler sees it, its tests leave the row's loop.
-  AnelasticView own = a;
-  if constexpr (!PerCell) own.ondes3d = 0, own.image_stride = 0;
+  const M mat = material;  // as velocity_row's
+  const AnelasticView own = known_view<PerCell>(a);  // a plane's or cube's: never Day and Bradley's
   const RowRelaxation<N, PerCell> relax(own, x0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < nx; ++t) {
@@ -172,6 +172,28 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
     stress_row<kInterior, N, PerCell>(s, a, v, mat, r, scale);
 }
 
+// The PML cells of run r in an attenuating medium (anelastic_stress_pml_cell). Interior: r's plane
+// is kInterior, said where the compiler sees it (read at run time, the plane's tests kept the loop
+// from being vectorised: docs/performance.md, Decisions: anelastic PML rows); the planes near the
+// surface read it at run time.
+template <bool Interior, int N, bool PerCell, class Damped, class M>
+ONDES_RUN void anelastic_pml_run(const StepParams& p, float* s, const AnelasticView& a, const float* v,
+                                 const M& material, const PmlView& pv, const PmlRun& r, Damped damped) {
+  const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz(), row = r.row, q0 = r.q0;
+  const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = Interior ? int(kInterior) : r.plane;
+  const M mat = material;                                   // as velocity_row's
+  const AnelasticView own = known_view<PerCell>(a);         // a plane's or cube's: never Day and Bradley's
+  const RowRelaxation<N, PerCell> relax(own, i0, j, k);
+#pragma GCC ivdep
+  for (int t = 0; t < len; ++t) {
+    const int64_t c = row + i0 + t;
+    float g[2], d;
+    const AnelasticCell cell{own, relax.at(t, c, g, d), n, c, i0 + t, j, k, plane, true};
+    anelastic_stress_pml_cell<N>(p, s, cell, mat.at(c), pv, q0 + t, damped,
+                                 stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+  }
+}
+
 }  // namespace
 
 // The sweeps (external linkage: GCC's target_clones dispatches through an ifunc).
@@ -181,10 +203,11 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count, p.node_material) : PmlView{};
   for (int k = 0; k < sh.nz; ++k)
-    with_material(p, p.uniform_planes, mat, k, [&](const auto& m) ONDES_ROW {
+    with_material(p, {bool(p.uniform_planes), bool(p.parity_planes)}, mat, k, [&](const auto& plane) ONDES_ROW {
       const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
+        const auto m = plane.row(j);
         velocity_row(v, s, m, {row, 0, j, k, sh.nx, n, sy, sz}, p.dt_h);
         if (pml)
           pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
@@ -201,14 +224,15 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
   const BlockShape& sh = p.shape;
   const int64_t n = sh.cells(), sy = sh.sy(), sz = sh.sz();
   const PmlView pv = pml ? pml_view(sh, pml, count, p.node_material) : PmlView{};
-  // A 3D model's relaxations vary per cell, and so does its material: no plane form for it.
-  const bool uniform = p.uniform_planes && !a.per_cell;
+  // A 3D model's relaxations vary per cell, and so does its material: no plane or parity form for it.
+  const MaterialRead read{p.uniform_planes && !a.per_cell, p.parity_planes && !a.per_cell};
   for (int k = 0; k < sh.nz; ++k) {
     const int plane = z_plane(k, p.free_surface);
     const PmlView pk = pml ? pv.at_plane(sh, k) : pv;
-    with_material<N <= 1>(p, uniform, mat, k, [&](const auto& m) ONDES_ROW {
+    with_material<N <= 1>(p, read, mat, k, [&](const auto& planar) ONDES_ROW {
       for (int j = 0; j < sh.ny; ++j) {
         const int64_t row = sh.idx(0, j, k);
+        const auto m = planar.row(j);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
         const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
         if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
@@ -216,16 +240,10 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
             stress_pml_run(p, s, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
+          } else if (plane == kInterior) {
+            anelastic_pml_run<true, N, PerCell>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           } else {
-            const RowRelaxation<N, PerCell> relax(a, i0, j, k);
-#pragma GCC ivdep
-            for (int t = 0; t < len; ++t) {
-              const int64_t c = row + i0 + t;
-              float g[2], r;
-              const AnelasticCell cell{a, relax.at(t, c, g, r), n, c, i0 + t, j, k, plane, true};
-              anelastic_stress_pml_cell<N>(p, s, cell, m.at(c), pk, q0 + t, damped,
-                                           stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
-            }
+            anelastic_pml_run<false, N, PerCell>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           }
         });
         if (p.damping.layers) damp_row<kStressComponents>(p.damping.plane(k), s, n, row, sh.nx);
@@ -311,13 +329,10 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
   if (steps & kMarchStep)
     march::march_block<march::Velocity>("velocity_march", g, p, {b, v, s, mat, material_form(p), {edges, h}}, stream);
   if (pml_cells > 0 && (steps & kPmlStep)) {
-    const int f = material_form(p);
-    auto k = any(edges) ? (f == kPlaneForm  ? velocity_pml_cells<true, kPlaneForm>
-                           : f == kNodeForm ? velocity_pml_cells<true, kNodeForm>
-                                            : velocity_pml_cells<true, kCellForm>)
-                        : (f == kPlaneForm  ? velocity_pml_cells<false, kPlaneForm>
-                           : f == kNodeForm ? velocity_pml_cells<false, kNodeForm>
-                                            : velocity_pml_cells<false, kCellForm>);
+    auto k = of_form(material_form(p), [&](auto form) {
+      constexpr int F = decltype(form)::value;
+      return any(edges) ? velocity_pml_cells<true, F> : velocity_pml_cells<false, F>;
+    });
     k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, pml_cells, edges,
                                                       PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
@@ -344,26 +359,25 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
   if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;
-    // Ondes3D's nodes carry their moduli only for its Day and Bradley (N = 1) and elastic runs;
-    // every mechanism in every cell reads the arrays: the march and the PML cells alike.
-    constexpr int kNodes = N <= 1 ? kNodeForm : kCellForm;
-    const int f = material_form(p);
-    if (steps & kMarchStep) {
-      using S = march::Stress<N>;
-      march::march_block<S::template Kernel, S::kMaxBlocks>(
-          "stress_march", g, p, {b, s, v, mat, f == kNodeForm ? kNodes : f, {edges, h}}, stream, a);
-    }
-    if (pml_cells > 0 && (steps & kPmlStep)) {
-      auto k = any(edges) ? (f == kPlaneForm  ? stress_pml_cells<true, N, kPlaneForm>
-                             : f == kNodeForm ? stress_pml_cells<true, N, kNodes>
-                                              : stress_pml_cells<true, N, kCellForm>)
-                          : (f == kPlaneForm  ? stress_pml_cells<false, N, kPlaneForm>
-                             : f == kNodeForm ? stress_pml_cells<false, N, kNodes>
-                                              : stress_pml_cells<false, N, kCellForm>);
-      k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges,
-                                                        PmlDivisors::of(p.shape, p.pml));
-      check_launch("stress_pml_cells");
-    }
+    const int f = stress_form(material_form(p), N);
+    // Ondes3D's Day and Bradley (one memory set) in kernels of their own: the others' fold its paths away.
+    with_ondes3d<N == 1>(a.ondes3d, [&](auto ondes3d) {
+      constexpr bool D = decltype(ondes3d)::value;
+      if (steps & kMarchStep) {
+        using S = march::Stress<N, D>;
+        march::march_block<S::template Kernel, S::kMaxBlocks>("stress_march", g, p, {b, s, v, mat, f, {edges, h}},
+                                                              stream, a);
+      }
+      if (pml_cells > 0 && (steps & kPmlStep)) {
+        auto k = of_form(f, [&](auto form) {
+          constexpr int F = stress_form(decltype(form)::value, N);
+          return any(edges) ? stress_pml_cells<true, N, F, D> : stress_pml_cells<false, N, F, D>;
+        });
+        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, pml_cells, a, edges,
+                                                          PmlDivisors::of(p.shape, p.pml));
+        check_launch("stress_pml_cells");
+      }
+    });
   });
   if ((steps & kImagesStep) && sxz_pass) {  // after every cell's own update
     ondes3d_sxz_kernel<<<xy_grid(p.shape), dim3(kTx, kTy), 0, stream>>>(p, s, v, mat, a, edges);

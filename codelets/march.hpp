@@ -41,7 +41,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   const int64_t n = sh.cells(), sz = sh.sz();
   const float *sxz = s + SXZ * n, *syz = s + SYZ * n, *szz = s + SZZ * n;
   const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, mat + RHO * n};
-  VelocityMedium<TY, Form> medium(mat, sh);
+  VelocityMedium<TY, Form> medium(mat, sh, c);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -109,7 +109,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   const float *vx = v + VX * n, *vy = v + VY * n, *vz = v + VZ * n, *imu = mat + IMU * n;
   const float* const src[4] = {vx, vy, vz, imu + sz};  // 1/mu one plane ahead of the velocities
   const int imu_tiles[2] = {3 * K, 4 * K};              // 1/mu by plane parity from k0
-  StressMedium<Form> medium(mat, sh);
+  StressMedium<Form> medium(mat, sh, c);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
   auto stage = [&](auto& r, int k) {
     st.load(r, src, plane_base(sh, k));
@@ -163,13 +163,14 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
 }
 
 // Uniform, X: as velocity_march's (no lambda window, no 1/mu tiles: 8 of 76 bytes a cell); N, a:
-// as stress_column's.
-template <int TY, int MinBlocks, bool Save, int Form, bool X, int N>
+// as stress_column's; Ondes3d: a is Ondes3D's Day and Bradley's (else its paths fold away:
+// known_view).
+template <int TY, int MinBlocks, bool Save, int Form, bool X, int N, bool Ondes3d>
 __global__ void __launch_bounds__(kTx* TY, MinBlocks)
     stress_march(StepParams p, PmlBox b, float* __restrict__ s, const float* __restrict__ v,
                  const float* __restrict__ mat, MarchHalos hs, AnelasticView a, Order o) {
   const Column c = Column::of<TY>(b, o);
-  stress_column<TY, Save, Form, X, N>(p, b, s, v, mat, hs, a, c);
+  stress_column<TY, Save, Form, X, N>(p, b, s, v, mat, hs, known_view<Ondes3d>(a), c);
 }
 
 // The launch geometry: TY rows a tile, KZ planes a thread block, B thread blocks per SM for the
@@ -241,13 +242,17 @@ void launch(const char* name, const MarchGeometry& g, const PmlBox& b, bool save
     // performance.md, Decisions: march geometry).
     constexpr int SB = B > 3 ? 3 : B;
     // The same for the x-face (XHalo) kernels: at 4 those spilled 16-36 bytes, at 3 none.
-    constexpr int C = kCellForm, P = kPlaneForm, N = kNodeForm;
+    constexpr int C = kCellForm, P = kPlaneForm, N = kNodeForm, A = kParityForm;
     using K = Kernel<TY, B, false, C, false>;
-    const typename K::Fn kernels[2][2][3] = {
-        {{K::fn, Kernel<TY, B, false, P, false>::fn, Kernel<TY, B, false, N, false>::fn},
-         {Kernel<TY, SB, true, C, false>::fn, Kernel<TY, SB, true, P, false>::fn, Kernel<TY, SB, true, N, false>::fn}},
-        {{Kernel<TY, SB, false, C, true>::fn, Kernel<TY, SB, false, P, true>::fn, Kernel<TY, SB, false, N, true>::fn},
-         {Kernel<TY, SB, true, C, true>::fn, Kernel<TY, SB, true, P, true>::fn, Kernel<TY, SB, true, N, true>::fn}}};
+    const typename K::Fn kernels[2][2][kMaterialForms] = {
+        {{K::fn, Kernel<TY, B, false, P, false>::fn, Kernel<TY, B, false, N, false>::fn,
+          Kernel<TY, B, false, A, false>::fn},
+         {Kernel<TY, SB, true, C, false>::fn, Kernel<TY, SB, true, P, false>::fn, Kernel<TY, SB, true, N, false>::fn,
+          Kernel<TY, SB, true, A, false>::fn}},
+        {{Kernel<TY, SB, false, C, true>::fn, Kernel<TY, SB, false, P, true>::fn, Kernel<TY, SB, false, N, true>::fn,
+          Kernel<TY, SB, false, A, true>::fn},
+         {Kernel<TY, SB, true, C, true>::fn, Kernel<TY, SB, true, P, true>::fn, Kernel<TY, SB, true, N, true>::fn,
+          Kernel<TY, SB, true, A, true>::fn}}};
     const auto k = kernels[x][save][form];
     const int per_sm = save || x ? SB : B;
     const size_t bytes = sizeof(float) * (K::tiles(form) * Tile<TY>::kSize + (x ? XPatch<TY>::kSlots : 0));
@@ -276,12 +281,13 @@ struct Velocity {
   using Fn = decltype(fn);
   static int tiles(int form) { return velocity_tiles(form); }
 };
-// N: the memory sets of an attenuating medium (stress_column).
-template <int N>
+// N: the memory sets of an attenuating medium (stress_column), read in the form stress_form gives;
+// Ondes3d: Ondes3D's Day and Bradley (N = 1).
+template <int N, bool Ondes3d = false>
 struct Stress {
   template <int TY, int B, bool S, int Form, bool X>
   struct Kernel {
-    static constexpr auto fn = stress_march<TY, B, S, Form, X, N>;
+    static constexpr auto fn = stress_march<TY, B, S, stress_form(Form, N), X, N, Ondes3d>;
     using Fn = decltype(fn);
     static int tiles(int form) { return stress_tiles(form); }
   };

@@ -13,6 +13,7 @@
 #pragma once
 #include <array>
 #include <cstring>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
@@ -38,6 +39,31 @@ ONDES_CELL PlaneFactors plane_factors(const float* mat, const BlockShape& sh) {
   return {mat + kMaterialComponents * sh.cells()};
 }
 
+// The factors of a block whose planes repeat with period 2 along x and y (StepParams::parity_planes:
+// the coarse-grained attenuation's cubes of unrelaxed moduli; core/layout.hpp kParityFloats): cell
+// (i, j, k)'s, those of its plane's cells of its parity. Computed once for the run on the CPU
+// (fill_parity_factors) by buoyancies, elastic_moduli and normal_shear on the arrays at a cell of
+// each parity, hence the bits those give at every cell of it. Why: the cells' arrays (12 bytes a
+// cell-update) and their seven reciprocals were what the coarse-grained run read and computed
+// beyond the elastic one's plane factors (docs/performance.md, Decisions: parity factors).
+struct ParityFactors {
+  const float* f;
+  ONDES_CELL const float* at(int i, int j, int k) const {
+    return f + (int64_t(k) * kParities + (i & 1) + 2 * (j & 1)) * kParityFloats;
+  }
+  ONDES_CELL CellFactors cell(int i, int j, int k) const {
+    const float* e = at(i, j, k);
+#ifdef __CUDA_ARCH__
+    const float4 a = __ldg(reinterpret_cast<const float4*>(e)), b = __ldg(reinterpret_cast<const float4*>(e) + 1),
+                 c = __ldg(reinterpret_cast<const float4*>(e) + 2);
+    return {{{a.x, a.y, a.z}}, {a.w, b.x, b.y, b.z, b.w, c.x, c.y}, c.z};
+#else
+    return {{{e[0], e[1], e[2]}}, {e[3], e[4], e[5], e[6], e[7], e[8], e[9]}, e[10]};
+#endif
+  }
+};
+ONDES_CELL ParityFactors parity_factors(const float* mat, const BlockShape& sh) { return {mat + sh.parity_offset()}; }
+
 // A block's Ondes3D node classes (StepParams::node_material; core/layout.hpp kNodeClassFloats):
 // cell q's class, its values read through NodeClassAt.
 struct NodeClasses {
@@ -55,6 +81,8 @@ ONDES_CELL NodeClasses node_classes(const float* mat, const BlockShape& sh) {
 namespace ondes::cpu {
 // The planes' factors of a block whose material is uniform by plane, from its arrays.
 void fill_plane_factors(const BlockShape& shape, float* mat);
+// The parity factors of a block whose planes repeat with period 2 along x and y, from its arrays.
+void fill_parity_factors(const BlockShape& shape, float* mat);
 // The node classes of a block whose arrays hold Ondes3D's nodes (filled, ghosts included): each
 // padded cell's class (index, cells() of them; 0 where a neighbour at +1 lies outside the block:
 // no update reads those) and the classes' values (kNodeClassFloats each), distinct by their bits.
@@ -73,14 +101,37 @@ namespace ondes::cpu {
 // (PlaneMaterial, stencil.hpp's PlaneAt): the same values into the same arithmetic, hence the same
 // bits, without the three material streams (12 of ~130 bytes a cell-update) and with the moduli
 // loop-invariant.
+// Each is read along row j of its plane through row(j).
 struct CellMaterial {
   const float* mat;
   int64_t n, sy, sz;
   ONDES_ROW ArrayAt at(int64_t i) const { return ArrayAt{mat, n, i, sy, sz}; }
+  ONDES_ROW CellMaterial row(int) const { return *this; }
 };
 struct PlaneMaterial {
   PlaneAt plane;
   ONDES_ROW const PlaneAt& at(int64_t) const { return plane; }
+  ONDES_ROW PlaneMaterial row(int) const { return *this; }
+};
+// Planes of period 2 along x and y (StepParams::parity_planes): a row's cells alternate between the
+// factors of its even and odd x, selected per cell (the vector loops blend the two).
+struct ParityRow {
+  CellFactors even, odd;
+  int64_t first;  // the padded index of the row's x = 0
+  ONDES_ROW CellFactors at(int64_t i) const {
+    const bool o = (i - first) & 1;
+    return {{{o ? odd.b.b[0] : even.b.b[0], o ? odd.b.b[1] : even.b.b[1], o ? odd.b.b[2] : even.b.b[2]}},
+            {o ? odd.u.lam : even.u.lam, o ? odd.u.l2m : even.u.l2m, o ? odd.u.mxy : even.u.mxy,
+             o ? odd.u.mxz : even.u.mxz, o ? odd.u.myz : even.u.myz, o ? odd.u.fold_lam : even.u.fold_lam,
+             o ? odd.u.fold_l2m : even.u.fold_l2m},
+            o ? odd.mu : even.mu};
+  }
+};
+struct ParityMaterial {
+  ParityFactors f;
+  BlockShape sh;
+  int k;
+  ONDES_ROW ParityRow row(int j) const { return {f.cell(0, j, k), f.cell(1, j, k), sh.idx(0, j, k)}; }
 };
 // Ondes3D's geological nodes (StepParams::node_material): the CPU rows and PML runs average the
 // nodes (NodeAt), vectorised as the cell form's arithmetic is, where the CUDA kernels read the
@@ -89,18 +140,27 @@ struct PlaneMaterial {
 struct NodeMaterial {
   CellMaterial cells;
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
+  ONDES_ROW NodeMaterial row(int) const { return *this; }
 };
-// f(material) for the cells of plane k: PlaneMaterial if uniform, NodeMaterial for Ondes3D's nodes
-// (Nodes false leaves it out: the every-cell attenuation has no node form), else CellMaterial.
-template <bool Nodes = true, class F>
-ONDES_ROW inline void with_material(const StepParams& p, bool uniform, const float* mat, int k, F&& f) {
+// How the rows of a block read its material: PlaneMaterial where every plane is uniform (and the
+// caller allows it), NodeMaterial for Ondes3D's nodes, ParityMaterial where the planes repeat with
+// period 2 (the caller allowing it), else CellMaterial.
+struct MaterialRead {
+  bool plane, parity;
+};
+// f(material) for the cells of plane k as r says. Compact false leaves the node and parity forms
+// out (the every-cell attenuation has neither: physics/attenuation.hpp, codelets/march.hpp).
+template <bool Compact = true, class F>
+ONDES_ROW inline void with_material(const StepParams& p, MaterialRead r, const float* mat, int k, F&& f) {
   const BlockShape& sh = p.shape;
   const CellMaterial cells{mat, sh.cells(), sh.sy(), sh.sz()};
-  if (uniform) {
+  if (r.plane) {
     f(PlaneMaterial{plane_at(mat, sh, k)});
-  } else if constexpr (Nodes) {
+  } else if constexpr (Compact) {
     if (p.node_material)
       f(NodeMaterial{cells});
+    else if (r.parity)
+      f(ParityMaterial{parity_factors(mat, sh), sh, k});
     else
       f(cells);
   } else {
@@ -117,6 +177,18 @@ void fill_plane_factors(const BlockShape& sh, float* mat) {
     std::memcpy(f, &b, sizeof b);
     std::memcpy(f + kVelocityComponents, &u, sizeof u);
   }
+}
+
+void fill_parity_factors(const BlockShape& sh, float* mat) {
+  float* f = mat + sh.parity_offset();
+  for (int k = 0; k < sh.nz; ++k)
+    for (int p = 0; p < kParities; ++p, f += kParityFloats) {
+      const ArrayAt m{mat, sh.cells(), sh.idx(p & 1, p >> 1, k), sh.sy(), sh.sz()};
+      const CellFactors c{buoyancies(m), elastic_moduli(m), 0.0f};
+      const float e[kParityFloats] = {c.b.b[0], c.b.b[1], c.b.b[2], c.u.lam, c.u.l2m, c.u.mxy, c.u.mxz, c.u.myz,
+                                      c.u.fold_lam, c.u.fold_l2m, normal_shear(m, c.u), 0.0f};
+      std::memcpy(f, e, sizeof e);
+    }
 }
 
 // The key of a class: its values' bits.
@@ -174,9 +246,25 @@ namespace ondes::cuda {
 
 // How a CUDA kernel reads a block's material (StepParams): a plane's factors (kPlaneForm, where
 // uniform_planes), Ondes3D's node classes (kNodeForm, node_material: NodeClassAt) or the arrays at each cell.
-enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2 };
+enum MaterialForm : int { kCellForm = 0, kPlaneForm = 1, kNodeForm = 2, kParityForm = 3 };
+constexpr int kMaterialForms = 4;
 inline int material_form(const StepParams& p) {
-  return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : kCellForm;
+  return p.uniform_planes ? kPlaneForm : p.node_material ? kNodeForm : p.parity_planes ? kParityForm : kCellForm;
+}
+// The form a stress update of N memory sets reads: the node and parity forms arise with one at most
+// (Ondes3D's Day and Bradley on its geological nodes, the coarse-grained cubes); with more, the
+// arrays (every mechanism in every cell has neither).
+constexpr int stress_form(int form, int n) {
+  return n > 1 && (form == kNodeForm || form == kParityForm) ? kCellForm : form;
+}
+// pick(std::integral_constant<int, f>{}) for material form f: a kernel's instantiation of it.
+template <class Pick>
+auto of_form(int f, Pick&& pick) {
+  using C = std::integral_constant<int, kCellForm>;
+  using P = std::integral_constant<int, kPlaneForm>;
+  using N = std::integral_constant<int, kNodeForm>;
+  using A = std::integral_constant<int, kParityForm>;
+  return f == kPlaneForm ? pick(P{}) : f == kNodeForm ? pick(N{}) : f == kParityForm ? pick(A{}) : pick(C{});
 }
 // The material at padded cell q, in form kCellForm or kNodeForm.
 template <int Form>
@@ -189,15 +277,19 @@ __device__ inline auto cell_material(const float* mat, const BlockShape& sh, int
 // rather than the material at the cell and its neighbours, the anelastic update (N > 0) the plane's
 // material (PlaneAt); kNodeForm for Ondes3D's geological nodes (StepParams::node_material: NodeClassAt);
 // else the arrays at the cell.
+// kParityForm where its planes repeat with period 2 (StepParams::parity_planes: CellFactors).
+// Cell (i, j, k), padded index q.
 template <int Form>
-__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+__device__ inline auto velocity_material(const float* mat, const BlockShape& sh, int64_t q, int i, int j, int k) {
   if constexpr (Form == kPlaneForm) return plane_factors(mat, sh).buoyancies(k);
+  else if constexpr (Form == kParityForm) return parity_factors(mat, sh).cell(i, j, k).b;
   else return cell_material<Form>(mat, sh, q);
 }
 template <int Form, int N>
-__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int k) {
+__device__ inline auto stress_material(const float* mat, const BlockShape& sh, int64_t q, int i, int j, int k) {
   if constexpr (Form == kPlaneForm && N == 0) return plane_factors(mat, sh).moduli(k);
   else if constexpr (Form == kPlaneForm) return plane_at(mat, sh, k);
+  else if constexpr (Form == kParityForm) return parity_factors(mat, sh).cell(i, j, k);
   else return cell_material<Form>(mat, sh, q);
 }
 

@@ -295,21 +295,25 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
-  const auto m = velocity_material<Form>(mat, p.shape, c.q, c.k);
+  const auto m = velocity_material<Form>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, {c.t, c.i, c.j, c.k}, c.q, c.damped, d);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
-template <bool Save, int N, int Form>
+// Ondes3d: a is Ondes3D's Day and Bradley's (anelastic.hpp known_view; with more than one memory
+// set, never: the view is then read as it came, a copy of it spilled those kernels: docs/
+// performance.md, Decisions: anelastic PML view).
+template <bool Save, int N, int Form, bool Ondes3d>
 __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView a,
+                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView block,
                                  BoundaryBuffers e, PmlDivisors fd) {
+  const AnelasticView& a = N == 1 ? known_view<Ondes3d>(block) : block;
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
   const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
   const int plane = z_plane(c.k, p.free_surface);
-  const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.k);
+  const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
   if constexpr (N == 0) {
     stress_pml_update(p, s, m, pv, {c.t, c.i, c.j, c.k, plane}, c.q, c.damped, d);

@@ -79,8 +79,9 @@ struct PmlRun {
 };
 
 template <class Damped, class M>
-ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& mat, const PmlView& pv,
+ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, const M& material, const PmlView& pv,
                                 const PmlRun& r, Damped damped) {
+  const M mat = material;  // in registers (as compute.hpp's velocity_row)
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
   const int64_t row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k;
@@ -97,8 +98,9 @@ ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, c
   });
 }
 template <class Damped, class M>
-ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& mat, const PmlView& pv,
+ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, const M& material, const PmlView& pv,
                               const PmlRun& r, Damped damped) {
+  const M mat = material;  // in registers (as compute.hpp's velocity_row)
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
   const int64_t row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = r.plane;

@@ -6,6 +6,8 @@
 #pragma once
 #include <math.h>
 
+#include <type_traits>
+
 #include "core/anelastic_layout.hpp"
 
 namespace ondes {
@@ -251,6 +253,16 @@ ONDES_CELL Moduli elastic_moduli(const NodeClassAt& c) {
 #endif
 }
 
+// A cell's factors computed once for the run (codelets/material.hpp ParityFactors): what
+// buoyancies, elastic_moduli and normal_shear give on the material at the cell, the same bits.
+struct CellFactors {
+  Buoyancies b;
+  Moduli u;
+  float mu;
+};
+ONDES_CELL Buoyancies buoyancies(const CellFactors& f) { return f.b; }
+ONDES_CELL Moduli elastic_moduli(const CellFactors& f) { return f.u; }
+
 // mu at a cell's normal stresses: its cell's, or with Ondes3D's nodes the mean elastic_moduli
 // takes, from lambda + 2 mu and lambda (NodeClassAt holds no mu; the same bits from either form).
 ONDES_CELL float node_normal_shear(const Moduli& u) { return 0.5f * (u.l2m - u.lam); }
@@ -258,6 +270,8 @@ template <class M>
 ONDES_CELL float normal_shear(const M& m, const Moduli& u) {
   if constexpr (kOndes3dNodes<M>)
     return node_normal_shear(u);
+  else if constexpr (std::is_same_v<M, CellFactors>)
+    return m.mu;
   else
     return shear_modulus(m.template at<IMU, 0, 0, 0>());
 }

@@ -32,6 +32,12 @@ constexpr int kVelocityComponents = 3, kStressComponents = 6, kMaterialComponent
 constexpr int kPlaneMaterialFactors = 10;
 constexpr int kPlaneFactors = kPlaneMaterialFactors + kMaterialComponents;
 ONDES_HD inline int64_t z_partner_offset(int k) { return int64_t(k) * kPlaneFactors + kPlaneMaterialFactors; }
+// Then, from a 16-byte boundary, the factors of a block whose planes repeat with period 2 along x
+// and y (StepParams::parity_planes: the coarse-grained attenuation's cubes of unrelaxed moduli):
+// for plane k of [0, nz) and each parity (i & 1) | (j & 1) << 1 of the block's indices,
+// kParityFloats floats, the buoyancies at a cell's three velocity points, its elastic moduli and
+// mu at its normal stresses (codelets/material.hpp: ParityFactors, cpu::fill_parity_factors).
+constexpr int kParities = 4, kParityFloats = 12;
 // With Ondes3D's geological nodes (StepParams::node_material) the buffer goes on, after the planes'
 // factors, with each padded cell's node class (uint32), then, from a 32-byte boundary, the classes'
 // values, kNodeClassFloats each: the buoyancies at the cell's three velocity points, then lambda,
@@ -56,8 +62,10 @@ struct BlockShape {
   ONDES_HD int64_t sy() const { return nx + 2 * kGhost; }
   ONDES_HD int64_t sz() const { return sy() * (ny + 2 * kGhost); }
   ONDES_HD int64_t cells() const { return sz() * (nz + 2 * kGhost); }
-  // Floats of the block's material buffer: the arrays, then the planes' factors.
-  ONDES_HD int64_t material_floats() const { return kMaterialComponents * cells() + int64_t(kPlaneFactors) * nz; }
+  // Floats of the block's material buffer: the arrays, then the planes' factors and parity factors.
+  ONDES_HD int64_t material_floats() const { return parity_offset() + int64_t(kParities) * kParityFloats * nz; }
+  // Where the parity factors start (kParityFloats).
+  ONDES_HD int64_t parity_offset() const { return (kMaterialComponents * cells() + int64_t(kPlaneFactors) * nz + 3) / 4 * 4; }
   // Where Ondes3D's node classes start in the material buffer (kNodeClassFloats): the cells'
   // classes, then their values; the floats of such a buffer with `classes` classes.
   ONDES_HD int64_t node_class_offset() const { return material_floats(); }
@@ -223,6 +231,9 @@ struct StepParams {
   // Every plane of the block's material is uniform, ghosts included (uniform_planes in
   // partition/block_data.hpp): the CUDA kernels read it once a plane (codelets/stencil.hpp: PlaneAt).
   int uniform_planes = 0;
+  // Not uniform, every plane repeats with period 2 along x and y, ghosts included (periodic_planes
+  // in partition/block_data.hpp): the kernels read a cell's factors by its parity (ParityFactors).
+  int parity_planes = 0;
   // The material arrays hold Ondes3D's geological nodes (MaterialComponent: Medium::ondes3d_nodes).
   int node_material = 0;
 };

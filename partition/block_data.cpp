@@ -28,6 +28,20 @@ bool uniform_planes(const BlockShape& s, const float* mat) {
   return true;
 }
 
+bool periodic_planes(const BlockShape& s, const float* mat) {
+  const int64_t n = s.cells(), sy = s.sy(), sz = s.sz();
+  for (int c = 0; c < kMaterialComponents; ++c)
+    for (int k = 0; k <= s.nz; ++k) {
+      const float* plane = mat + c * n + (k + kGhost) * sz;
+      // Rows 0 and 1 repeat along x, and every other row is the one two before it.
+      for (int64_t r = 0; r < sz / sy; ++r)
+        for (int64_t x = r < 2 ? 2 : 0; x < sy; ++x)
+          if (std::memcmp(&plane[r * sy + x], &plane[r < 2 ? r * sy + x - 2 : (r - 2) * sy + x], sizeof(float)) != 0)
+            return false;
+    }
+  return true;
+}
+
 namespace {
 
 // A simulated run (StarPU's SimGrid mode) executes no codelet: nothing reads or writes a block's
@@ -161,7 +175,9 @@ void finish_local(const Case& c, BlockData& b) {
     fill_material_partners(c, s, b.material);
     // Ondes3D's nodes average across planes otherwise than a plane's factors do: never by plane.
     b.uniform_planes = !c.medium.ondes3d_nodes() && uniform_planes(s, b.material);
+    b.parity_planes = !b.uniform_planes && !c.medium.ondes3d_nodes() && periodic_planes(s, b.material);
     if (b.uniform_planes) cpu::fill_plane_factors(s, b.material);
+    if (b.parity_planes) cpu::fill_parity_factors(s, b.material);
     if (c.medium.ondes3d_nodes()) add_node_classes(b);
   }
   if (c.medium.attenuating()) {

@@ -94,6 +94,7 @@ struct BlockData {
   int64_t pml_cells = 0;
   PmlBox pml_box;             // the cells outside the PML; pml_index(pml_box, ...) places the others
   bool uniform_planes = false;  // every plane of the material uniform (StepParams::uniform_planes)
+  bool parity_planes = false;   // else every plane of period 2 along x and y (StepParams::parity_planes)
   BlockSources sources;  // force points (velocity), moment points (stress)
   std::array<HostFloats, kDirections> velocity_out, stress_out;  // boundary buffers
 
@@ -121,6 +122,9 @@ size_t block_bytes(const Case& c, const BlockInfo& b);
 // 0 to nz - 1 read, ghost rows and columns included) holds one value per component, bit for bit: a
 // homogeneous or horizontally layered medium without a 3D model, water or topography in the block.
 bool uniform_planes(const BlockShape& s, const float* mat);
+// Whether every such plane repeats with period 2 along x and y, bit for bit: a layered medium of
+// coarse-grained attenuation (its cubes' unrelaxed moduli), without a 3D model, water or topography.
+bool periodic_planes(const BlockShape& s, const float* mat);
 
 // Allocates the arrays of the blocks `rank` owns and fills them (physics/grid_setup: material, PML
 // cells and profiles, source points), and the receive copies of the boundary buffers other ranks send it.

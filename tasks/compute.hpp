@@ -203,6 +203,7 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   a.params.shape = b.info.shape;
   a.params.pml = b.pml_box;
   a.params.uniform_planes = b.uniform_planes;
+  a.params.parity_planes = b.parity_planes;
   if (b.info.neighbour[YM] >= 0) a.params.ondes3d_faces &= ~1;  // not the grid's y faces
   if (b.info.neighbour[YP] >= 0) a.params.ondes3d_faces &= ~2;
   if (b.info.neighbour[XP] >= 0) a.params.ondes3d_faces &= ~8;  // not the grid's x-high face

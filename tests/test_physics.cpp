@@ -5,7 +5,9 @@
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <map>
+#include <random>
 #include <vector>
 
 #include "codelets/compute.hpp"
@@ -13,6 +15,8 @@
 #include "codelets/stations.hpp"
 #include "codelets/stencil.hpp"
 #include "core/fast_div.hpp"
+#include "helpers.hpp"
+#include "partition/block_data.hpp"
 #include "physics/attenuation.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/interp.hpp"
@@ -251,6 +255,66 @@ TEST(Medium, CellPropertiesAverageAcrossAnInterface) {
     EXPECT_EQ(l.vs, ref.vs) << z;
     EXPECT_EQ(l.rho, ref.rho) << z;
   }
+}
+
+// A coarse-grained layered medium repeats with period 2 along x and y (its cubes' unrelaxed
+// moduli), and the CPU rows then read a cell's factors by its parity (ParityMaterial): found there
+// (periodic_planes), not where the planes are uniform (the elastic layers) or vary (a 3D model);
+// read so, the velocity and the stress updates (elastic and coarse-grained, the surface planes
+// included) give the bits the arrays give, in a block whose first x and y are odd.
+TEST(Medium, CoarseGrainedLayersReadByParityGiveTheArraysBits) {
+  Case c = test::cube(24, 100, 4000, 2300, 2500, 0.008, 10, 6, true);
+  c.medium.layers = {{0, 4000, 2300, 2500, 60, 30}, {900, 5000, 2900, 2700, 200, 100}};
+  c.medium.q_band = {0.5, 10};
+  c.medium.q_reference = 2;
+  c.medium.q_coarse_grained = true;
+  const BlockShape s{10, 9, c.grid.nz};
+  const int x0 = 7, y0 = 5;
+  std::vector<float> mat(s.material_floats());
+  fill_material(c, x0, y0, s, mat.data());
+  EXPECT_FALSE(uniform_planes(s, mat.data()));
+  ASSERT_TRUE(periodic_planes(s, mat.data()));
+  cpu::fill_parity_factors(s, mat.data());
+  AnelasticShape q = anelastic_shape(c);
+  q.parity = (x0 & 1) | (y0 & 1) << 1;
+  std::vector<char> memory(AnelasticLayout::of(s, q).bytes);
+  fill_anelastic(c, x0, y0, s, memory.data());
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(kVelocityComponents * s.cells()), sigma(kStressComponents * s.cells());
+  for (float& x : v) x = u(rng);
+  for (float& x : sigma) x = 1e3f * u(rng);
+  for (int64_t i = 0; i < kStressComponents * s.cells(); ++i) reinterpret_cast<float*>(memory.data())[i] = u(rng);
+  StepParams p;
+  p.shape = s, p.dt = float(c.time.dt), p.dt_h = float(c.time.dt / c.grid.h), p.inv_h = float(1 / c.grid.h);
+  p.free_surface = kImagingSurface;
+  auto step = [&](bool parity, bool attenuating) {
+    p.parity_planes = parity;
+    std::vector<float> vv = v, ss = sigma;
+    std::vector<char> m = memory;
+    cpu::compute_velocity(p, {vv.data(), ss.data(), mat.data(), nullptr, nullptr}, {}, {});
+    cpu::compute_stress(p, {ss.data(), vv.data(), mat.data(), nullptr, attenuating ? m.data() : nullptr, 0, q}, {}, {});
+    vv.insert(vv.end(), ss.begin(), ss.end());
+    if (attenuating) vv.insert(vv.end(), reinterpret_cast<float*>(m.data()), reinterpret_cast<float*>(m.data()) + kStressComponents * s.cells());
+    return vv;
+  };
+  const size_t fields = (kVelocityComponents + kStressComponents) * s.cells();
+  std::vector<float> elastic;
+  for (bool attenuating : {false, true}) {
+    const std::vector<float> arrays = step(false, attenuating), parity = step(true, attenuating);
+    ASSERT_EQ(arrays.size(), parity.size());
+    EXPECT_EQ(0, std::memcmp(arrays.data(), parity.data(), sizeof(float) * arrays.size()))
+        << (attenuating ? "coarse-grained" : "elastic") << " update read by parity";
+    if (attenuating)
+      EXPECT_NE(0, std::memcmp(arrays.data(), elastic.data(), sizeof(float) * fields)) << "attenuation changed nothing";
+    elastic = arrays;
+  }
+  c.medium.q_coarse_grained = false;
+  fill_material(c, x0, y0, s, mat.data());
+  EXPECT_TRUE(uniform_planes(s, mat.data()));
+  test::use_heterogeneous_model(c);
+  fill_material(c, x0, y0, s, mat.data());
+  EXPECT_FALSE(periodic_planes(s, mat.data()));
 }
 
 // The PML holds the `width` outermost cells of every absorbing face: x and y both sides, z the
