@@ -180,14 +180,14 @@ void fill_plane_factors(const BlockShape& sh, float* mat) {
 }
 
 void fill_parity_factors(const BlockShape& sh, float* mat) {
+  static_assert(sizeof(CellFactors) < kParityFloats * sizeof(float), "a parity's factors, then padding");
   float* f = mat + sh.parity_offset();
   for (int k = 0; k < sh.nz; ++k)
     for (int p = 0; p < kParities; ++p, f += kParityFloats) {
       const ArrayAt m{mat, sh.cells(), sh.idx(p & 1, p >> 1, k), sh.sy(), sh.sz()};
-      const CellFactors c{buoyancies(m), elastic_moduli(m), 0.0f};
-      const float e[kParityFloats] = {c.b.b[0], c.b.b[1], c.b.b[2], c.u.lam, c.u.l2m, c.u.mxy, c.u.mxz, c.u.myz,
-                                      c.u.fold_lam, c.u.fold_l2m, normal_shear(m, c.u), 0.0f};
-      std::memcpy(f, e, sizeof e);
+      const Moduli u = elastic_moduli(m);
+      const CellFactors c{buoyancies(m), u, normal_shear(m, u)};
+      std::memcpy(f, &c, sizeof c);
     }
 }
 

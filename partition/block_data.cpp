@@ -17,30 +17,28 @@
 
 namespace ondes {
 
-bool uniform_planes(const BlockShape& s, const float* mat) {
-  const int64_t n = s.cells(), sz = s.sz();
-  for (int c = 0; c < kMaterialComponents; ++c)
-    for (int k = 0; k <= s.nz; ++k) {
-      const float* plane = mat + c * n + (k + kGhost) * sz;
-      for (int64_t q = 1; q < sz; ++q)
-        if (std::memcmp(&plane[q], &plane[0], sizeof(float)) != 0) return false;
-    }
-  return true;
-}
-
-bool periodic_planes(const BlockShape& s, const float* mat) {
+namespace {
+// Whether every plane the stencils read repeats with period `period` along x and y, bit for bit:
+// its first `period` rows repeat along x, and every other row is the one `period` before it.
+bool planes_repeat(const BlockShape& s, const float* mat, int period) {
   const int64_t n = s.cells(), sy = s.sy(), sz = s.sz();
   for (int c = 0; c < kMaterialComponents; ++c)
     for (int k = 0; k <= s.nz; ++k) {
       const float* plane = mat + c * n + (k + kGhost) * sz;
-      // Rows 0 and 1 repeat along x, and every other row is the one two before it.
-      for (int64_t r = 0; r < sz / sy; ++r)
-        for (int64_t x = r < 2 ? 2 : 0; x < sy; ++x)
-          if (std::memcmp(&plane[r * sy + x], &plane[r < 2 ? r * sy + x - 2 : (r - 2) * sy + x], sizeof(float)) != 0)
+      for (int64_t r = 0; r < sz / sy; ++r) {
+        const bool first = r < period;
+        for (int64_t x = first ? period : 0; x < sy; ++x)
+          if (std::memcmp(&plane[r * sy + x], &plane[first ? r * sy + x - period : (r - period) * sy + x],
+                          sizeof(float)) != 0)
             return false;
+      }
     }
   return true;
 }
+}  // namespace
+
+bool uniform_planes(const BlockShape& s, const float* mat) { return planes_repeat(s, mat, 1); }
+bool periodic_planes(const BlockShape& s, const float* mat) { return planes_repeat(s, mat, 2); }
 
 namespace {
 
