@@ -189,7 +189,7 @@ ONDES_RUN void anelastic_pml_run(const StepParams& p, float* s, const AnelasticV
     const int64_t c = row + i0 + t;
     float g[2], d;
     const AnelasticCell cell{own, relax.at(t, c, g, d), n, c, i0 + t, j, k, plane, true};
-    anelastic_stress_pml_cell<N>(p, s, cell, mat.at(c), pv, q0 + t, damped,
+    anelastic_stress_pml_cell<N, false>(p, s, cell, mat.at(c), pv, q0 + t, damped,
                                  stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
   }
 }

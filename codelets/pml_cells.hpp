@@ -193,16 +193,32 @@ ONDES_CELL void stress_pml_update(const StepParams& sp, float* s, const M& m, co
 // The whole stress update of PML cell p in an attenuating medium: its C-PML memory first, then the
 // anelastic update with the stretched differences d + h psi, so that the relaxation is driven by
 // the strain rate the PML makes (driven by d alone, the layer reflected S waves: the PML check of
-// tests/test_anelastic.cpp).
-template <int N, class M, class Damped>
+// tests/test_anelastic.cpp). LoadsFirst (the CUDA kernel): the cell's stress and memory sets loaded
+// with the C-PML memory, before its stores, which the compiler cannot tell miss them (after them,
+// the kernel waited for DRAM twice more); the CPU's vector loops load them after (loaded first, the
+// runs were slower): docs/performance.md, Decisions: anelastic PML loads.
+template <int N, bool LoadsFirst, class M, class Damped>
 ONDES_CELL void anelastic_stress_pml_cell(const StepParams& sp, float* s, const AnelasticCell& c, const M& m,
                                           const PmlView& pv, int64_t p, const Damped& damped, Diffs d) {
+  CellMemory<N> z0;
+  float now[kStressComponents];
+  auto load = [&] {
+    z0 = load_memory<N>(c.a, c.n, c.i);
+    ONDES_UNROLL
+    for (int k = 0; k < kStressComponents; ++k) now[k] = s[k * c.n + c.i];
+  };
+  if constexpr (LoadsFirst) load();
   Diffs psi = d;
   pml_memory<kStressPlaces.axes, kStressPlaces.halves, kStressZHalves, false>(sp, pv, {p, c.x, c.y, c.z}, 9, damped,
                                                                               psi);
   ONDES_UNROLL
   for (int q = 0; q < 9; ++q) d.d[q] += psi.d[q] / sp.inv_h;
-  add_stress_anelastic<N>(s, c, m, d, sp.dt_h);
+  if constexpr (!LoadsFirst) return add_stress_anelastic<N>(s, c, m, d, sp.dt_h);
+  const Moduli u = elastic_moduli(m);
+  anelastic_stress<N>(s, c, z0, u, normal_shear(m, u), d, sp.dt_h, [&](int k, float x) { now[k] += x; });
+  ONDES_UNROLL
+  for (int k = 0; k < kStressComponents; ++k)
+    if (!at_surface(c.plane) || k != SZZ) s[k * c.n + c.i] = now[k];
 }
 
 }  // namespace ondes
@@ -301,13 +317,18 @@ __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
+// Thread blocks of 256 an SM for the stress kernel of N memory sets: elastic four (64 registers);
+// attenuating fewer, so that the cell's stress and memory, loaded with the C-PML memory
+// (anelastic_stress_pml_cell), stay in registers: three with one set (80), two with more (128); at
+// four they spilled (docs/performance.md, Decisions: anelastic PML loads).
+constexpr int stress_pml_blocks(int n) { return n == 0 ? 4 : n == 1 ? 3 : 2; }
 // Ondes3d: a is Ondes3D's Day and Bradley's (anelastic.hpp known_view; with more than one memory
 // set, never: the view is then read as it came, a copy of it spilled those kernels: docs/
 // performance.md, Decisions: anelastic PML view).
 template <bool Save, int N, int Form, bool Ondes3d>
-__global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v,
-                                 const float* __restrict__ mat, char* pml, int64_t count, AnelasticView block,
-                                 BoundaryBuffers e, PmlDivisors fd) {
+__global__ void __launch_bounds__(256, stress_pml_blocks(N))
+    stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v, const float* __restrict__ mat,
+                     char* pml, int64_t count, AnelasticView block, BoundaryBuffers e, PmlDivisors fd) {
   const AnelasticView& a = N == 1 ? known_view<Ondes3d>(block) : block;
   if (thread_index() >= count) return;
   const PmlCell c = pml_cell(p, fd, thread_index());
@@ -319,7 +340,7 @@ __global__ void __launch_bounds__(256, 4) stress_pml_cells(StepParams p, float* 
     stress_pml_update(p, s, m, pv, {c.t, c.i, c.j, c.k, plane}, c.q, c.damped, d);
   } else {
     const AnelasticCell cell{a, a.relaxation<N>(c.i, c.j, c.k, c.q), p.shape.cells(), c.q, c.i, c.j, c.k, plane, true};
-    anelastic_stress_pml_cell<N>(p, s, cell, m, pv, c.t, c.damped, d);
+    anelastic_stress_pml_cell<N, true>(p, s, cell, m, pv, c.t, c.damped, d);
     if (p.damping.layers) damp_field<kStressComponents>(p.damping.plane(c.k), s, p.shape.cells(), c.q);
   }
   if (Save) save_cell_edges(p.shape, e, kStressKind, s, c.q, c.i, c.j, c.k);
