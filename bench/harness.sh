@@ -11,6 +11,7 @@
 #      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
 # Attenuation: our schemes (coarse-grained, every cell) against elastic on benchmark.toml.
 # Geology: Ligurian's .prm, whole and cropped (elastic and with Day and Bradley), against their uniform twins.
+# Our schemes' and the geology tables: each run ROUNDS times in turn (3), their medians compared.
 # Writes OUT/harness.txt: the tables, one after another.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,6 +25,24 @@ note() { echo "$@" | tee -a "$summary"; }
 # (rates: yardstick, run).
 rate_of() { sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p'; }
 time_ratio() { awk -v e="$1" -v r="$2" 'BEGIN { if (r > 0) printf "%.2f", e / r }'; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
+range_of() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR > 1) printf " (%s-%s)", lo, hi }'; }
+# The runs of the arrays run_label, run_dir and run_cmd, ROUNDS times in turn (3 unless set: on CPUs
+# a rate varies by several percent from one run to the next, so one pair's ratio is noise), a table
+# row each: its median rate (the range) and its time against the first run's median.
+rounds=${ROUNDS:-3}
+runs_table() {
+  local r i m base
+  local -a rates=()
+  for ((r = 0; r < rounds; ++r)); do
+    for i in "${!run_cmd[@]}"; do rates[i]+=" $(cd "${run_dir[i]}" && eval "${run_cmd[i]}" 2>&1 | rate_of)"; done
+  done
+  base=$(median ${rates[0]})
+  for i in "${!run_cmd[@]}"; do
+    m=$(median ${rates[i]})
+    note "| ${run_label[i]} | $m$(range_of ${rates[i]}) | $(time_ratio "$base" "$m") |"
+  done
+}
 
 note "# ondes3d benchmark harness, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -n)"
 peer=$here/peer_devito.sh
@@ -87,10 +106,11 @@ q_cost() {  # $1: cpu | gpu
   local env=STARPU_NCUDA=0 n=20 blocks=""
   [ "$1" = gpu ] && env="STARPU_NCPU=0 STARPU_NCUDA=1" n=$steps blocks="--blocks 1x1"
   note ""
-  note "## Attenuation on $1: our schemes against elastic (benchmark.toml, Qp 100, Qs 50, $n steps)"
+  note "## Attenuation on $1: our schemes against elastic (benchmark.toml, Qp 100, Qs 50, $n steps, medians of $rounds runs in turn)"
   note "| scheme | cell-updates/s | time vs elastic |"
   note "| --- | --- | --- |"
-  local elastic="" rate c lo hi scheme
+  local c lo hi scheme v
+  run_label=() run_dir=() run_cmd=()
   for v in "none:elastic" "0.1 10 coarse_grained:coarse-grained, [0.1, 10] Hz" \
            "0.5 5 every_cell:every cell, [0.5, 5] Hz (3 sets)" "0.1 10 every_cell:every cell, [0.1, 10] Hz (4 sets)"; do
     c=$inputs/benchmark.toml
@@ -100,11 +120,9 @@ q_cost() {  # $1: cpu | gpu
       sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$lo, $hi]\nq_scheme = \"$scheme\"/" \
         "$inputs/benchmark.toml" > "$c"
     fi
-    rate=$(env $env "$bin" run "$c" --steps "$n" $blocks --output "$out/q.h5" 2>&1 |
-           rate_of)
-    [ -n "$elastic" ] || elastic=$rate
-    note "| ${v#*:} | $rate | $(time_ratio "$elastic" "$rate") |"
+    run_label+=("${v#*:}") run_dir+=("$out") run_cmd+=("env $env '$bin' run '$c' --steps $n $blocks --output '$out/q.h5'")
   done
+  runs_table
   rm -f "$out/q.h5"
 }
 # A geological case against its uniform twin: Ondes3D's Ligurian .prm, whole (500 x 350 x 130 cells:
@@ -142,23 +160,22 @@ geology() {  # $1: cpu | gpu
       -e 's#<nlayer>#<taum> 0.01 </taum> <tauM> 2. </tauM> <w0> 6.28 </w0>\n<nlayer>#' "$d/ref/lc/$prm" > "$d/ref/lc/q.prm"
   twin_of "$d/ref/lc" "$prm" "$d/twin.toml"
   twin_of "$d" parameters/ligurian/ligurian.prm "$d/ligurian_twin.toml"
-  local twin="" rate
-  run_geology() {  # $1: folder, $2: case, $3: label
-    rate=$(cd "$1" && env $env "$bin" run "$2" --steps "$steps" --output "$d/out.h5" 2>&1 |
-           rate_of)
-    [ -n "$twin" ] || twin=$rate
-    note "| $3 | $rate | $(time_ratio "$twin" "$rate") |"
-  }
   note ""
-  note "## A geological case on $1 against its uniform twin ($steps steps)"
+  note "## A geological case on $1 against its uniform twin ($steps steps, medians of $rounds runs in turn)"
   note "| case | cell-updates/s | time vs the twin |"
   note "| --- | --- | --- |"
-  run_geology "$d" "$d/ligurian_twin.toml" "Ligurian's uniform twin (500 x 350 x 130, one source, no station)"
-  run_geology "$d" parameters/ligurian/ligurian.prm "Ligurian .prm"
-  twin=""
-  run_geology "$d/ref/lc" "$d/twin.toml" "ligurian-crop's uniform twin (138 x 168 x 138)"
-  run_geology "$d/ref/lc" "$prm" "ligurian-crop .prm"
-  run_geology "$d/ref/lc" q.prm "the same, Day and Bradley (Qp 200, Qs 100)"
+  local run="env $env '$bin' run"
+  run_label=("Ligurian's uniform twin (500 x 350 x 130, one source, no station)" "Ligurian .prm")
+  run_dir=("$d" "$d")
+  run_cmd=("$run '$d/ligurian_twin.toml' --steps $steps --output '$d/out.h5'"
+           "$run parameters/ligurian/ligurian.prm --steps $steps --output '$d/out.h5'")
+  runs_table
+  run_label=("ligurian-crop's uniform twin (138 x 168 x 138)" "ligurian-crop .prm"
+             "the same, Day and Bradley (Qp 200, Qs 100)")
+  run_dir=("$d/ref/lc" "$d/ref/lc" "$d/ref/lc")
+  run_cmd=("$run '$d/twin.toml' --steps $steps --output '$d/out.h5'" "$run $prm --steps $steps --output '$d/out.h5'"
+           "$run q.prm --steps $steps --output '$d/out.h5'")
+  runs_table
 }
 [ -x "$bin" ] && q_cost cpu
 [ -d "$refs/chuetsu-layered-kristekmoczo" ] && [ -x "$bin" ] && attenuation cpu
