@@ -190,7 +190,7 @@ ONDES_RUN void anelastic_pml_run(const StepParams& p, float* s, const AnelasticV
     float g[2], d;
     const AnelasticCell cell{own, relax.at(t, c, g, d), n, c, i0 + t, j, k, plane, true};
     anelastic_stress_pml_cell<N, false>(p, s, cell, mat.at(c), pv, q0 + t, damped,
-                                 stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
+                                        stress_diffs(ArrayAt{v, n, c, sy, sz}, plane));
   }
 }
 
