@@ -41,16 +41,22 @@ struct AnelasticCell {
 // A block's view as the cells of a kernel or row that are not Ondes3D's Day and Bradley's see it
 // (Ondes3d false): its tests said where the compiler sees them, they fold away (with them, the CPU
 // rows were not vectorised and the CUDA march kept the registers of Day and Bradley's paths).
+// With Ondes3d, a view of Day and Bradley's (called where a.ondes3d is set), its memory in floats.
 template <bool Ondes3d>
 ONDES_CELL AnelasticView known_view(const AnelasticView& a) {
   AnelasticView own = a;
-  if constexpr (!Ondes3d) own.ondes3d = 0, own.image_stride = 0;
+  if constexpr (!Ondes3d) own.ondes3d = 0, own.image_stride = 0, own.narrow = 1;
+  if constexpr (Ondes3d) own.ondes3d = 1, own.narrow = 0;
   return own;
 }
 // f(std::true_type{}) for a block of Ondes3D's Day and Bradley (ondes3d) where Possible, else
 // f(std::false_type{}): the kernels that fold its paths away (known_view) serve the others.
+// Always inlined, as with_mechanisms (core/anelastic_layout.hpp).
 template <bool Possible, class F>
-void with_ondes3d(int ondes3d, F&& f) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+inline void with_ondes3d(int ondes3d, F&& f) {
   if constexpr (Possible)
     if (ondes3d) return f(std::true_type{});
   f(std::false_type{});
@@ -60,6 +66,35 @@ template <int N>
 struct CellMemory {
   float z[N > 0 ? N : 1][kStressComponents];
 };
+// Narrow memory (AnelasticView::narrow, our schemes): each variable a bfloat16 word, the high half
+// of its float's bits, rounded stochastically: the float's bits plus 16 random bits, truncated, so
+// that the word's value is the float in expectation. Rounded to nearest, a memory whose decay over
+// a step is below half a word's spacing (slow mechanisms, w dt below 2^-9 to 2^-8) would never
+// decay, and the others would decay at biased rates; rounded stochastically it decays as the float
+// does, with unbiased noise of up to a word's spacing a step, which the stress sums into a small
+// part of its own step's increments (tests/test_physics.cpp NarrowMemoryDecaysAsTheExactMemoryDoes,
+// tests/test_anelastic.cpp's exact solutions; docs/performance.md, Decisions: narrow memory). The
+// random bits: the cell's seed (cell_seed: its global indices and the step) times an odd constant
+// per variable, integer operations that the CPU and CUDA compute alike: their words are the same.
+ONDES_CELL uint16_t round_word(float z, uint32_t random) { return uint16_t((float_bits(z) + (random >> 16)) >> 16); }
+// Variable v's random bits of a cell whose seed is h.
+ONDES_CELL uint32_t word_random(uint32_t h, int v) { return h * (0x2c1b3c6du * uint32_t(2 * v + 1)); }
+// Whether a cell of N memory sets keeps them narrow, said where the compiler sees it for N > 1:
+// more than one set is always one of our schemes (Ondes3D's keep one), and the PML kernels read
+// their view as it came (codelets/pml_cells.hpp stress_pml_cells: known_view's copy spilled).
+template <int N>
+ONDES_CELL bool narrow_memory(const AnelasticView& a) { return N > 1 || a.narrow; }
+// The memory variable at index `at`: a word's value where narrow, else a float.
+ONDES_CELL float memory_at(const AnelasticView& a, int64_t at, bool narrow) {
+  return narrow ? word_value(a.words()[at]) : a.memory[at];
+}
+// Stores z as variable v of a cell of seed h at `at`, narrow or not; returns the value stored.
+ONDES_CELL float store_memory(const AnelasticView& a, int64_t at, float z, bool narrow, uint32_t h, int v) {
+  if (!narrow) return a.memory[at] = z;
+  const uint16_t w = round_word(z, word_random(h, v));
+  a.words()[at] = w;
+  return word_value(w);
+}
 // Every memory variable is loaded before any is stored: the compiler cannot tell that one
 // mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
 // (docs/performance.md, Decisions: anelastic loads).
@@ -69,7 +104,8 @@ ONDES_CELL CellMemory<N> load_memory(const AnelasticView& a, int64_t n, int64_t 
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
     ONDES_UNROLL
-    for (int c = 0; c < kStressComponents; ++c) m.z[l][c] = a.memory[(int64_t(l) * kStressComponents + c) * n + i];
+    for (int c = 0; c < kStressComponents; ++c)
+      m.z[l][c] = memory_at(a, (int64_t(l) * kStressComponents + c) * n + i, narrow_memory<N>(a));
   }
   return m;
 }
@@ -82,14 +118,14 @@ template <class Put>
 ONDES_CELL void one_mechanism_stress(const AnelasticCell& c, const CellMemory<1>& z0, const Moduli& u, float mu,
                                      const Diffs& d, float scale, float (&rate)[kStressComponents], Put&& put) {
   const float gp = c.r.p[0], gs = c.r.s[0], decay = c.r.decay[0];
+  const uint32_t h = c.a.narrow ? cell_seed(c.a.seed, c.x, c.y, c.z) : 0;
   float drive[kStressComponents];
   hooke(Moduli{gp * u.l2m - (2.0f * gs) * mu, gp * u.l2m, gs * u.mxy, gs * u.mxz, gs * u.myz, u.lam, u.l2m}, d,
         scale, c.plane, [&](int k, float x) { drive[k] = x; });
   ONDES_UNROLL
   for (int k = 0; k < kStressComponents; ++k) {
     if (at_surface(c.plane) && k == SZZ) continue;
-    const float z1 = decay * z0.z[0][k] + drive[k];
-    c.a.memory[int64_t(k) * c.n + c.i] = z1;
+    const float z1 = store_memory(c.a, int64_t(k) * c.n + c.i, decay * z0.z[0][k] + drive[k], c.a.narrow, h, k);
     put(k, rate[k] - 0.5f * (z0.z[0][k] + z1));
   }
 }
@@ -116,6 +152,8 @@ ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMem
         [&](int k, float x) { s_rate[k] = x; });
   float kept[kStressComponents] = {};
   const int m0 = a.ondes3d ? a.cube_cell(c.x, c.y, c.z) : 0;
+  const bool narrow = narrow_memory<N>(a);
+  const uint32_t h = narrow ? cell_seed(a.seed, c.x, c.y, c.z) : 0;
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
     ONDES_UNROLL
@@ -124,10 +162,11 @@ ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMem
       const int e = a.ondes3d ? a.ondes3d_cell(k, c.x, c.y, c.z) - m0 : 0;  // k's mechanism (Day and Bradley)
       const float* shear = a.ondes3d ? c.r.shear(k) : c.r.s;  // the corner classes are Day and Bradley's
       const float gp = c.r.p[2 * (l + e)], gs = shear[2 * (l + e)], decay = c.r.decay[l + e];
-      const float z1 = decay * z0.z[l][k] + (gp * p_rate[k] + gs * s_rate[k]);
+      const int v = l * kStressComponents + k;
+      const float z1 =
+          store_memory(a, v * c.n + c.i, decay * z0.z[l][k] + (gp * p_rate[k] + gs * s_rate[k]), narrow, h, v);
       kept[k] += 0.5f * (z0.z[l][k] + z1);
       rate[k] -= 0.5f * (z0.z[l][k] + z1);
-      a.memory[(int64_t(l) * kStressComponents + k) * c.n + c.i] = z1;
     }
   }
   ONDES_UNROLL

@@ -143,13 +143,13 @@ ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, i
   for (int64_t i = row; i < row + nx; ++i) damp_field<C>(f, x, n, i);
 }
 
-template <int Plane, int N, bool PerCell, class M>
+template <int Plane, int N, bool PerCell, bool Ondes3d, class M>
 ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& material, const CellRow& r,
                           float scale) {
   const int64_t row = r.at, n = r.n, sy = r.sy, sz = r.sz;
   const int x0 = r.x0, j = r.j, k = r.k, nx = r.nx;
   const M mat = material;  // as velocity_row's
-  const AnelasticView own = known_view<PerCell>(a);  // a plane's or cube's: never Day and Bradley's
+  const AnelasticView own = known_view<Ondes3d>(a);
   const RowRelaxation<N, PerCell> relax(own, x0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < nx; ++t) {
@@ -159,30 +159,30 @@ ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, cons
     stress_cell<N>(s, c, mat.at(i), stress_diffs(ArrayAt{v, n, i, sy, sz}, Plane), scale);
   }
 }
-template <int N, bool PerCell, class M>
+template <int N, bool PerCell, bool Ondes3d, class M>
 ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a, const float* v, const M& mat,
                                     const CellRow& r, float scale) {
   if (plane == kSurface)
-    stress_row<kSurface, N, PerCell>(s, a, v, mat, r, scale);
+    stress_row<kSurface, N, PerCell, Ondes3d>(s, a, v, mat, r, scale);
   else if (plane == kSurfaceFourth)
-    stress_row<kSurfaceFourth, N, PerCell>(s, a, v, mat, r, scale);
+    stress_row<kSurfaceFourth, N, PerCell, Ondes3d>(s, a, v, mat, r, scale);
   else if (plane == kBelowSurface)
-    stress_row<kBelowSurface, N, PerCell>(s, a, v, mat, r, scale);
+    stress_row<kBelowSurface, N, PerCell, Ondes3d>(s, a, v, mat, r, scale);
   else
-    stress_row<kInterior, N, PerCell>(s, a, v, mat, r, scale);
+    stress_row<kInterior, N, PerCell, Ondes3d>(s, a, v, mat, r, scale);
 }
 
 // The PML cells of run r in an attenuating medium (anelastic_stress_pml_cell). Interior: r's plane
 // is kInterior, said where the compiler sees it (read at run time, the plane's tests kept the loop
 // from being vectorised: docs/performance.md, Decisions: anelastic PML rows); the planes near the
 // surface read it at run time.
-template <bool Interior, int N, bool PerCell, class Damped, class M>
+template <bool Interior, int N, bool PerCell, bool Ondes3d, class Damped, class M>
 ONDES_RUN void anelastic_pml_run(const StepParams& p, float* s, const AnelasticView& a, const float* v,
                                  const M& material, const PmlView& pv, const PmlRun& r, Damped damped) {
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz(), row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = Interior ? int(kInterior) : r.plane;
   const M mat = material;                                   // as velocity_row's
-  const AnelasticView own = known_view<PerCell>(a);         // a plane's or cube's: never Day and Bradley's
+  const AnelasticView own = known_view<Ondes3d>(a);
   const RowRelaxation<N, PerCell> relax(own, i0, j, k);
 #pragma GCC ivdep
   for (int t = 0; t < len; ++t) {
@@ -218,7 +218,9 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
     });
 }
 
-template <int N, bool PerCell>
+// PerCell: each cell's relaxation gathered (a 3D model's, or Day and Bradley's); Ondes3d: Day and
+// Bradley's (anelastic.hpp known_view).
+template <int N, bool PerCell, bool Ondes3d>
 ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                                      int64_t count, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
@@ -235,15 +237,15 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
         const auto m = planar.row(j);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
         const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-        if (i1 > i0) stress_row_of<N, PerCell>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
+        if (i1 > i0) stress_row_of<N, PerCell, Ondes3d>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
         if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
             stress_pml_run(p, s, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           } else if (plane == kInterior) {
-            anelastic_pml_run<true, N, PerCell>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
+            anelastic_pml_run<true, N, PerCell, Ondes3d>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           } else {
-            anelastic_pml_run<false, N, PerCell>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
+            anelastic_pml_run<false, N, PerCell, Ondes3d>(p, s, a, v, m, pk, {row, i0, len, q0, j, k, plane}, damped);
           }
         });
         if (p.damping.layers) damp_row<kStressComponents>(p.damping.plane(k), s, n, row, sh.nx);
@@ -262,10 +264,14 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
                               int64_t count, char* anelastic, AnelasticShape q) {
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) ONDES_ROW {
-    if (a.per_cell || a.ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
-      stress_sweep_n<decltype(n)::value, true>(p, s, v, mat, pml, count, a);
-    else
-      stress_sweep_n<decltype(n)::value, false>(p, s, v, mat, pml, count, a);
+    constexpr int N = decltype(n)::value;
+    with_ondes3d<N == 1>(a.ondes3d, [&](auto ondes3d) ONDES_ROW {
+      constexpr bool O = decltype(ondes3d)::value;
+      if (a.per_cell || O)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
+        stress_sweep_n<N, true, O>(p, s, v, mat, pml, count, a);
+      else
+        stress_sweep_n<N, false, false>(p, s, v, mat, pml, count, a);
+    });
   });
 }
 

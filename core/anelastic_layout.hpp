@@ -2,14 +2,17 @@
 // codelets read (codelets/anelastic.hpp anelastic_stress, codelets/day_bradley.hpp).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
+#include <vector>
 
 #include "core/layout.hpp"
 
 namespace ondes {
 
 // A block's anelastic buffer (attenuating media; physics/attenuation.hpp, anelastic.hpp's
-// anelastic_stress): the memory variables [set][StressComponent][cells] (stress units), then
+// anelastic_stress): the memory variables [set][StressComponent][cells] (stress units; bfloat16
+// words or floats: AnelasticShape::narrow_memory), then
 // the Q classes, then per class and mechanism the gains of the P and shear moduli, then each
 // mechanism's decay over a step. Layered media: a class per z plane (int32, ghost planes
 // included: an index into the case's distinct (Qp, Qs) pairs; a class constant along a row keeps
@@ -81,17 +84,63 @@ struct AnelasticShape {
   int ondes3d = 0, images = 0, yz_skew = kNoSkew, x0 = 0, yz_levels = 0;
   int origin[3] = {0, 0, 0};
   int kristek_moczo = 0;
+  // Stochastic rounding of narrow memory (codelets/anelastic.hpp store_memory): the block's part of
+  // the seeds (its origin's: partition/block_data.cpp) and the step's (block_seed and the time of
+  // its stress: step_seed).
+  uint32_t block_seed = 0, seed = 0;
+  // Our schemes keep their memory sets in bfloat16 words (codelets/anelastic.hpp store_memory);
+  // Ondes3D's Day and Bradley and Kristek and Moczo in floats, as Ondes3D does.
+  ONDES_HD bool narrow_memory() const { return mechanisms > 0 && !ondes3d && !kristek_moczo; }
+  ONDES_HD int memory_bytes() const { return narrow_memory() ? 2 : 4; }
   ONDES_HD int gain_sets() const {
     return kristek_moczo ? kKmPulsations : ondes3d ? kOndes3dCubeCells : mechanisms == 1 ? kCubeCells : mechanisms;
   }
   // The decay floats: one a gain set, and with Kristek and Moczo each pulsation's fl too.
   ONDES_HD int decays() const { return (kristek_moczo ? 2 : 1) * gain_sets(); }
 };
+// The seeds of narrow memory's stochastic rounding (codelets/anelastic.hpp store_memory), so that a
+// cell's random bits follow its global indices and the step, whatever the blocks: a block's part
+// (block_seed, from its origin) plus the step's (step_seed), and a cell's from those and its
+// block-local indices (cell_seed): mix32 of seed + (x0 + x) A + (y0 + y) B + z C, modulo 2^32.
+// mix32: C. Wellons' lowbias32 (every output bit depends on every input bit).
+ONDES_HD constexpr uint32_t mix32(uint32_t x) {
+  x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu;
+  return x ^ (x >> 16);
+}
+constexpr uint32_t kSeedX = 0x9e3779b1u, kSeedY = 0x85ebca77u, kSeedZ = 0xc2b2ae3du;
+constexpr uint32_t block_seed(int x0, int y0) { return uint32_t(x0) * kSeedX + uint32_t(y0) * kSeedY; }
+// t: the time of the stress update (the same double on every path that submits it).
+inline uint32_t step_seed(uint32_t block, double t) {
+  uint64_t b = 0;
+  std::memcpy(&b, &t, sizeof b);
+  return block + mix32(uint32_t(b) ^ uint32_t(b >> 32));
+}
+ONDES_HD inline uint32_t cell_seed(uint32_t seed, int x, int y, int z) {
+  return mix32(seed + uint32_t(x) * kSeedX + uint32_t(y) * kSeedY + uint32_t(z) * kSeedZ);
+}
+
+// A float's bits and back; a bfloat16 word's value (the word the high half of a float's bits).
+ONDES_HD inline uint32_t float_bits(float x) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(x);
+#else
+  return __builtin_bit_cast(uint32_t, x);
+#endif
+}
+ONDES_HD inline float bits_float(uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(b);
+#else
+  return __builtin_bit_cast(float, b);
+#endif
+}
+ONDES_HD inline float word_value(uint16_t w) { return bits_float(uint32_t(w) << 16); }
+
 struct AnelasticLayout {
   int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
   ONDES_HD static AnelasticLayout of(const BlockShape& s, const AnelasticShape& q) {
     AnelasticLayout l;
-    l.class_offset = 4 * int64_t(kStressComponents) * q.mechanisms * s.cells();
+    l.class_offset = q.memory_bytes() * int64_t(kStressComponents) * q.mechanisms * s.cells();
     l.gains_offset = l.class_offset + 4 * (q.per_cell ? s.cells() : int64_t(s.nz) + 2 * kGhost);
     l.decay_offset = l.gains_offset + 4 * int64_t(2) * q.gain_sets() * q.classes;
     l.bytes = l.decay_offset + 4 * int64_t(q.decays());
@@ -117,6 +166,10 @@ struct AnelasticView {
   int ondes3d, yz_skew, x0, origin[3], yz_levels;  // AnelasticShape's
   int64_t image_stride;                 // AnelasticShape::images: a plane's cells (BlockShape::sz); else 0
   int kristek_moczo;                    // AnelasticShape's
+  int narrow;                           // AnelasticShape::narrow_memory(): the memory in words()
+  uint32_t seed;                        // AnelasticShape's
+  // The memory sets as bfloat16 words: each the high half of a float's bits.
+  ONDES_HD uint16_t* words() const { return reinterpret_cast<uint16_t*>(memory); }
   // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices); Ondes3D's Day and
   // Bradley: that of its normal stresses.
   ONDES_HD int cube_cell(int i, int j, int k) const {
@@ -153,12 +206,32 @@ struct AnelasticView {
     }
   }
 };
+// A block's memory sets as floats (a checkpoint's: narrow memory's words widened, exactly), and
+// back (a checkpoint's floats into words rounded to nearest even: exact for a narrow run's).
+inline std::vector<float> memory_floats(const char* buffer, const BlockShape& s, const AnelasticShape& q) {
+  std::vector<float> z(size_t(kStressComponents) * q.mechanisms * s.cells());
+  const auto* words = reinterpret_cast<const uint16_t*>(buffer);
+  if (!q.narrow_memory()) std::memcpy(z.data(), buffer, z.size() * sizeof(float));
+  else
+    for (size_t i = 0; i < z.size(); ++i) z[i] = word_value(words[i]);
+  return z;
+}
+inline void store_memory_floats(const std::vector<float>& z, char* buffer, const AnelasticShape& q) {
+  auto* words = reinterpret_cast<uint16_t*>(buffer);
+  if (!q.narrow_memory()) std::memcpy(buffer, z.data(), z.size() * sizeof(float));
+  else
+    for (size_t i = 0; i < z.size(); ++i) {
+      const uint32_t b = float_bits(z[i]);
+      words[i] = uint16_t((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
+    }
+}
+
 ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, const AnelasticShape& q) {
   const AnelasticLayout l = AnelasticLayout::of(s, q);
   return {reinterpret_cast<float*>(buffer), reinterpret_cast<const int32_t*>(buffer + l.class_offset),
           reinterpret_cast<const float*>(buffer + l.gains_offset), reinterpret_cast<const float*>(buffer + l.decay_offset),
           q.gain_sets(), q.parity, q.per_cell, q.ondes3d, q.yz_skew, q.x0, {q.origin[0], q.origin[1], q.origin[2]},
-          q.yz_levels, q.images ? s.sz() : 0, q.kristek_moczo};
+          q.yz_levels, q.images ? s.sz() : 0, q.kristek_moczo, q.narrow_memory(), q.seed};
 }
 
 }  // namespace ondes

@@ -64,6 +64,7 @@ void Simulation::save_checkpoint(const std::string& path) {
   starpu_task_wait_for_all();
   const int rank = Runtime::rank();
   const PmlRegion region = PmlRegion::of(case_);
+  const AnelasticShape anelastic = anelastic_shape(case_);
   std::unique_ptr<CheckpointWriter> w;
   if (rank == 0) {
     int64_t pml_cells = 0;
@@ -90,10 +91,10 @@ void Simulation::save_checkpoint(const std::string& path) {
     Acquired v(b.h_velocity, STARPU_R), s(b.h_stress, STARPU_R), pml(b.h_pml, STARPU_R), an(b.h_anelastic, STARPU_R);
     const char* pml_buffer = remote ? remote->pml.data() : b.pml;
     const int64_t count = region.cells_in(in.x0, in.shape.nx, in.y0, in.shape.ny, in.shape.nz);
+    const char* an_buffer = remote ? (remote->anelastic.empty() ? nullptr : remote->anelastic.data()) : b.anelastic;
+    const std::vector<float> memory = an_buffer ? memory_floats(an_buffer, in.shape, anelastic) : std::vector<float>{};
     w->write_fields(in.x0, in.y0, in.shape, remote ? remote->velocity.data() : b.velocity,
-                    remote ? remote->stress.data() : b.stress,
-                    reinterpret_cast<const float*>(remote ? (remote->anelastic.empty() ? nullptr : remote->anelastic.data())
-                                                           : b.anelastic));
+                    remote ? remote->stress.data() : b.stress, an_buffer ? memory.data() : nullptr);
     if (count > 0)
       w->write_pml(global_pml_cells(in, pml_buffer, count, case_.grid),
                    reinterpret_cast<const float*>(pml_buffer + PmlLayout::of(in.shape, count).psi_offset));
@@ -158,7 +159,10 @@ void Simulation::restore_checkpoint(const std::string& path) {
     if (!b.local) continue;
     Acquired v(b.h_velocity, STARPU_RW), s(b.h_stress, STARPU_RW), pml(b.h_pml, STARPU_RW),
         an(b.h_anelastic, STARPU_RW);
-    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, reinterpret_cast<float*>(b.anelastic));
+    std::vector<float> memory;
+    if (b.anelastic) memory = memory_floats(b.anelastic, b.info.shape, b.anelastic_shape);
+    r.read_fields(b.info.x0, b.info.y0, b.info.shape, b.velocity, b.stress, b.anelastic ? memory.data() : nullptr);
+    if (b.anelastic) store_memory_floats(memory, b.anelastic, b.anelastic_shape);
     if (case_.boundaries.surface == SurfaceScheme::Ondes3d)
       r.read_surface_ghosts(b.info.x0, b.info.y0, b.info.shape, b.velocity);
     if (b.pml)

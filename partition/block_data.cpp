@@ -183,6 +183,7 @@ void finish_local(const Case& c, BlockData& b) {
     b.anelastic_shape.parity = (b.info.x0 & 1) | (b.info.y0 & 1) << 1;
     b.anelastic_shape.origin[0] += b.info.x0, b.anelastic_shape.origin[1] += b.info.y0;
     b.anelastic_shape.x0 = b.info.x0;
+    b.anelastic_shape.block_seed = block_seed(b.info.x0, b.info.y0);
     b.anelastic_bytes = AnelasticLayout::of(s, b.anelastic_shape).bytes;
     b.anelastic = static_cast<char*>(kSimulated ? folded(b.anelastic_bytes) : starpu_zeroed(b.anelastic_bytes));
     if (!kSimulated) fill_anelastic(c, b.info.x0, b.info.y0, s, b.anelastic);

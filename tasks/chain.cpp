@@ -148,7 +148,7 @@ struct HostSignals {
 template <bool Velocity, class B, class Signals>
 void update(const ChainArgs& a, const IterationBuffers& f, int n, const Signals& signals) {
   ComputeArgs c = Velocity ? a.velocity : a.stress;
-  c.time = Velocity ? n * a.dt : n * a.dt + 0.5 * a.dt;
+  set_time(c, Velocity ? n * a.dt : n * a.dt + 0.5 * a.dt);
   const uint32_t heard = uint32_t(Velocity ? 2 * n : 2 * n + 1);
   const BoundaryBuffers& in = Velocity ? a.in_stress : a.in_velocity;
   const BoundaryBuffers& out = Velocity ? a.out_velocity : a.out_stress;

@@ -192,6 +192,13 @@ inline void insert_block_task(starpu_codelet& cl, starpu_data_descr* d, int n, v
   check_starpu(ret, what);
 }
 
+// Sets the time t of a's update: that of its sources' time functions, and for a stress update with
+// narrow memory its step's seed (core/anelastic_layout.hpp step_seed).
+inline void set_time(ComputeArgs& a, double t) {
+  a.time = t;
+  if (a.anelastic.narrow_memory()) a.anelastic.seed = step_seed(a.anelastic.block_seed, t);
+}
+
 // The arguments of block b's velocity (or stress) update at time t (of its sources), without its
 // neighbours (neighbour_mask 0), run as the policy says.
 inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, const ExecutionPolicy& policy,
@@ -212,10 +219,8 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
     a.pml_cells = b.pml_cells;
   }
   if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
-  if ((velocity ? b.h_force : b.h_moment).points) {
-    a.has_source = 1;
-    a.time = t;
-  }
+  a.has_source = (velocity ? b.h_force : b.h_moment).points != nullptr;
+  set_time(a, t);
   return a;
 }
 

@@ -257,6 +257,38 @@ TEST(Medium, CellPropertiesAverageAcrossAnInterface) {
   }
 }
 
+// Narrow memory (codelets/anelastic.hpp store_memory): a memory variable left to decay, its decay
+// over a step (1e-4) far below a bfloat16 word's precision (2^-9 at best), stored as a word each
+// step: rounded to nearest it would never change; stochastically rounded, the mean over cells
+// follows the exact decay, exp(-1) after 1e4 steps, and the words of each cell scatter about it.
+TEST(Anelastic, NarrowMemoryDecaysAsTheExactMemoryDoes) {
+  constexpr int kCells = 16384, kSteps = 10000;
+  constexpr float kDecay = 1 - 1e-4f;
+  std::vector<uint16_t> words(kCells, uint16_t(float_bits(1.0f) >> 16));
+  AnelasticView a{};
+  a.memory = reinterpret_cast<float*>(words.data()), a.narrow = 1;
+  std::vector<float> z(kCells, 1.0f);
+  for (int step = 0; step < kSteps; ++step) {
+    const uint32_t seed = step_seed(block_seed(8, 16), (step + 0.5) * 0.004);
+    for (int i = 0; i < kCells; ++i)
+      z[i] = store_memory(a, i, kDecay * z[i], true, cell_seed(seed, i % 128, i / 128, 3), 2);
+  }
+  double mean = 0, var = 0;
+  for (int i = 0; i < kCells; ++i) {
+    EXPECT_EQ(z[i], word_value(words[i])) << "cell " << i << ": the value returned is the word stored";
+    mean += z[i] / kCells;
+  }
+  for (float x : z) var += (x - mean) * (x - mean) / kCells;
+  const double exact = std::pow(double(kDecay), kSteps);
+  // A step's rounding moves a word by its spacing u with the probability that keeps the mean: a
+  // variance of about u x the step's change (2^-8 x 1e-4 at the start), summed over the 5000
+  // steps a deviation takes to decay: the words scatter by a few percent of exp(-1), their mean by
+  // a few hundredths of a percent.
+  EXPECT_NEAR(mean, exact, 0.01 * exact) << "the mean memory decays as the exact one";
+  EXPECT_GT(std::sqrt(var), 0.01 * exact) << "each cell its own random bits";
+  EXPECT_LT(std::sqrt(var), 0.2 * exact) << "the words scatter about the exact memory";
+}
+
 // A coarse-grained layered medium repeats with period 2 along x and y (its cubes' unrelaxed
 // moduli), and the CPU rows then read a cell's factors by its parity (ParityMaterial): found there
 // (periodic_planes), not where the planes are uniform (the elastic layers) or vary (a 3D model);
@@ -284,7 +316,9 @@ TEST(Medium, CoarseGrainedLayersReadByParityGiveTheArraysBits) {
   std::vector<float> v(kVelocityComponents * s.cells()), sigma(kStressComponents * s.cells());
   for (float& x : v) x = u(rng);
   for (float& x : sigma) x = 1e3f * u(rng);
-  for (int64_t i = 0; i < kStressComponents * s.cells(); ++i) reinterpret_cast<float*>(memory.data())[i] = u(rng);
+  ASSERT_TRUE(q.narrow_memory());
+  for (int64_t i = 0; i < kStressComponents * s.cells(); ++i)  // bfloat16 words
+    reinterpret_cast<uint16_t*>(memory.data())[i] = uint16_t(float_bits(u(rng)) >> 16);
   StepParams p;
   p.shape = s, p.dt = float(c.time.dt), p.dt_h = float(c.time.dt / c.grid.h), p.inv_h = float(1 / c.grid.h);
   p.free_surface = kImagingSurface;
@@ -295,7 +329,8 @@ TEST(Medium, CoarseGrainedLayersReadByParityGiveTheArraysBits) {
     cpu::compute_velocity(p, {vv.data(), ss.data(), mat.data(), nullptr, nullptr}, {}, {});
     cpu::compute_stress(p, {ss.data(), vv.data(), mat.data(), nullptr, attenuating ? m.data() : nullptr, 0, q}, {}, {});
     vv.insert(vv.end(), ss.begin(), ss.end());
-    if (attenuating) vv.insert(vv.end(), reinterpret_cast<float*>(m.data()), reinterpret_cast<float*>(m.data()) + kStressComponents * s.cells());
+    if (attenuating)  // the words, two a float
+      vv.insert(vv.end(), reinterpret_cast<float*>(m.data()), reinterpret_cast<float*>(m.data()) + kStressComponents * s.cells() / 2);
     return vv;
   };
   const size_t fields = (kVelocityComponents + kStressComponents) * s.cells();
