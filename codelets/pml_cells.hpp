@@ -275,20 +275,21 @@ __device__ inline void pml_place(const BlockShape& s, const PmlBox& b, const Pml
   }
   in_full(r - rows_before - box_y * row_pml + I(b.hi[1]) * nx);
 }
-// pml_place's divisors as multiply-and-shift (core/fast_div.hpp), computed once a launch, for
-// blocks of at most INT32_MAX cells (the others divide). Why: each PML thread found its cell by two
-// or three dependent 32-bit divisions (~20 instructions each, a reciprocal among them) before its
-// first load.
-struct PmlDivisors {
+// A block's PML list as its kernels take it: its cell count, and pml_place's divisors as
+// multiply-and-shift (core/fast_div.hpp), computed once a launch, for blocks of at most INT32_MAX
+// cells (the others divide). Why: each PML thread found its cell by two or three dependent 32-bit
+// divisions (~20 instructions each, a reciprocal among them) before its first load.
+struct PmlList {
+  int64_t count;
   FastDiv by[PmlSizes::kCount];
-  static PmlDivisors of(const BlockShape& s, const PmlBox& b) {
+  static PmlList of(const BlockShape& s, const PmlBox& b, int64_t count) {
     const PmlSizes z = PmlSizes::of(s, b);
-    PmlDivisors p;
+    PmlList p{count, {}};
     for (int d = 0; d < PmlSizes::kCount; ++d) p.by[d] = FastDiv(unsigned(std::clamp<int64_t>(z.d[d], 1, INT32_MAX)));
     return p;
   }
 };
-__device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlList& fd, int64_t t) {
   int i, j, k;
   const PmlSizes z = PmlSizes::of(p.shape, p.pml);
   if (p.shape.cells() <= INT32_MAX)
@@ -301,16 +302,16 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, i
 // One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
 // 256 per SM (64 registers): at five (48) both kernels spill, at three they are slower. One cell a
 // thread: two (t and t + count/2) no longer share their neighbourhoods with the neighbouring
-// warps' (docs/performance.md, Decisions: PML kernel bounds). Their parameters stay apart, the stress
-// kernel's nine among them: in a struct (the memory, the count and the divisors) both kernels
-// spilled, and ran slower (docs/performance.md, Decisions: PML kernel parameters).
+// warps' (docs/performance.md, Decisions: PML kernel bounds). The PML list's count travels with its
+// divisors (PmlList); the buffers stay apart: in one struct with them (the memory, the count and the
+// divisors) both kernels spilled, and ran slower (docs/performance.md, Decisions: PML kernel
+// parameters).
 template <bool Save, int Form>
 __global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, int64_t count, BoundaryBuffers e,
-                                   PmlDivisors fd) {
-  if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
+                                   const float* __restrict__ mat, char* pml, BoundaryBuffers e, PmlList list) {
+  if (thread_index() >= list.count) return;
+  const PmlCell c = pml_cell(p, list, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k);
   const auto m = velocity_material<Form>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, {c.t, c.i, c.j, c.k}, c.q, c.damped, d);
@@ -328,11 +329,11 @@ constexpr int stress_pml_blocks(int n) { return n == 0 ? 4 : n == 1 ? 3 : 2; }
 template <bool Save, int N, int Form, bool Ondes3d>
 __global__ void __launch_bounds__(256, stress_pml_blocks(N))
     stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v, const float* __restrict__ mat,
-                     char* pml, int64_t count, AnelasticView block, BoundaryBuffers e, PmlDivisors fd) {
+                     char* pml, AnelasticView block, BoundaryBuffers e, PmlList list) {
   const AnelasticView& a = N == 1 ? known_view<Ondes3d>(block) : block;
-  if (thread_index() >= count) return;
-  const PmlCell c = pml_cell(p, fd, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, count, Form == kNodeForm).at_plane(p.shape, c.k);
+  if (thread_index() >= list.count) return;
+  const PmlCell c = pml_cell(p, list, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k);
   const int plane = z_plane(c.k, p.free_surface);
   const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);

@@ -120,20 +120,13 @@ ONDES_HD inline uint32_t cell_seed(uint32_t seed, int x, int y, int z) {
 }
 
 // A float's bits and back; a bfloat16 word's value (the word the high half of a float's bits).
-ONDES_HD inline uint32_t float_bits(float x) {
 #if defined(__CUDA_ARCH__)
-  return __float_as_uint(x);
+ONDES_HD inline uint32_t float_bits(float x) { return __float_as_uint(x); }
+ONDES_HD inline float bits_float(uint32_t b) { return __uint_as_float(b); }
 #else
-  return __builtin_bit_cast(uint32_t, x);
+ONDES_HD inline uint32_t float_bits(float x) { return __builtin_bit_cast(uint32_t, x); }
+ONDES_HD inline float bits_float(uint32_t b) { return __builtin_bit_cast(float, b); }
 #endif
-}
-ONDES_HD inline float bits_float(uint32_t b) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(b);
-#else
-  return __builtin_bit_cast(float, b);
-#endif
-}
 ONDES_HD inline float word_value(uint16_t w) { return bits_float(uint32_t(w) << 16); }
 
 struct AnelasticLayout {
