@@ -1,9 +1,8 @@
-// compute_velocity / compute_stress of one block: the other field's ghosts from the neighbours'
-// boundary buffers `ghosts` (null where the block has none; the CUDA march reads x faces straight
-// from them: XHalo), the interior sweep over the per-cell stencils of stencil.hpp, then the C-PML
-// correction of the block's PML cells (pml may be null), for the stress the free-surface images,
-// and the updated field's edges into the boundary buffers of `edges` (null where not wanted). CPU
-// loops and CUDA kernels run the same per-cell code.
+// compute_velocity / compute_stress of one block: the other field's ghosts from the neighbours' boundary buffers
+// `ghosts` (null where the block has none; the CUDA march reads x faces straight from them: XHalo), the interior
+// sweep over the per-cell stencils of stencil.hpp, then the C-PML correction of the block's PML cells (pml may be
+// null), for the stress the free-surface images, and the updated field's edges into the boundary buffers of
+// `edges` (null where not wanted). CPU loops and CUDA kernels run the same per-cell code.
 #pragma once
 #include <algorithm>
 #include <type_traits>
@@ -99,16 +98,14 @@ ONDES_RUN void velocity_row(float* v, const float* s, const M& material, const C
     add_velocity(v, n, i, mat.at(i), velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
-// N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; the
-// row's cells are (x0 .. x0 + nx - 1, j, k), from padded index row. (Running
-// add_stress_anelastic's steps one loop at a time over runs of 64 cells, to stream fewer arrays at
-// once, was slower: docs/performance.md, Decisions: anelastic rows.)
-// The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium
-// the plane's, or (coarse-grained, N = 1) the two cube cells the row's cells alternate between,
-// loaded once and selected per cell (gathered per cell, the row ran far below what its bytes
-// allow); in a 3D model, or with Ondes3D's Day and Bradley (PerCell), each cell's own,
-// gathered. (PerCell is a template parameter: tested at run time in the loop, it cost the layered
-// rows their vectorisation.)
+// N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; a row's cells are
+// (x0 .. x0 + nx - 1, j, k) from padded index row. (add_stress_anelastic's steps one loop at a time over runs of
+// 64 cells, to stream fewer arrays at once, was slower: docs/performance.md, Decisions: anelastic rows.)
+// The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium the plane's, or
+// (coarse-grained, N = 1) the two cube cells the row's cells alternate between, loaded once and selected per cell
+// (gathered per cell, the row ran far below what its bytes allow); in a 3D model, or with Ondes3D's Day and
+// Bradley (PerCell), each cell's own, gathered. (PerCell is a template parameter: tested at run time in the loop,
+// it cost the layered rows their vectorisation.)
 template <int N, bool PerCell>
 struct RowRelaxation {
   const AnelasticView& a;
@@ -218,8 +215,7 @@ ONDES_SWEEP void velocity_sweep(const StepParams& p, float* v, const float* s, c
     });
 }
 
-// PerCell: each cell's relaxation gathered (a 3D model's, or Day and Bradley's); Ondes3d: Day and
-// Bradley's (anelastic.hpp known_view).
+// PerCell: each cell's relaxation gathered (a 3D model's, Day and Bradley's); Ondes3d: Day and Bradley's.
 template <int N, bool PerCell, bool Ondes3d>
 ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float* v, const float* mat, char* pml,
                                      int64_t count, const AnelasticView& a) {
@@ -237,7 +233,8 @@ ONDES_ROW inline void stress_sweep_n(const StepParams& p, float* s, const float*
         const auto m = planar.row(j);
         // Attenuating, a PML cell has its whole update in the PML pass (anelastic_stress_pml_cell).
         const auto [i0, i1] = N && pml ? interior_span(p.pml, sh, j, k) : std::pair{0, sh.nx};
-        if (i1 > i0) stress_row_of<N, PerCell, Ondes3d>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
+        if (i1 > i0)
+          stress_row_of<N, PerCell, Ondes3d>(plane, s, a, v, m, {row + i0, i0, j, k, i1 - i0, n, sy, sz}, p.dt_h);
         if (pml)
         pml_row(p.pml, sh, j, k, [&](int i0, int len, int64_t q0, auto damped) ONDES_ROW {
           if constexpr (N == 0) {
@@ -266,9 +263,8 @@ ONDES_SWEEP void stress_sweep(const StepParams& p, float* s, const float* v, con
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) ONDES_ROW {
     constexpr int N = decltype(n)::value;
     with_ondes3d<N == 1>(a.ondes3d, [&](auto ondes3d) ONDES_ROW {
-      constexpr bool O = decltype(ondes3d)::value;
-      if (a.per_cell || O)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
-        stress_sweep_n<N, true, O>(p, s, v, mat, pml, count, a);
+      if (a.per_cell || ondes3d)  // Ondes3D's Day and Bradley: each component its mechanism (anelastic_layout.hpp)
+        stress_sweep_n<N, true, decltype(ondes3d)::value>(p, s, v, mat, pml, count, a);
       else
         stress_sweep_n<N, false, false>(p, s, v, mat, pml, count, a);
     });
@@ -339,7 +335,8 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
       constexpr int F = decltype(form)::value;
       return any(edges) ? velocity_pml_cells<true, F> : velocity_pml_cells<false, F>;
     });
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges, PmlList::of(p.shape, p.pml, pml_cells));
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges,
+                                                      PmlList::of(p.shape, p.pml, pml_cells));
     check_launch("velocity_pml_cells");
   }
   if (steps & kImagesStep) freeze_faces(p, kVelocityKind, v, stream);
