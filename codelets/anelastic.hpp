@@ -118,14 +118,15 @@ template <class Put>
 ONDES_CELL void one_mechanism_stress(const AnelasticCell& c, const CellMemory<1>& z0, const Moduli& u, float mu,
                                      const Diffs& d, float scale, float (&rate)[kStressComponents], Put&& put) {
   const float gp = c.r.p[0], gs = c.r.s[0], decay = c.r.decay[0];
-  const uint32_t h = c.a.narrow ? cell_seed(c.a.seed, c.x, c.y, c.z) : 0;
+  const bool narrow = narrow_memory<1>(c.a);
+  const uint32_t h = narrow ? cell_seed(c.a.seed, c.x, c.y, c.z) : 0;
   float drive[kStressComponents];
   hooke(Moduli{gp * u.l2m - (2.0f * gs) * mu, gp * u.l2m, gs * u.mxy, gs * u.mxz, gs * u.myz, u.lam, u.l2m}, d,
         scale, c.plane, [&](int k, float x) { drive[k] = x; });
   ONDES_UNROLL
   for (int k = 0; k < kStressComponents; ++k) {
     if (at_surface(c.plane) && k == SZZ) continue;
-    const float z1 = store_memory(c.a, int64_t(k) * c.n + c.i, decay * z0.z[0][k] + drive[k], c.a.narrow, h, k);
+    const float z1 = store_memory(c.a, int64_t(k) * c.n + c.i, decay * z0.z[0][k] + drive[k], narrow, h, k);
     put(k, rate[k] - 0.5f * (z0.z[0][k] + z1));
   }
 }

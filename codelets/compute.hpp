@@ -98,9 +98,6 @@ ONDES_RUN void velocity_row(float* v, const float* s, const M& material, const C
     add_velocity(v, n, i, mat.at(i), velocity_diffs(ArrayAt{s, n, i, sy, sz}), scale);
 }
 
-// N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; a row's cells are
-// (x0 .. x0 + nx - 1, j, k) from padded index row. (add_stress_anelastic's steps one loop at a time over runs of
-// 64 cells, to stream fewer arrays at once, was slower: docs/performance.md, Decisions: anelastic rows.)
 // The relaxations of the cells of row (j, k) from x0 on, for N memory sets: in a layered medium the plane's, or
 // (coarse-grained, N = 1) the two cube cells the row's cells alternate between, loaded once and selected per cell
 // (gathered per cell, the row ran far below what its bytes allow); in a 3D model, or with Ondes3D's Day and
@@ -140,6 +137,9 @@ ONDES_ROW inline void damp_row(const Q0Damping::Plane& f, float* x, int64_t n, i
   for (int64_t i = row; i < row + nx; ++i) damp_field<C>(f, x, n, i);
 }
 
+// N: the memory sets of an attenuating medium (0: elastic), a the block's anelastic buffer; a row's cells are
+// (x0 .. x0 + nx - 1, j, k) from padded index row. (add_stress_anelastic's steps one loop at a time over runs of
+// 64 cells, to stream fewer arrays at once, was slower: docs/performance.md, Decisions: anelastic rows.)
 template <int Plane, int N, bool PerCell, bool Ondes3d, class M>
 ONDES_RUN void stress_row(float* s, const AnelasticView& a, const float* v, const M& material, const CellRow& r,
                           float scale) {
