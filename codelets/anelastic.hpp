@@ -61,10 +61,17 @@ inline void with_ondes3d(int ondes3d, F&& f) {
     if (ondes3d) return f(std::true_type{});
   f(std::false_type{});
 }
-// A cell's N memory sets, in registers.
+// A cell's N memory sets, in registers: floats (Ondes3D's Day and Bradley), or narrow, each set's
+// pairs of words as loaded (z or w: the other is never read, and folds away where narrowness is
+// said where the compiler sees it).
 template <int N>
 struct CellMemory {
-  float z[N > 0 ? N : 1][kStressComponents];
+  static constexpr int kSets = N > 0 ? N : 1;
+  float z[kSets][kStressComponents];
+  uint32_t w[kSets][kMemoryPairs];
+  // Set l's component k, narrow or not; its word (narrow).
+  ONDES_CELL float at(int l, int k, bool narrow) const { return narrow ? pair_value(w[l][k / 2], k & 1) : z[l][k]; }
+  ONDES_CELL uint16_t word(int l, int k) const { return uint16_t(w[l][k / 2] >> (16 * (k & 1))); }
 };
 // Narrow memory (AnelasticView::narrow, our schemes): each variable a bfloat16 word, the high half
 // of its float's bits, rounded stochastically: the float's bits plus 16 random bits, truncated, so
@@ -84,28 +91,54 @@ ONDES_CELL uint32_t word_random(uint32_t h, int v) { return h * (0x2c1b3c6du * u
 // their view as it came (codelets/pml_cells.hpp stress_pml_cells: known_view's copy spilled).
 template <int N>
 ONDES_CELL bool narrow_memory(const AnelasticView& a) { return N > 1 || a.narrow; }
-// The memory variable at index `at`: a word's value where narrow, else a float.
-ONDES_CELL float memory_at(const AnelasticView& a, int64_t at, bool narrow) {
-  return narrow ? word_value(a.words()[at]) : a.memory[at];
-}
-// Stores z as variable v of a cell of seed h at `at`, narrow or not; returns the value stored.
-ONDES_CELL float store_memory(const AnelasticView& a, int64_t at, float z, bool narrow, uint32_t h, int v) {
-  if (!narrow) return a.memory[at] = z;
-  const uint16_t w = round_word(z, word_random(h, v));
-  a.words()[at] = w;
-  return word_value(w);
+// A cell's new memory sets, stored set by set: a float where it comes (not narrow), else its word
+// kept (`word`: the set's words, the skipped components' as loaded) until the set's pairs are stored
+// together (store_set).
+struct NewMemory {
+  const AnelasticView& a;
+  int64_t n, i;
+  bool narrow;
+  uint32_t h;  // the cell's seed (narrow)
+  uint16_t word[kStressComponents];
+  // Set l's words as loaded from z0 (narrow): those of the components the update skips stay.
+  template <int N>
+  ONDES_CELL void start(const CellMemory<N>& z0, int l) {
+    ONDES_UNROLL
+    for (int k = 0; k < kStressComponents; ++k) word[k] = narrow ? z0.word(l, k) : 0;
+  }
+  // Variable v = 6 l + k's new value z; returns the value kept.
+  ONDES_CELL float put(int v, float z) {
+    if (!narrow) return a.memory[v * n + i] = z;
+    word[v % kStressComponents] = round_word(z, word_random(h, v));
+    return word_value(word[v % kStressComponents]);
+  }
+  ONDES_CELL void store_set(int l) const {
+    if (!narrow) return;
+    ONDES_UNROLL
+    for (int p = 0; p < kMemoryPairs; ++p)
+      a.pairs()[(int64_t(l) * kMemoryPairs + p) * n + i] = uint32_t(word[2 * p]) | uint32_t(word[2 * p + 1]) << 16;
+  }
+};
+template <int N>
+ONDES_CELL NewMemory new_memory(const AnelasticCell& c) {
+  const bool narrow = narrow_memory<N>(c.a);
+  return {c.a, c.n, c.i, narrow, narrow ? cell_seed(c.a.seed, c.x, c.y, c.z) : 0, {}};
 }
 // Every memory variable is loaded before any is stored: the compiler cannot tell that one
 // mechanism's stores miss the next one's loads, and would otherwise wait for DRAM N times a cell
 // (docs/performance.md, Decisions: anelastic loads).
 template <int N>
 ONDES_CELL CellMemory<N> load_memory(const AnelasticView& a, int64_t n, int64_t i) {
-  CellMemory<N> m;
+  CellMemory<N> m{};
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
-    ONDES_UNROLL
-    for (int c = 0; c < kStressComponents; ++c)
-      m.z[l][c] = memory_at(a, (int64_t(l) * kStressComponents + c) * n + i, narrow_memory<N>(a));
+    if (narrow_memory<N>(a)) {
+      ONDES_UNROLL
+      for (int p = 0; p < kMemoryPairs; ++p) m.w[l][p] = a.pairs()[(int64_t(l) * kMemoryPairs + p) * n + i];
+    } else {
+      ONDES_UNROLL
+      for (int c = 0; c < kStressComponents; ++c) m.z[l][c] = a.memory[(int64_t(l) * kStressComponents + c) * n + i];
+    }
   }
   return m;
 }
@@ -118,17 +151,18 @@ template <class Put>
 ONDES_CELL void one_mechanism_stress(const AnelasticCell& c, const CellMemory<1>& z0, const Moduli& u, float mu,
                                      const Diffs& d, float scale, float (&rate)[kStressComponents], Put&& put) {
   const float gp = c.r.p[0], gs = c.r.s[0], decay = c.r.decay[0];
-  const bool narrow = narrow_memory<1>(c.a);
-  const uint32_t h = narrow ? cell_seed(c.a.seed, c.x, c.y, c.z) : 0;
+  NewMemory z1 = new_memory<1>(c);
+  z1.start(z0, 0);
   float drive[kStressComponents];
   hooke(Moduli{gp * u.l2m - (2.0f * gs) * mu, gp * u.l2m, gs * u.mxy, gs * u.mxz, gs * u.myz, u.lam, u.l2m}, d,
         scale, c.plane, [&](int k, float x) { drive[k] = x; });
   ONDES_UNROLL
   for (int k = 0; k < kStressComponents; ++k) {
     if (at_surface(c.plane) && k == SZZ) continue;
-    const float z1 = store_memory(c.a, int64_t(k) * c.n + c.i, decay * z0.z[0][k] + drive[k], narrow, h, k);
-    put(k, rate[k] - 0.5f * (z0.z[0][k] + z1));
+    const float was = z0.at(0, k, z1.narrow);
+    put(k, rate[k] - 0.5f * (was + z1.put(k, decay * was + drive[k])));
   }
+  z1.store_set(0);
 }
 // The update of cell c whose memory sets z0 are loaded, u its moduli and mu those at its normal
 // stresses (normal_shear): put(component, increment) for each stress component the cell updates
@@ -153,22 +187,22 @@ ONDES_CELL void anelastic_stress(float* s, const AnelasticCell& c, const CellMem
         [&](int k, float x) { s_rate[k] = x; });
   float kept[kStressComponents] = {};
   const int m0 = a.ondes3d ? a.cube_cell(c.x, c.y, c.z) : 0;
-  const bool narrow = narrow_memory<N>(a);
-  const uint32_t h = narrow ? cell_seed(a.seed, c.x, c.y, c.z) : 0;
+  NewMemory z1 = new_memory<N>(c);
   ONDES_UNROLL
   for (int l = 0; l < N; ++l) {
+    z1.start(z0, l);
     ONDES_UNROLL
     for (int k = 0; k < kStressComponents; ++k) {
       if ((at_surface(plane) && k == SZZ) || (a.ondes3d && k == SXZ)) continue;
       const int e = a.ondes3d ? a.ondes3d_cell(k, c.x, c.y, c.z) - m0 : 0;  // k's mechanism (Day and Bradley)
       const float* shear = a.ondes3d ? c.r.shear(k) : c.r.s;  // the corner classes are Day and Bradley's
       const float gp = c.r.p[2 * (l + e)], gs = shear[2 * (l + e)], decay = c.r.decay[l + e];
-      const int v = l * kStressComponents + k;
-      const float z1 =
-          store_memory(a, v * c.n + c.i, decay * z0.z[l][k] + (gp * p_rate[k] + gs * s_rate[k]), narrow, h, v);
-      kept[k] += 0.5f * (z0.z[l][k] + z1);
-      rate[k] -= 0.5f * (z0.z[l][k] + z1);
+      const float was = z0.at(l, k, z1.narrow);
+      const float mean = 0.5f * (was + z1.put(l * kStressComponents + k, decay * was + (gp * p_rate[k] + gs * s_rate[k])));
+      kept[k] += mean;
+      rate[k] -= mean;
     }
+    z1.store_set(l);
   }
   ONDES_UNROLL
   for (int k = 0; k < kStressComponents; ++k)

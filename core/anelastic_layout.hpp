@@ -84,11 +84,11 @@ struct AnelasticShape {
   int ondes3d = 0, images = 0, yz_skew = kNoSkew, x0 = 0, yz_levels = 0;
   int origin[3] = {0, 0, 0};
   int kristek_moczo = 0;
-  // Stochastic rounding of narrow memory (codelets/anelastic.hpp store_memory): the block's part of
+  // Stochastic rounding of narrow memory (codelets/anelastic.hpp round_word): the block's part of
   // the seeds (its origin's: partition/block_data.cpp) and the step's (block_seed and the time of
   // its stress: step_seed).
   uint32_t block_seed = 0, seed = 0;
-  // Our schemes keep their memory sets in bfloat16 words (codelets/anelastic.hpp store_memory);
+  // Our schemes keep their memory sets in bfloat16 words (codelets/anelastic.hpp round_word);
   // Ondes3D's Day and Bradley and Kristek and Moczo in floats, as Ondes3D does.
   ONDES_HD bool narrow_memory() const { return mechanisms > 0 && !ondes3d && !kristek_moczo; }
   ONDES_HD int memory_bytes() const { return narrow_memory() ? 2 : 4; }
@@ -98,7 +98,7 @@ struct AnelasticShape {
   // The decay floats: one a gain set, and with Kristek and Moczo each pulsation's fl too.
   ONDES_HD int decays() const { return (kristek_moczo ? 2 : 1) * gain_sets(); }
 };
-// The seeds of narrow memory's stochastic rounding (codelets/anelastic.hpp store_memory), so that a
+// The seeds of narrow memory's stochastic rounding (codelets/anelastic.hpp round_word), so that a
 // cell's random bits follow its global indices and the step, whatever the blocks: a block's part
 // (block_seed, from its origin) plus the step's (step_seed), and a cell's from those and its
 // block-local indices (cell_seed): mix32 of seed + (x0 + x) A + (y0 + y) B + z C, modulo 2^32.
@@ -128,6 +128,11 @@ ONDES_HD inline uint32_t float_bits(float x) { return __builtin_bit_cast(uint32_
 ONDES_HD inline float bits_float(uint32_t b) { return __builtin_bit_cast(float, b); }
 #endif
 ONDES_HD inline float word_value(uint16_t w) { return bits_float(uint32_t(w) << 16); }
+// Narrow memory keeps a set's six words by pairs, a 32-bit word each (one load and one store for
+// two variables; a prefetched cell holds half the registers): pair p holds component 2 p in its low
+// half and 2 p + 1 in its high half. The value of a pair's half h (0 low, 1 high):
+constexpr int kMemoryPairs = kStressComponents / 2;
+ONDES_HD inline float pair_value(uint32_t pair, int h) { return bits_float(h ? pair & 0xffff0000u : pair << 16); }
 
 struct AnelasticLayout {
   int64_t class_offset = 0, gains_offset = 0, decay_offset = 0, bytes = 0;  // the memory starts at 0
@@ -159,10 +164,10 @@ struct AnelasticView {
   int ondes3d, yz_skew, x0, origin[3], yz_levels;  // AnelasticShape's
   int64_t image_stride;                 // AnelasticShape::images: a plane's cells (BlockShape::sz); else 0
   int kristek_moczo;                    // AnelasticShape's
-  int narrow;                           // AnelasticShape::narrow_memory(): the memory in words()
+  int narrow;                           // AnelasticShape::narrow_memory(): the memory in pairs()
   uint32_t seed;                        // AnelasticShape's
-  // The memory sets as bfloat16 words: each the high half of a float's bits.
-  ONDES_HD uint16_t* words() const { return reinterpret_cast<uint16_t*>(memory); }
+  // The memory sets as pairs of bfloat16 words (kMemoryPairs): [set][pair][padded cell].
+  ONDES_HD uint32_t* pairs() const { return reinterpret_cast<uint32_t*>(memory); }
   // Cell (i, j, k)'s mechanism in its cube, coarse-grained (block-local indices); Ondes3D's Day and
   // Bradley: that of its normal stresses.
   ONDES_HD int cube_cell(int i, int j, int k) const {
@@ -199,24 +204,33 @@ struct AnelasticView {
     }
   }
 };
-// A block's memory sets as floats (a checkpoint's: narrow memory's words widened, exactly), and
-// back (a checkpoint's floats into words rounded to nearest even: exact for a narrow run's).
+// f(float index, pair index, half) for every memory variable of `sets` sets over `cells` cells.
+template <class F>
+void for_memory_words(int sets, int64_t cells, F&& f) {
+  for (int v = 0; v < sets * kStressComponents; ++v)
+    for (int64_t i = 0; i < cells; ++i)
+      f(size_t(v * cells + i), size_t((v / 2) * cells + i), v & 1);
+}
+// A block's memory sets as floats, [set][component][cell] (a checkpoint's: narrow memory's pairs of
+// words widened, exactly), and back (a checkpoint's floats into words rounded to nearest even:
+// exact for a narrow run's).
 inline std::vector<float> memory_floats(const char* buffer, const BlockShape& s, const AnelasticShape& q) {
   std::vector<float> z(size_t(kStressComponents) * q.mechanisms * s.cells());
-  const auto* words = reinterpret_cast<const uint16_t*>(buffer);
   if (!q.narrow_memory()) std::memcpy(z.data(), buffer, z.size() * sizeof(float));
   else
-    for (size_t i = 0; i < z.size(); ++i) z[i] = word_value(words[i]);
+    for_memory_words(q.mechanisms, s.cells(), [&](size_t f, size_t p, int h) {
+      z[f] = pair_value(reinterpret_cast<const uint32_t*>(buffer)[p], h);
+    });
   return z;
 }
 inline void store_memory_floats(const std::vector<float>& z, char* buffer, const AnelasticShape& q) {
-  auto* words = reinterpret_cast<uint16_t*>(buffer);
-  if (!q.narrow_memory()) std::memcpy(buffer, z.data(), z.size() * sizeof(float));
-  else
-    for (size_t i = 0; i < z.size(); ++i) {
-      const uint32_t b = float_bits(z[i]);
-      words[i] = uint16_t((b + 0x7fffu + ((b >> 16) & 1u)) >> 16);
-    }
+  if (!q.narrow_memory()) return void(std::memcpy(buffer, z.data(), z.size() * sizeof(float)));
+  auto* pairs = reinterpret_cast<uint32_t*>(buffer);
+  const int64_t cells = int64_t(z.size()) / (kStressComponents * q.mechanisms);
+  for_memory_words(q.mechanisms, cells, [&](size_t f, size_t p, int h) {
+    const uint32_t b = float_bits(z[f]), w = (b + 0x7fffu + ((b >> 16) & 1u)) >> 16;
+    pairs[p] = h ? (pairs[p] & 0xffffu) | (w << 16) : (pairs[p] & 0xffff0000u) | w;
+  });
 }
 
 ONDES_HD inline AnelasticView anelastic_view(char* buffer, const BlockShape& s, const AnelasticShape& q) {
