@@ -174,8 +174,12 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
 // from being vectorised: docs/performance.md, Decisions: anelastic PML rows); the planes near the
 // surface read it at run time.
 template <bool Interior, int N, bool PerCell, bool Ondes3d, class Damped, class M>
-ONDES_RUN void anelastic_pml_run(const StepParams& p, float* s, const AnelasticView& a, const float* v,
+ONDES_RUN void anelastic_pml_run(const StepParams& params, float* s, const AnelasticView& a, const float* v,
                                  const M& material, const PmlView& pv, const PmlRun& r, Damped damped) {
+  // The parameters by value: the narrow memory's 32-bit stores may alias a referenced StepParams'
+  // int fields for all GCC knows, so it reloaded the block's nx each cell (a value carried from one
+  // cell to the next) and the loop was no longer vectorised.
+  const StepParams p = params;
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz(), row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = Interior ? int(kInterior) : r.plane;
   const M mat = material;                                   // as velocity_row's
