@@ -169,17 +169,13 @@ ONDES_ROW inline void stress_row_of(int plane, float* s, const AnelasticView& a,
     stress_row<kInterior, N, PerCell, Ondes3d>(s, a, v, mat, r, scale);
 }
 
-// The PML cells of run r in an attenuating medium (anelastic_stress_pml_cell). Interior: r's plane
-// is kInterior, said where the compiler sees it (read at run time, the plane's tests kept the loop
-// from being vectorised: docs/performance.md, Decisions: anelastic PML rows); the planes near the
-// surface read it at run time.
+// The PML cells of run r in an attenuating medium (anelastic_stress_pml_cell). Interior: r's plane is kInterior,
+// said where the compiler sees it (read at run time, the plane's tests kept the loop from being vectorised:
+// docs/performance.md, Decisions: anelastic PML rows); the planes near the surface read it at run time. p by value:
+// the memory's 32-bit stores may alias a referenced one's ints, reloaded each cell (Decisions: parameters by value).
 template <bool Interior, int N, bool PerCell, bool Ondes3d, class Damped, class M>
-ONDES_RUN void anelastic_pml_run(const StepParams& params, float* s, const AnelasticView& a, const float* v,
+ONDES_RUN void anelastic_pml_run(const StepParams p, float* s, const AnelasticView& a, const float* v,
                                  const M& material, const PmlView& pv, const PmlRun& r, Damped damped) {
-  // The parameters by value: the narrow memory's 32-bit stores may alias a referenced StepParams'
-  // int fields for all GCC knows, so it reloaded the block's nx each cell (a value carried from one
-  // cell to the next) and the loop was no longer vectorised.
-  const StepParams p = params;
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz(), row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = Interior ? int(kInterior) : r.plane;
   const M mat = material;                                   // as velocity_row's
