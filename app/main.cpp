@@ -30,6 +30,7 @@
 #include "app/commands.hpp"
 #include "app/driver.hpp"
 #include "app/info.hpp"
+#include "app/race.hpp"
 #include "core/nearest_name.hpp"
 #include "engine/runtime.hpp"
 #include "engine/simulation.hpp"
@@ -123,6 +124,8 @@ struct Options {
   std::string machine;
   std::string convert_output;
   int calib_steps = 20;
+  std::vector<std::string> race_cases;
+  int race_steps = 20, race_rounds = 5;
   WorkerConfig workers{-1, 0, 1};
   bool csv = false;
 };
@@ -221,6 +224,15 @@ void add_check_and_compare(CLI::App& app, Options& opt) {
       ->check(number_at_least(0));
 }
 
+void add_race(CLI::App& app, Options& opt) {
+  CLI::App* race_cmd = app.add_subcommand(
+      "race", "measure the speeds of several cases in one process, in turn, round after round (app/race.hpp)");
+  race_cmd->add_option("cases", opt.race_cases, "case files; the first is the yardstick")->required()->expected(2, 64);
+  add_plan_options(*race_cmd, opt.o);
+  race_cmd->add_option("--steps", opt.race_steps, "iterations of each case a round")->check(integer_in(1, 100000));
+  race_cmd->add_option("--rounds", opt.race_rounds, "rounds measured, after one of warm-up")->check(integer_in(1, 1000));
+}
+
 void add_convert(CLI::App& app, Options& opt) {
   CLI::App* convert_cmd =
       app.add_subcommand("convert", "write an Ondes3D parameter file (either dialect) as the equivalent TOML case");
@@ -268,6 +280,11 @@ int dispatch(const CLI::App& app, Options& opt) {
   }
   if (app.got_subcommand("compare")) return compare_command(opt.compare_a, opt.compare_b, opt.tolerance);
   if (app.got_subcommand("convert")) return convert_command(opt.case_path, opt.convert_output);
+  if (app.got_subcommand("race")) {
+    std::vector<Case> cases;
+    for (const std::string& path : opt.race_cases) cases.push_back(load(path, opt.o));
+    return race_command(cases, opt.race_steps, opt.race_rounds);
+  }
   const Case c = load(opt.case_path, opt.o);
   if (app.got_subcommand("calibrate")) {
     check_result_path(fmt::format("calibrate --output {}", opt.machine), opt.machine);
@@ -343,6 +360,7 @@ int main(int argc, char** argv) {
   add_check_and_compare(app, opt);
   add_lab(app, opt);
   add_convert(app, opt);
+  add_race(app, opt);
   app.add_subcommand("info", "StarPU version, workers, scheduling policies and hwloc topology");
   if (argc == 2 && std::string(argv[1]) == "help") {
     std::cout << app.help();

@@ -11,7 +11,7 @@
 #      GPU widened) where ../shared/ondes3d-sets (or the bundle's sets/) has them.
 # Attenuation: our schemes (coarse-grained, every cell) against elastic on benchmark.toml.
 # Geology: Ligurian's .prm, whole and cropped (elastic and with Day and Bradley), against their uniform twins.
-# Our schemes' and the geology tables: each run ROUNDS times in turn (3), their medians compared.
+# Our schemes' and the geology tables: raced in one process (ondes3d race, ROUNDS rounds: 5), medians compared.
 # Writes OUT/harness.txt: the tables, one after another.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,23 +25,23 @@ note() { echo "$@" | tee -a "$summary"; }
 # (rates: yardstick, run).
 rate_of() { sed -n 's/.*done in .* s: \([0-9.e+]*\) cell-updates.*/\1/p'; }
 time_ratio() { awk -v e="$1" -v r="$2" 'BEGIN { if (r > 0) printf "%.2f", e / r }'; }
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
-range_of() { printf '%s\n' "$@" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR > 1) printf " (%s-%s)", lo, hi }'; }
-# The runs of the arrays run_label, run_dir and run_cmd, ROUNDS times in turn (3 unless set: on CPUs
-# a rate varies by several percent from one run to the next, so one pair's ratio is noise), a table
-# row each: its median rate (the range) and its time against the first run's median.
-rounds=${ROUNDS:-3}
-runs_table() {
-  local r i m base
-  local -a rates=()
-  for ((r = 0; r < rounds; ++r)); do
-    for i in "${!run_cmd[@]}"; do rates[i]+=" $(cd "${run_dir[i]}" && eval "${run_cmd[i]}" 2>&1 | rate_of)"; done
-  done
-  base=$(median ${rates[0]})
-  for i in "${!run_cmd[@]}"; do
-    m=$(median ${rates[i]})
-    note "| ${run_label[i]} | $m$(range_of ${rates[i]}) | $(time_ratio "$base" "$m") |"
-  done
+# A table of cases raced in one process (`ondes3d race`: each set up once, then STEPS iterations of
+# each in turn, ROUNDS rounds (5 unless set) after one of warm-up): on a shared machine a run's rate
+# drifts from one minute to the next (docs/lab.md, Races), and the cases of a race drift together.
+#   race_table DIR ENV "RACE OPTIONS" LABEL CASE [LABEL CASE ...]: a row per case, its median rate
+#   (the range) and its time against the first case's median.
+rounds=${ROUNDS:-5}
+race_table() {
+  local dir=$1 env=$2 opts=$3 i=0 line
+  shift 3
+  local -a labels=() cases=()
+  while [ $# -gt 1 ]; do labels+=("$1") cases+=("$2"); shift 2; done
+  while IFS= read -r line; do
+    note "| ${labels[i]} |${line#|*|}"
+    i=$((i + 1))
+  done < <(cd "$dir" && env $env "$bin" race "${cases[@]}" $opts --rounds "$rounds" 2>&1 | tee -a "$out/race.log" |
+           grep '^| ' | sed -n '3,$p')
+  [ "$i" -gt 0 ] || note "| (the race failed: $out/race.log) | | |"
 }
 
 note "# ondes3d benchmark harness, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, $(uname -n)"
@@ -106,11 +106,11 @@ q_cost() {  # $1: cpu | gpu
   local env=STARPU_NCUDA=0 n=20 blocks=""
   [ "$1" = gpu ] && env="STARPU_NCPU=0 STARPU_NCUDA=1" n=$steps blocks="--blocks 1x1"
   note ""
-  note "## Attenuation on $1: our schemes against elastic (benchmark.toml, Qp 100, Qs 50, $n steps, medians of $rounds runs in turn)"
+  note "## Attenuation on $1: our schemes against elastic (benchmark.toml, Qp 100, Qs 50, raced: medians of $rounds rounds of $n steps)"
   note "| scheme | cell-updates/s | time vs elastic |"
   note "| --- | --- | --- |"
   local c lo hi scheme v
-  run_label=() run_dir=() run_cmd=()
+  local -a lanes=()
   for v in "none:elastic" "0.1 10 coarse_grained:coarse-grained, [0.1, 10] Hz" \
            "0.5 5 every_cell:every cell, [0.5, 5] Hz (3 sets)" "0.1 10 every_cell:every cell, [0.1, 10] Hz (4 sets)"; do
     c=$inputs/benchmark.toml
@@ -120,10 +120,9 @@ q_cost() {  # $1: cpu | gpu
       sed "s/^rho = 2600.0$/rho = 2600.0\nqp = 100.0\nqs = 50.0\nq_band = [$lo, $hi]\nq_scheme = \"$scheme\"/" \
         "$inputs/benchmark.toml" > "$c"
     fi
-    run_label+=("${v#*:}") run_dir+=("$out") run_cmd+=("env $env '$bin' run '$c' --steps $n $blocks --output '$out/q.h5'")
+    lanes+=("${v#*:}" "$c")
   done
-  runs_table
-  rm -f "$out/q.h5"
+  race_table "$out" "$env" "--steps $n $blocks" "${lanes[@]}"
 }
 # A geological case against its uniform twin: Ondes3D's Ligurian .prm, whole (500 x 350 x 130 cells:
 # geological nodes with air and sea, its 16,471-point fault, 608 stations) and cropped (ligurian-crop,
@@ -161,21 +160,15 @@ geology() {  # $1: cpu | gpu
   twin_of "$d/ref/lc" "$prm" "$d/twin.toml"
   twin_of "$d" parameters/ligurian/ligurian.prm "$d/ligurian_twin.toml"
   note ""
-  note "## A geological case on $1 against its uniform twin ($steps steps, medians of $rounds runs in turn)"
+  local n=30
+  [ "$1" = gpu ] && n=$steps
+  note "## A geological case on $1 against its uniform twin (raced: medians of $rounds rounds of $n steps)"
   note "| case | cell-updates/s | time vs the twin |"
   note "| --- | --- | --- |"
-  local run="env $env '$bin' run"
-  run_label=("Ligurian's uniform twin (500 x 350 x 130, one source, no station)" "Ligurian .prm")
-  run_dir=("$d" "$d")
-  run_cmd=("$run '$d/ligurian_twin.toml' --steps $steps --output '$d/out.h5'"
-           "$run parameters/ligurian/ligurian.prm --steps $steps --output '$d/out.h5'")
-  runs_table
-  run_label=("ligurian-crop's uniform twin (138 x 168 x 138)" "ligurian-crop .prm"
-             "the same, Day and Bradley (Qp 200, Qs 100)")
-  run_dir=("$d/ref/lc" "$d/ref/lc" "$d/ref/lc")
-  run_cmd=("$run '$d/twin.toml' --steps $steps --output '$d/out.h5'" "$run $prm --steps $steps --output '$d/out.h5'"
-           "$run q.prm --steps $steps --output '$d/out.h5'")
-  runs_table
+  race_table "$d" "$env" "--steps $n" "Ligurian's uniform twin (500 x 350 x 130, one source, no station)" \
+    "$d/ligurian_twin.toml" "Ligurian .prm" parameters/ligurian/ligurian.prm
+  race_table "$d/ref/lc" "$env" "--steps $n" "ligurian-crop's uniform twin (138 x 168 x 138)" "$d/twin.toml" \
+    "ligurian-crop .prm" "$prm" "the same, Day and Bradley (Qp 200, Qs 100)" q.prm
 }
 [ -x "$bin" ] && q_cost cpu
 [ -d "$refs/chuetsu-layered-kristekmoczo" ] && [ -x "$bin" ] && attenuation cpu

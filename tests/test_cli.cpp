@@ -391,6 +391,34 @@ TEST_F(Cli, VersionHelpAndMisspelledCommands) {
   }
 }
 
+// `race` measures cases in one process, in turn: a row per case (its median rate, their range, its
+// time against the first's), the first's time 1.00, and no file written; a lone case is refused.
+TEST_F(Cli, RaceTablesEveryCaseAndWritesNothing) {
+  const std::string a = small_case();
+  fs::rename(a, dir_ / "a.toml");
+  const std::string b = small_case("blocks = [1, 1]", "blocks = [2, 1]");
+  auto r = run("race " + (dir_ / "a.toml").string() + " " + b + " --steps 3 --rounds 2");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::regex row(R"(\| (\S+) \| ([0-9.e+]+) \(([0-9.e+]+)-([0-9.e+]+)\) \| ([0-9.]+) \|)");
+  std::vector<std::smatch> rows;
+  for (auto it = std::sregex_iterator(r.output.begin(), r.output.end(), row); it != std::sregex_iterator(); ++it)
+    rows.push_back(*it);
+  ASSERT_EQ(rows.size(), 2u) << r.output;
+  EXPECT_EQ(rows[0][1].str(), (dir_ / "a.toml").string());
+  EXPECT_EQ(rows[0][5].str(), "1.00");
+  for (const std::smatch& m : rows) {
+    EXPECT_GT(std::stod(m[2]), 0.0) << m[0];
+    EXPECT_LE(std::stod(m[3]), std::stod(m[2])) << m[0];
+    EXPECT_GE(std::stod(m[4]), std::stod(m[2])) << m[0];
+  }
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"a.toml", "case.toml"}));
+  r = run("race " + b);
+  EXPECT_EQ(r.code, 2) << r.output;
+}
+
 // The progress line counts the whole run: the warm-up window (10 iterations) ends on
 // "iteration 10/60", not "10/10".
 TEST_F(Cli, ProgressCountsTheWholeRun) {

@@ -207,6 +207,28 @@ TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
   EXPECT_TRUE(bitwise_equal(pinned, reference));
 }
 
+// Two simulations alive in one process, advanced in turn (`ondes3d race`, app/race.hpp): each
+// computes what it computes alone, so the rates a race measures are those of the real runs.
+TEST(Invariance, SimulationsAdvancedInTurnGiveTheirOwnBits) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Case a = small_case(), b = small_case();
+  a.run.set_blocks(2, 3);
+  b.medium.layers = {{0, 4000, 2300, 2500, 60, 30}};  // an attenuating one beside it
+  b.medium.q_band = {0.5, 10};
+  b.medium.q_reference = 2;
+  const auto alone_a = test::run(a), alone_b = test::run(b);
+  std::vector<float> turn_a, turn_b;
+  {
+    Runtime rt("", test::cuda_only() ? 0 : -1, -1);
+    Simulation sa(a, a.time.steps), sb(b, b.time.steps);
+    for (int done = 0; done < a.time.steps; done += 10) sa.advance(10), sb.advance(10);
+    turn_a = sa.seismograms(), turn_b = sb.seismograms();
+  }
+  EXPECT_TRUE(bitwise_equal(turn_a, alone_a));
+  EXPECT_TRUE(bitwise_equal(turn_b, alone_b));
+  EXPECT_FALSE(bitwise_equal(alone_a, alone_b)) << "the attenuating case should differ from the elastic one";
+}
+
 // Issue 60: the chained windows of the multi-GPU default (tasks/chain.hpp) played on CPU workers
 // (ExecutionPolicy::chain_on_cpus): the halo channels and their counters in main memory, ordered by
 // the code that orders them on the GPUs. On 2 and 4 blocks, with a force on a block edge, stations
