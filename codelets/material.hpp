@@ -88,6 +88,7 @@ void fill_parity_factors(const BlockShape& shape, float* mat);
 // no update reads those) and the classes' values (kNodeClassFloats each), distinct by their bits.
 struct NodeClassTable {
   std::vector<uint32_t> index;
+  std::vector<int32_t> planes;  // each plane's class where all its updated cells share one, else -1
   std::vector<float> values;
 };
 NodeClassTable node_classes(const BlockShape& shape, const float* mat);
@@ -142,6 +143,29 @@ struct NodeMaterial {
   ONDES_ROW NodeAt<ArrayAt> at(int64_t i) const { return {cells.at(i)}; }
   ONDES_ROW NodeMaterial row(int) const { return *this; }
 };
+// A plane of Ondes3D's nodes whose cells are all of one class (the buffer's plane classes,
+// core/layout.hpp): that class's values at every cell, held by value so that the rows load them
+// once, as PlaneMaterial's; the same bits as the node averages (cpu::node_classes computes the
+// classes by them). Why: layered geology leaves most of a block's planes one class, and the
+// averages' reciprocals and extra streams made those rows slower than a uniform medium's.
+struct NodeClassPlane {
+  alignas(32) float e[kNodeClassFloats];
+  ONDES_ROW NodeClassAt at(int64_t) const { return {e}; }
+  ONDES_ROW NodeClassPlane row(int) const { return *this; }
+};
+// Rows of Ondes3D's nodes, averaged or of one class: their PML runs take the points' classes.
+template <class M>
+constexpr bool kNodeRows = std::is_same_v<M, NodeMaterial> || std::is_same_v<M, NodeClassPlane>;
+// f(NodeClassPlane) where plane k's cells are all of one class, else f(NodeMaterial).
+template <class F>
+ONDES_ROW inline void node_plane_or_cells(const float* mat, const BlockShape& sh, int k, const CellMaterial& cells,
+                                          F&& f) {
+  const int32_t c = reinterpret_cast<const int32_t*>(mat + sh.node_plane_offset())[k];
+  if (c < 0) return f(NodeMaterial{cells});
+  NodeClassPlane one;
+  std::memcpy(one.e, ondes::node_classes(mat, sh).of(uint32_t(c)).e, sizeof one.e);
+  f(one);
+}
 // How the rows of a block read its material: PlaneMaterial where every plane is uniform (and the
 // caller allows it), NodeMaterial for Ondes3D's nodes, ParityMaterial where the planes repeat with
 // period 2 (the caller allowing it), else CellMaterial.
@@ -158,7 +182,7 @@ ONDES_ROW inline void with_material(const StepParams& p, MaterialRead r, const f
     f(PlaneMaterial{plane_at(mat, sh, k)});
   } else if constexpr (Compact) {
     if (p.node_material)
-      f(NodeMaterial{cells});
+      node_plane_or_cells(mat, sh, k, cells, f);
     else if (r.parity)
       f(ParityMaterial{parity_factors(mat, sh), sh, k});
     else
@@ -235,6 +259,14 @@ NodeClassTable node_classes(const BlockShape& sh, const float* mat) {
         t.index[q] = add(key);
       }
   if (t.values.empty()) t.values.assign(kNodeClassFloats, 0.0f);
+  t.planes.assign(sh.nz, -1);
+  for (int k = 0; k < sh.nz; ++k) {
+    const uint32_t first = t.index[sh.idx(0, 0, k)];
+    bool one = true;
+    for (int j = 0; j < sh.ny && one; ++j)
+      for (int i = 0; i < sh.nx && one; ++i) one = t.index[sh.idx(i, j, k)] == first;
+    if (one) t.planes[k] = int32_t(first);
+  }
   return t;
 }
 

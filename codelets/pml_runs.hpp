@@ -85,7 +85,7 @@ ONDES_RUN void velocity_pml_run(const StepParams& p, float* v, const float* s, c
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
   const int64_t row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k;
-  constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
+  constexpr bool kNodes = kNodeRows<M>;
   by_point_words<kNodes>(pv, q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
     for (int t = t0; t < t1; ++t) {
@@ -104,7 +104,7 @@ ONDES_RUN void stress_pml_run(const StepParams& p, float* s, const float* v, con
   const int64_t n = p.shape.cells(), sy = p.shape.sy(), sz = p.shape.sz();
   const int64_t row = r.row, q0 = r.q0;
   const int i0 = r.i0, len = r.len, j = r.j, k = r.k, plane = r.plane;
-  constexpr bool kNodes = std::is_same_v<M, NodeMaterial>;
+  constexpr bool kNodes = kNodeRows<M>;
   by_point_words<kNodes>(pv, pv.count + q0, len, [&](int t0, int t1, const PmlPointWords* words) ONDES_ROW {
 #pragma GCC ivdep
     for (int t = t0; t < t1; ++t) {

@@ -39,7 +39,8 @@ ONDES_HD inline int64_t z_partner_offset(int k) { return int64_t(k) * kPlaneFact
 // mu at its normal stresses (codelets/material.hpp: ParityFactors, cpu::fill_parity_factors).
 constexpr int kParities = 4, kParityFloats = 12;
 // With Ondes3D's geological nodes (StepParams::node_material) the buffer goes on, after the planes'
-// factors, with each padded cell's node class (uint32), then, from a 32-byte boundary, the classes'
+// factors, with each padded cell's node class (uint32), each plane's class where all its cells share
+// one (int32, else -1: the CPU rows' NodeClassPlane), then, from a 32-byte boundary, the classes'
 // values, kNodeClassFloats each: the buoyancies at the cell's three velocity points, then lambda,
 // lambda + 2 mu and mu at sxy, sxz, syz, as codelets/stencil.hpp's NodeAt averages the nodes
 // (codelets/material.hpp: NodeClassAt, cpu::node_classes). Why: a geological model has few
@@ -67,9 +68,11 @@ struct BlockShape {
   // Where the parity factors start (kParityFloats).
   ONDES_HD int64_t parity_offset() const { return (kMaterialComponents * cells() + int64_t(kPlaneFactors) * nz + 3) / 4 * 4; }
   // Where Ondes3D's node classes start in the material buffer (kNodeClassFloats): the cells'
-  // classes, then their values; the floats of such a buffer with `classes` classes.
+  // classes, then each plane's (int32: the class of every cell the plane's updates read, -1 where
+  // they differ), then the classes' values; the floats of such a buffer with `classes` classes.
   ONDES_HD int64_t node_class_offset() const { return material_floats(); }
-  ONDES_HD int64_t node_table_offset() const { return (material_floats() + cells() + 7) / 8 * 8; }
+  ONDES_HD int64_t node_plane_offset() const { return material_floats() + cells(); }
+  ONDES_HD int64_t node_table_offset() const { return (node_plane_offset() + nz + 7) / 8 * 8; }
   ONDES_HD int64_t node_material_floats(int64_t classes) const {
     return node_table_offset() + kNodeClassFloats * classes;
   }

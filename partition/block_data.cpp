@@ -160,6 +160,7 @@ void add_node_classes(BlockData& b) {
   float* m = zeroed_floats(material_floats(b), b.pinned);
   std::memcpy(m, b.material, sizeof(float) * s.material_floats());
   std::memcpy(m + s.node_class_offset(), t.index.data(), sizeof(uint32_t) * t.index.size());
+  std::memcpy(m + s.node_plane_offset(), t.planes.data(), sizeof(int32_t) * t.planes.size());
   std::memcpy(m + s.node_table_offset(), t.values.data(), sizeof(float) * t.values.size());
   free_floats(b.material, s.material_floats(), b.pinned);
   b.material = m;

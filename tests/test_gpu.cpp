@@ -305,8 +305,9 @@ TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
 // over a staircase ground, water and two rocks, averaged at each field point as Ondes3D averages
 // them, and its C-PML's coefficients per cell: the node march and the PML kernels' node form
 // (codelets/march.hpp, pml_cells.hpp) as the CPU rows, on 1x1 and 2x2 blocks.
-// A categorical model of nodes: vacuum over a staircase ground, water and two rocks; with Q, each
-// material its own (Qp, Qs).
+// A categorical model of nodes: vacuum over a staircase ground, water and two rocks, the planes
+// from z = 21 on of one rock (the CPU rows read them as planes of one node class: NodeClassPlane);
+// with Q, each material its own (Qp, Qs).
 Case geological_case(bool attenuating) {
   Case c = gpu_case();
   auto m = std::make_shared<Model3D>();
@@ -320,7 +321,7 @@ Case geological_case(bool attenuating) {
         const int ground = 2 + (i + j) / 16;
         const Layer l = k < ground                  ? Layer{0, 0, 0, 1730, 1000, 1000}
                         : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030, 500, 300}
-                        : j > 30                    ? Layer{0, 3500, 2000, 2300, 60, 30}
+                        : j > 30 && k < 20          ? Layer{0, 3500, 2000, 2300, 60, 30}
                                                     : Layer{0, 4000, 2300, 2500, 200, 90};
         m->vp.push_back(float(l.vp)), m->vs.push_back(float(l.vs)), m->rho.push_back(float(l.rho));
         if (attenuating) m->inv_qp.push_back(float(1 / l.qp)), m->inv_qs.push_back(float(1 / l.qs));

@@ -207,6 +207,36 @@ TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
   EXPECT_TRUE(bitwise_equal(pinned, reference));
 }
 
+// Ondes3D's geological nodes (a .prm's model): the CPU rows read a plane whose cells are all of one
+// node class by that class (NodeClassPlane), the others by averaging the nodes; whether a plane is
+// of one class depends on the block's extent. A step in the rock's depth between x < 20 and x >= 20
+// leaves planes 8 to 12 of two classes on one block and of one on each of 2x1's: the same bits.
+TEST(Invariance, Ondes3dNodesSameForAnyLayout) {
+  ONDES_SKIP_WITHOUT_REQUESTED_GPU();
+  Case c = small_case();
+  auto m = std::make_shared<Model3D>();
+  m->nearest = true;
+  m->nx = c.grid.nx, m->ny = c.grid.ny, m->nz = c.grid.nz;
+  m->origin = {0, -0.5 * c.grid.h, 0};
+  m->spacing = {c.grid.h, c.grid.h, c.grid.h};
+  for (int k = 0; k < m->nz; ++k)
+    for (int j = 0; j < m->ny; ++j)
+      for (int i = 0; i < m->nx; ++i) {
+        const bool upper = k < (i < 20 ? 8 : 12);
+        m->vp.push_back(upper ? 3500.0f : 4000.0f), m->vs.push_back(upper ? 2000.0f : 2300.0f);
+        m->rho.push_back(upper ? 2300.0f : 2500.0f);
+      }
+  set_extremes(*m);
+  c.medium.model = m;
+  c.medium.layers.clear();
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  ASSERT_TRUE(c.medium.ondes3d_nodes());
+  const auto reference = test::run(c);
+  ASSERT_GT(peak(reference), 0.0);
+  expect_same_over(c, reference, {{2, 1, "lws"}, {2, 3, "dmda"}, {4, 4, "eager"}}, ", Ondes3D's nodes");
+}
+
 // Two simulations alive in one process, advanced in turn (`ondes3d race`, app/race.hpp): each
 // computes what it computes alone, so the rates a race measures are those of the real runs.
 TEST(Invariance, SimulationsAdvancedInTurnGiveTheirOwnBits) {
