@@ -147,7 +147,8 @@ struct NodeMaterial {
 // core/layout.hpp): that class's values at every cell, held by value so that the rows load them
 // once, as PlaneMaterial's; the same bits as the node averages (cpu::node_classes computes the
 // classes by them). Why: layered geology leaves most of a block's planes one class, and the
-// averages' reciprocals and extra streams made those rows slower than a uniform medium's.
+// averages' reciprocals and extra streams made those rows slower than a uniform medium's
+// (docs/performance.md, Decisions: node planes).
 struct NodeClassPlane {
   alignas(32) float e[kNodeClassFloats];
   ONDES_ROW NodeClassAt at(int64_t) const { return {e}; }

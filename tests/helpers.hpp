@@ -111,6 +111,30 @@ inline bool have_cuda_worker() {
   if (::ondes::test::cuda_only() && !::ondes::test::have_cuda_worker())                         \
   GTEST_SKIP() << "ONDES_TEST_WORKERS=cuda but no CUDA worker (no GPU, or StarPU without CUDA)"
 
+// Gives c a model of Ondes3D's geological nodes (a .prm's: nearest nodes, Ondes3D's sampling and
+// C-PML profile), the node (i, j, k) of layer_at(i, j, k)'s material; with its Q where `q`.
+template <class LayerAt>
+void set_ondes3d_nodes(Case& c, LayerAt&& layer_at, bool q = false) {
+  auto m = std::make_shared<Model3D>();
+  m->nearest = true;
+  m->nx = c.grid.nx, m->ny = c.grid.ny, m->nz = c.grid.nz;
+  m->origin = {0, -0.5 * c.grid.h, 0};
+  m->spacing = {c.grid.h, c.grid.h, c.grid.h};
+  for (int k = 0; k < m->nz; ++k)
+    for (int j = 0; j < m->ny; ++j)
+      for (int i = 0; i < m->nx; ++i) {
+        const Layer l = layer_at(i, j, k);
+        m->vp.push_back(float(l.vp)), m->vs.push_back(float(l.vs)), m->rho.push_back(float(l.rho));
+        if (q) m->inv_qp.push_back(float(1 / l.qp)), m->inv_qs.push_back(float(1 / l.qs));
+      }
+  set_extremes(*m);
+  c.medium.model = m;
+  c.medium.model_q = q;
+  c.medium.layers.clear();
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+}
+
 // Runs the whole case under a fresh StarPU with the given scheduler and worker counts (-1: default);
 // returns [station][3][step].
 inline std::vector<float> run(const Case& c, const std::string& scheduler = "", int ncpu = -2, int ncuda = -1) {

@@ -310,28 +310,16 @@ TEST(Gpu, WaterAndVacuumCudaMatchCpu) {
 // with Q, each material its own (Qp, Qs).
 Case geological_case(bool attenuating) {
   Case c = gpu_case();
-  auto m = std::make_shared<Model3D>();
-  m->nearest = true;
-  m->nx = c.grid.nx, m->ny = c.grid.ny, m->nz = c.grid.nz;
-  m->origin = {0, -0.5 * c.grid.h, 0};
-  m->spacing = {c.grid.h, c.grid.h, c.grid.h};
-  for (int k = 0; k < m->nz; ++k)
-    for (int j = 0; j < m->ny; ++j)
-      for (int i = 0; i < m->nx; ++i) {
+  test::set_ondes3d_nodes(
+      c,
+      [](int i, int j, int k) {
         const int ground = 2 + (i + j) / 16;
-        const Layer l = k < ground                  ? Layer{0, 0, 0, 1730, 1000, 1000}
-                        : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030, 500, 300}
-                        : j > 30 && k < 20          ? Layer{0, 3500, 2000, 2300, 60, 30}
-                                                    : Layer{0, 4000, 2300, 2500, 200, 90};
-        m->vp.push_back(float(l.vp)), m->vs.push_back(float(l.vs)), m->rho.push_back(float(l.rho));
-        if (attenuating) m->inv_qp.push_back(float(1 / l.qp)), m->inv_qs.push_back(float(1 / l.qs));
-      }
-  set_extremes(*m);
-  c.medium.model = m;
-  c.medium.model_q = attenuating;
-  c.medium.layers.clear();
-  c.medium.layer_sampling = LayerSampling::Ondes3d;
-  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+        return k < ground                  ? Layer{0, 0, 0, 1730, 1000, 1000}
+               : i < 12 && k < ground + 3 ? Layer{0, 1500, 0, 1030, 500, 300}
+               : j > 30 && k < 20          ? Layer{0, 3500, 2000, 2300, 60, 30}
+                                           : Layer{0, 4000, 2300, 2500, 200, 90};
+      },
+      attenuating);
   for (Station& s : c.stations) s.position[2] = std::max(s.position[2], 800.0);  // under the ground
   return c;
 }

@@ -214,23 +214,9 @@ TEST(Invariance, TasksPinnedToWorkersGiveTheSameSeismograms) {
 TEST(Invariance, Ondes3dNodesSameForAnyLayout) {
   ONDES_SKIP_WITHOUT_REQUESTED_GPU();
   Case c = small_case();
-  auto m = std::make_shared<Model3D>();
-  m->nearest = true;
-  m->nx = c.grid.nx, m->ny = c.grid.ny, m->nz = c.grid.nz;
-  m->origin = {0, -0.5 * c.grid.h, 0};
-  m->spacing = {c.grid.h, c.grid.h, c.grid.h};
-  for (int k = 0; k < m->nz; ++k)
-    for (int j = 0; j < m->ny; ++j)
-      for (int i = 0; i < m->nx; ++i) {
-        const bool upper = k < (i < 20 ? 8 : 12);
-        m->vp.push_back(upper ? 3500.0f : 4000.0f), m->vs.push_back(upper ? 2000.0f : 2300.0f);
-        m->rho.push_back(upper ? 2300.0f : 2500.0f);
-      }
-  set_extremes(*m);
-  c.medium.model = m;
-  c.medium.layers.clear();
-  c.medium.layer_sampling = LayerSampling::Ondes3d;
-  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  test::set_ondes3d_nodes(c, [](int i, int, int k) {
+    return k < (i < 20 ? 8 : 12) ? Layer{0, 3500, 2000, 2300} : Layer{0, 4000, 2300, 2500};
+  });
   ASSERT_TRUE(c.medium.ondes3d_nodes());
   const auto reference = test::run(c);
   ASSERT_GT(peak(reference), 0.0);
