@@ -21,9 +21,9 @@ double median(std::vector<double> v) {
 }
 
 // The cases' arrays together against the host's memory (as a run checks its own: check_host_memory).
-void check_memory_together(const std::vector<Case>& cases) {
+void check_memory_together(const std::vector<Case>& cases, const std::vector<RunPlan>& plans) {
   MemoryNeeds sum;
-  for (const Case& c : cases) sum.per_rank += plan_run(c, Simulation::current_launch()).memory.per_rank;
+  for (const RunPlan& plan : plans) sum.per_rank += plan.memory.per_rank;
   Case all = cases.front();
   all.path = fmt::format("race of {} cases", cases.size());
   check_host_memory(all, sum, 1);
@@ -32,13 +32,18 @@ void check_memory_together(const std::vector<Case>& cases) {
 }  // namespace
 
 std::vector<RaceLane> race(std::vector<Case> cases, int steps, int rounds) {
-  for (Case& c : cases) c.time.steps = steps * (rounds + 1), c.snapshots.every = 0;
-  check_memory_together(cases);
+  std::vector<RunPlan> plans;
+  for (Case& c : cases) {
+    c.time.steps = steps * (rounds + 1), c.snapshots.every = 0;
+    plans.push_back(plan_run(c, Simulation::current_launch()));
+  }
+  check_memory_together(cases, plans);
   std::vector<std::unique_ptr<Simulation>> sims;
   std::vector<RaceLane> lanes;
-  for (const Case& c : cases) {
-    sims.push_back(std::make_unique<Simulation>(c, c.time.steps));
-    const Decomposition& d = sims.back()->plan().decomposition;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const Case& c = cases[i];
+    sims.push_back(std::make_unique<Simulation>(c, plans[i], c.time.steps));
+    const Decomposition& d = plans[i].decomposition;
     spdlog::info("{}: {} x {} x {} cells, blocks {} x {}", c.path, c.grid.nx, c.grid.ny, c.grid.nz, d.nbx, d.nby);
     lanes.push_back({c.path, {}});
   }

@@ -154,9 +154,10 @@ struct NodeClassPlane {
   ONDES_ROW NodeClassAt at(int64_t) const { return {e}; }
   ONDES_ROW NodeClassPlane row(int) const { return *this; }
 };
-// Rows of Ondes3D's nodes, averaged or of one class: their PML runs take the points' classes.
+// Rows of Ondes3D's nodes (their cells read as nodes, averaged or by class: kOndes3dNodes): their PML
+// runs take the points' classes.
 template <class M>
-constexpr bool kNodeRows = std::is_same_v<M, NodeMaterial> || std::is_same_v<M, NodeClassPlane>;
+constexpr bool kNodeRows = kOndes3dNodes<std::decay_t<decltype(std::declval<const M&>().at(int64_t{}))>>;
 // f(NodeClassPlane) where plane k's cells are all of one class, else f(NodeMaterial).
 template <class F>
 ONDES_ROW inline void node_plane_or_cells(const float* mat, const BlockShape& sh, int k, const CellMaterial& cells,
