@@ -67,7 +67,8 @@ int main(int argc, char** argv) try {
     if (!set.emitters.empty()) check(cudaMalloc(&values, set.emitters.size() * sizeof(double)), "cudaMalloc");
     return SourceArgs{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
                       to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
-                      to_device(set.samples.data(), set.samples.size()), values};
+                      to_device(set.samples.data(), set.samples.size()), values,
+                      to_device(set.runs.data(), set.runs.size()), int64_t(set.runs.size())};
   };
   const SourceArgs force = sources_to_device(b.sources.force), moment = sources_to_device(b.sources.moment);
   std::vector<StationPoint*> st;

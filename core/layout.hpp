@@ -245,10 +245,13 @@ struct StepParams {
 // arguments), evaluated once a step whatever the number of its points (a finite fault's Ondes3D
 // body forces: dozens of points a source). Sampled ones (StfKind::Sampled): f0 the sampling rate,
 // duration the sample count, their samples from sample0 on in the block's samples of that field
-// kind; Held ones the same but t0 the solver's time step.
+// kind; Held ones the same but t0 the solver's time step and their samples by step: sample n at
+// sample0 + n * stride, the block's held emitters' samples of one step one after another (stride
+// their count). Why: a fault's thousands of emitters read a step's values from one stretch of memory
+// instead of a cache line and a page each.
 struct SourceEmitter {
   double f0, t0, duration;
-  int64_t sample0;
+  int64_t sample0, stride;
   StfKind stf;
 };
 
@@ -261,6 +264,21 @@ struct SourcePoint {
   int64_t target;
   int32_t emitter;
   int32_t run;
+};
+
+// A run of a block's source points (those on one value, SourcePoint::run of them from `first`) as the
+// CPU adds it: its sum over the run's points (codelets/source.hpp source_run) rounded to float, which
+// while each of its emitters holds one value is the same at every step. Where all its emitters are
+// held (StfKind::Held, on one clock: `clock` their t0), at held step n (stf_value's) below `from` each
+// holds its value of step 0 and from `to` on its last: the sum is `before`, `after` there, computed once
+// (cpu::source_runs) by the same arithmetic, hence the same bits. clock 0: the run sums every step.
+// Why: a fault's subfaults act for a few seconds each, and before the rupture reaches them and after
+// they stop their points (a fault's hundreds of thousands in a block) were summed at every step.
+struct SourceRun {
+  int64_t target, first;
+  double clock;
+  int32_t from, to;
+  float before, after;
 };
 
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "codelets/material.hpp"
+#include "codelets/source.hpp"
 #include "core/pml_layout.hpp"
 #include "physics/grid_setup.hpp"
 #include "physics/pml.hpp"
@@ -191,6 +192,9 @@ void finish_local(const Case& c, BlockData& b) {
   }
   alloc_pml(c, b);
   b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);
+  for (SourceSet* set : {&b.sources.force, &b.sources.moment})
+    set->runs = cpu::source_runs(set->points.data(), int64_t(set->points.size()), set->emitters.data(),
+                                 int64_t(set->emitters.size()), set->samples.data());
   for (int dir = 0; dir < kDirections; ++dir)
     if (b.info.neighbour[dir] >= 0) alloc_boundary(b, dir);
 }
@@ -253,6 +257,7 @@ void register_sources(SourceHandles& h, SourceSet& set) {
   register_vector(&h.points, set.points.data(), set.points.size());
   register_vector(&h.emitters, set.emitters.data(), set.emitters.size());
   register_vector(&h.samples, set.samples.data(), set.samples.size());
+  register_vector(&h.runs, set.runs.data(), set.runs.size());
   starpu_vector_data_register(&h.values, -1, 0, static_cast<uint32_t>(set.emitters.size()), sizeof(double));
 }
 }  // namespace
@@ -295,7 +300,7 @@ void release_blocks(std::vector<BlockData>& blocks) {
     for (starpu_data_handle_t* h : {&b.h_velocity, &b.h_stress, &b.h_material, &b.h_pml, &b.h_anelastic,
                                     &b.h_force.points, &b.h_force.emitters, &b.h_force.samples, &b.h_force.values,
                                     &b.h_moment.points, &b.h_moment.emitters, &b.h_moment.samples,
-                                    &b.h_moment.values, &b.h_peak})
+                                    &b.h_moment.values, &b.h_force.runs, &b.h_moment.runs, &b.h_peak})
       unregister(*h);
     for (int dir = 0; dir < kDirections; ++dir) {
       for (starpu_data_handle_t* h : {&b.h_velocity_out[dir], &b.h_stress_out[dir], &b.routes.h_velocity_token[dir],

@@ -31,10 +31,10 @@ struct HaloChannel {
   uint32_t* ready = nullptr;
 };
 
-// A SourceSet's handles (physics/grid_setup.hpp): its points, emitters and samples, and a
+// A SourceSet's handles (physics/grid_setup.hpp): its points, emitters, samples and runs, and a
 // scratch of one double an emitter (their values at a step: codelets/source.hpp).
 struct SourceHandles {
-  starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr, values = nullptr;
+  starpu_data_handle_t points = nullptr, emitters = nullptr, samples = nullptr, values = nullptr, runs = nullptr;
 };
 
 // Where a block's tasks run: the run's plan (plan/run_plan.cpp) put on the block once at start-up

@@ -56,6 +56,7 @@ struct SourceSet {
   std::vector<SourcePoint> points;
   std::vector<SourceEmitter> emitters;
   std::vector<double> samples{0.0};
+  std::vector<SourceRun> runs;  // the points' runs as the CPU adds them (partition/: cpu::source_runs)
 };
 struct BlockSources {
   SourceSet force, moment;

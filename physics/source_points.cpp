@@ -121,12 +121,14 @@ void ondes3d_force_points(const Case& c, const Source& src, int x0, int y0, cons
 }
 
 // The emitter of time function f in set (its index): its parameters and, sampled, its samples;
-// held (Ondes3D's histories), the moment accumulated at each of the run's steps (held_moment).
+// held (Ondes3D's histories), the moment accumulated at each of the run's steps (held_moment), one
+// after another until held_by_step lays them out by step.
 int32_t add_emitter(const TimeFunction& f, const TimeStepping& time, SourceSet& set) {
-  SourceEmitter e{f.f0, f.t0, f.duration, 0, f.kind};
+  SourceEmitter e{f.f0, f.t0, f.duration, 0, 1, f.kind};
   if (f.kind == StfKind::Held) {
     const std::vector<double> moment = held_moment(f, time.dt, time.steps);
-    e = {0.0, time.dt, static_cast<double>(moment.size()), static_cast<int64_t>(set.samples.size()), StfKind::Held};
+    e = {0.0, time.dt, static_cast<double>(moment.size()), static_cast<int64_t>(set.samples.size()), 1,
+         StfKind::Held};
     set.samples.insert(set.samples.end(), moment.begin(), moment.end());
   } else if (f.kind == StfKind::Sampled) {
     e.f0 = 1.0 / f.step;
@@ -162,6 +164,32 @@ void spread_source(const Case& c, const Source& src, int x0, int y0, const Block
   }
 }
 
+// The set's held emitters' samples by step (core/layout.hpp SourceEmitter): step n's of every held
+// emitter one after another, after the others' samples; an emitter's steps past its last unused (0).
+void held_by_step(SourceSet& set) {
+  std::vector<SourceEmitter*> held;
+  int64_t steps = 0;
+  for (SourceEmitter& e : set.emitters)
+    if (e.stf == StfKind::Held) held.push_back(&e), steps = std::max(steps, static_cast<int64_t>(e.duration));
+  if (held.empty()) return;
+  std::vector<double> samples{0.0};
+  for (SourceEmitter& e : set.emitters)
+    if (e.stf == StfKind::Sampled) {
+      const auto from = set.samples.begin() + e.sample0;
+      e.sample0 = static_cast<int64_t>(samples.size());
+      samples.insert(samples.end(), from, from + static_cast<int64_t>(e.duration));
+    }
+  const int64_t base = static_cast<int64_t>(samples.size()), stride = static_cast<int64_t>(held.size());
+  samples.resize(base + steps * stride, 0.0);
+  for (int64_t h = 0; h < stride; ++h) {
+    SourceEmitter& e = *held[h];
+    for (int64_t n = 0; n < static_cast<int64_t>(e.duration); ++n)
+      samples[base + n * stride + h] = set.samples[e.sample0 + n];
+    e.sample0 = base + h, e.stride = stride;
+  }
+  set.samples = std::move(samples);
+}
+
 }  // namespace
 
 // A force F s(t) adds dt b F s(t) / h^3 to the velocity; a moment tensor removes dt M s(t) / h^3
@@ -183,6 +211,7 @@ BlockSources source_points(const Case& c, int x0, int y0, const BlockShape& s, c
   // a CUDA thread per run adds in the CPU's order (same rounding), and runs are independent (no
   // atomics).
   for (SourceSet* set : {&out.force, &out.moment}) {
+    held_by_step(*set);
     std::vector<SourcePoint>& pts = set->points;
     std::stable_sort(pts.begin(), pts.end(), [](const SourcePoint& a, const SourcePoint& b) { return a.target < b.target; });
     for (size_t q = 0, end = 0; q < pts.size(); q = end) {

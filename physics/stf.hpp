@@ -12,16 +12,17 @@ namespace ondes {
 
 // Sampled: samples[0 .. duration - 1] at times t0 + i / f0 (f0 the sampling rate), linearly
 // interpolated, zero outside. Held (Ondes3D's histories, applied as its body forces: physics/
-// grid_setup.cpp, ondes3d_force_points): samples[n] is the moment accumulated by the velocity
-// update at t = n t0 (t0 the solver's time step), a fraction of the total, held at its last value
-// from index duration - 1 on (the static moment).
+// grid_setup.cpp, ondes3d_force_points): samples[n * stride] is the moment accumulated by the
+// velocity update at t = n t0 (t0 the solver's time step; n the held step, held_step), a fraction of
+// the total, held at its last value from index duration - 1 on (the static moment).
+ONDES_HD inline int64_t held_step(double t0, double duration, double t) {
+  const int64_t n = std::llround(t / t0), last = static_cast<int64_t>(duration) - 1;
+  return n < last ? n : last;
+}
 ONDES_HD inline double stf_value(StfKind kind, double f0, double t0, double duration, double t,
-                                 const double* samples = nullptr) {
+                                 const double* samples = nullptr, int64_t stride = 1) {
   const double pi = 3.14159265358979323846;
-  if (kind == StfKind::Held) {
-    const int64_t n = std::llround(t / t0), last = static_cast<int64_t>(duration) - 1;
-    return samples[n < last ? n : last];
-  }
+  if (kind == StfKind::Held) return samples[held_step(t0, duration, t) * stride];
   if (kind == StfKind::Sampled) {
     const double u = (t - t0) * f0;
     const double last = duration - 1;

@@ -64,18 +64,20 @@ bool edges_apart(const ComputeArgs& a) {
 // A field's source buffers in a task (StarPU vectors: partition/block_data.hpp SourceHandles; null
 // without sources).
 struct SourceBuffers {
-  static constexpr int kCount = 4;
+  static constexpr int kCount = 5;
   void* points = nullptr;
   void* emitters = nullptr;
   void* samples = nullptr;
   void* values = nullptr;  // scratch
+  void* runs = nullptr;
   // The task's buffers from `next` on.
   static SourceBuffers at(void* buffers[], int next) {
-    return {buffers[next], buffers[next + 1], buffers[next + 2], buffers[next + 3]};
+    return {buffers[next], buffers[next + 1], buffers[next + 2], buffers[next + 3], buffers[next + 4]};
   }
   SourceArgs args() const {
     return {vector_data<SourcePoint>(points), vector_count(points), vector_data<SourceEmitter>(emitters),
-            vector_count(emitters), vector_data<double>(samples), vector_data<double>(values)};
+            vector_count(emitters), vector_data<double>(samples), vector_data<double>(values),
+            vector_data<SourceRun>(runs), vector_count(runs)};
   }
 };
 
@@ -224,14 +226,15 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   return a;
 }
 
-// The source points, emitters and samples (R) of block b's velocity (or stress), and the scratch
-// of its emitters' values, into d; returns their count.
+// The source points, emitters, samples and runs (R) of block b's velocity (or stress), and the
+// scratch of its emitters' values, into d; returns their count.
 inline int source_buffers(const BlockData& b, bool velocity, starpu_data_descr* d) {
   const SourceHandles& h = velocity ? b.h_force : b.h_moment;
   d[0] = {h.points, STARPU_R};
   d[1] = {h.emitters, STARPU_R};
   d[2] = {h.samples, STARPU_R};
   d[3] = {h.values, STARPU_SCRATCH};
+  d[4] = {h.runs, STARPU_R};
   return compute_task::SourceBuffers::kCount;
 }
 

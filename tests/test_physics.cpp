@@ -136,9 +136,11 @@ TEST(Sources, SourcesSharingValuesEachAddTheirOwnTimeFunction) {
   for (const double t : {0.03, 0.08, 0.15}) {
     std::vector<float> field(kStressComponents * sh.cells(), 0.0f);
     std::vector<double> values(m.emitters.size());
+    const std::vector<SourceRun> runs = cpu::source_runs(m.points.data(), int64_t(m.points.size()),
+                                                         m.emitters.data(), int64_t(m.emitters.size()), m.samples.data());
     cpu::apply_sources(field.data(),
                        {m.points.data(), int64_t(m.points.size()), m.emitters.data(), int64_t(m.emitters.size()),
-                        m.samples.data(), values.data()},
+                        m.samples.data(), values.data(), runs.data(), int64_t(runs.size())},
                        t);
     // Each point's source by its emitter, in the order sources first land in the block: a, b, far.
     std::map<int64_t, double> expected;
@@ -153,6 +155,81 @@ TEST(Sources, SourcesSharingValuesEachAddTheirOwnTimeFunction) {
     for (int64_t i = 0; i < int64_t(field.size()); ++i)
       if (!expected.count(i)) others += std::abs(field[i]);
     EXPECT_EQ(others, 0.0);
+  }
+}
+
+// A finite fault's held points (Ondes3D's histories as body forces) whose subfaults start and stop at
+// different steps, beside a force of a Gaussian on the same values, as one block's points and the
+// CPU update at every step: each value gets the float of its points' coef x accumulated moment summed
+// in their order, the moment taken from Ondes3D's definition (original/src/IO.c ReadSrc's history,
+// computeVeloAndSource.c computeSeisMoment: sample ceil(l dt / step) x dt summed over the steps l <=
+// n + 1), bitwise, at steps before, during and after each subfault's rupture. The runs of
+// subfaults that hold still (core/layout.hpp SourceRun) are found: the update skips their sums there.
+TEST(Sources, HeldFaultAddsItsAccumulatedMomentAtEveryStep) {
+  Case c = test::cube(20, 50.0, 4000, 2300, 2500, 0.004, 60, 0, false);
+  const int kSubfaults = 6;
+  for (int i = 0; i < kSubfaults; ++i) {
+    Source s;
+    s.kind = SourceKind::Moment;
+    s.position = {430.0 + 20 * i, 515.0 + 35 * (i % 3), 470.0 + 10 * i};
+    s.moment = double_couple(20 + 30.0 * i, 70, 30, 1e14);
+    s.stf.kind = StfKind::Held;
+    s.stf.step = 0.01;  // against dt = 0.004: ceil(l dt / step) takes some samples twice
+    for (int k = 0; k < 30; ++k) {
+      const double u = k - (3.0 + 3 * i);  // onsets 3 to 18 samples in, five samples each
+      s.stf.samples.push_back(u >= 0 && u < 5 ? u * (5 - u) + 1 : 0.0);
+    }
+    ASSERT_NE(normalise_samples(s.stf), 0.0);
+    c.sources.push_back(s);
+  }
+  Source push;
+  push.kind = SourceKind::Force;
+  push.position = c.sources[2].position;
+  push.force = {1e9, -2e9, 5e8};
+  push.stf = {StfKind::Gaussian, 12.0, 0.1, 0};
+  c.sources.push_back(push);
+  const BlockShape sh{c.grid.nx, c.grid.ny, c.grid.nz};
+  std::vector<float> mat(sh.material_floats());
+  fill_material(c, 0, 0, sh, mat.data());
+  const SourceSet& f = source_points(c, 0, 0, sh, mat.data()).force;
+  ASSERT_EQ(f.emitters.size(), size_t(kSubfaults + 1));
+  const std::vector<SourceRun> runs = cpu::source_runs(f.points.data(), int64_t(f.points.size()),
+                                                       f.emitters.data(), int64_t(f.emitters.size()), f.samples.data());
+  int still_early = 0, still_late = 0, pushed = 0;
+  for (const SourceRun& r : runs) {
+    still_early += r.clock > 0 && r.from > 10;
+    still_late += r.clock > 0 && r.to < 50;
+    pushed += r.clock == 0;
+  }
+  EXPECT_GT(still_early, 20);
+  EXPECT_GT(still_late, 20);
+  EXPECT_GT(pushed, 0);  // the force's values shared with the fault's, summed at every step
+  // Ondes3D's accumulated moment of subfault i at step n (n + 1 steps taken).
+  auto moment = [&](const TimeFunction& stf, int n) {
+    double acc = 0;
+    for (int l = 1; l <= n + 1; ++l) {
+      const double i = std::ceil((c.time.dt * l) / stf.step);
+      if (i >= double(stf.samples.size())) break;
+      acc += stf.samples[size_t(i)] * c.time.dt;
+    }
+    return acc;
+  };
+  std::vector<double> values(f.emitters.size());
+  for (int n = 0; n < c.time.steps; ++n) {
+    const double t = n * c.time.dt;
+    std::vector<float> field(kVelocityComponents * sh.cells(), 0.0f);
+    cpu::apply_sources(field.data(),
+                       {f.points.data(), int64_t(f.points.size()), f.emitters.data(), int64_t(f.emitters.size()),
+                        f.samples.data(), values.data(), runs.data(), int64_t(runs.size())},
+                       t);
+    std::map<int64_t, double> expected;
+    for (const SourcePoint& p : f.points) {
+      const TimeFunction& stf = c.sources[p.emitter].stf;
+      const double s = stf.kind == StfKind::Held ? moment(stf, n) : stf_value(stf.kind, stf.f0, stf.t0, 0, t);
+      expected[p.target] += p.coef * s;
+    }
+    for (const auto& [target, sum] : expected)
+      ASSERT_EQ(field[target], static_cast<float>(sum)) << "step " << n << ", value " << target;
   }
 }
 
