@@ -97,7 +97,23 @@ TEST(SourceTimeFunction, NormalisationAndShape) {
   EXPECT_DOUBLE_EQ(stf_value(StfKind::Triangle, 0, 0.2, 0.4, 0.1), 0.0);  // before onset
 }
 
-// A double couple: traceless, eigenvalues (M0, 0, -M0) whatever the angles; known special case.
+namespace {
+// A block's source set's runs as the CPU adds them (as partition/ computes them).
+std::vector<SourceRun> runs_of(const SourceSet& set) {
+  return cpu::source_runs(set.points.data(), int64_t(set.points.size()), set.emitters.data(),
+                          int64_t(set.emitters.size()), set.samples.data());
+}
+// The CPU's update of a block's source set at time t into field.
+void apply_set(const SourceSet& set, std::vector<float>& field, double t) {
+  const std::vector<SourceRun> runs = runs_of(set);
+  std::vector<double> values(set.emitters.size());
+  cpu::apply_sources(field.data(),
+                     {set.points.data(), int64_t(set.points.size()), set.emitters.data(), int64_t(set.emitters.size()),
+                      set.samples.data(), values.data(), runs.data(), int64_t(runs.size())},
+                     t);
+}
+}  // namespace
+
 // Sources sharing the values they update (a fault's neighbouring points) each add their own time
 // function: three moment sources, two at one position with different time functions, as one
 // block's points (one emitter a source, runs by value) and the CPU update, against the sum over
@@ -135,13 +151,7 @@ TEST(Sources, SourcesSharingValuesEachAddTheirOwnTimeFunction) {
   EXPECT_EQ(covered, m.points.size());
   for (const double t : {0.03, 0.08, 0.15}) {
     std::vector<float> field(kStressComponents * sh.cells(), 0.0f);
-    std::vector<double> values(m.emitters.size());
-    const std::vector<SourceRun> runs = cpu::source_runs(m.points.data(), int64_t(m.points.size()),
-                                                         m.emitters.data(), int64_t(m.emitters.size()), m.samples.data());
-    cpu::apply_sources(field.data(),
-                       {m.points.data(), int64_t(m.points.size()), m.emitters.data(), int64_t(m.emitters.size()),
-                        m.samples.data(), values.data(), runs.data(), int64_t(runs.size())},
-                       t);
+    apply_set(m, field, t);
     // Each point's source by its emitter, in the order sources first land in the block: a, b, far.
     std::map<int64_t, double> expected;
     for (const SourcePoint& p : m.points) {
@@ -193,8 +203,7 @@ TEST(Sources, HeldFaultAddsItsAccumulatedMomentAtEveryStep) {
   fill_material(c, 0, 0, sh, mat.data());
   const SourceSet& f = source_points(c, 0, 0, sh, mat.data()).force;
   ASSERT_EQ(f.emitters.size(), size_t(kSubfaults + 1));
-  const std::vector<SourceRun> runs = cpu::source_runs(f.points.data(), int64_t(f.points.size()),
-                                                       f.emitters.data(), int64_t(f.emitters.size()), f.samples.data());
+  const std::vector<SourceRun> runs = runs_of(f);
   int still_early = 0, still_late = 0, pushed = 0;
   for (const SourceRun& r : runs) {
     still_early += r.clock > 0 && r.from > 10;
@@ -214,14 +223,10 @@ TEST(Sources, HeldFaultAddsItsAccumulatedMomentAtEveryStep) {
     }
     return acc;
   };
-  std::vector<double> values(f.emitters.size());
   for (int n = 0; n < c.time.steps; ++n) {
     const double t = n * c.time.dt;
     std::vector<float> field(kVelocityComponents * sh.cells(), 0.0f);
-    cpu::apply_sources(field.data(),
-                       {f.points.data(), int64_t(f.points.size()), f.emitters.data(), int64_t(f.emitters.size()),
-                        f.samples.data(), values.data(), runs.data(), int64_t(runs.size())},
-                       t);
+    apply_set(f, field, t);
     std::map<int64_t, double> expected;
     for (const SourcePoint& p : f.points) {
       const TimeFunction& stf = c.sources[p.emitter].stf;
@@ -233,6 +238,7 @@ TEST(Sources, HeldFaultAddsItsAccumulatedMomentAtEveryStep) {
   }
 }
 
+// A double couple: traceless, eigenvalues (M0, 0, -M0) whatever the angles; known special case.
 TEST(MomentTensor, DoubleCoupleProperties) {
   const auto ss = double_couple(0, 90, 0, 1e18);  // vertical strike-slip, fault along x (north)
   EXPECT_NEAR(ss[3], 1e18, 1e6);                  // Mxy
