@@ -281,7 +281,6 @@ struct SourceRun {
   float before, after;
 };
 
-
 // Trilinear interpolation of the three velocity components at a station. For component c, corner q
 // (q = dx + 2 dy + 4 dz) is read from the velocity buffer `slot[c][q]` of the record task at index
 // idx[c][q] (slot -1: outside the grid, value 0), so that no ghost is needed and the value does not

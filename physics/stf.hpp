@@ -12,7 +12,7 @@ namespace ondes {
 
 // Sampled: samples[0 .. duration - 1] at times t0 + i / f0 (f0 the sampling rate), linearly
 // interpolated, zero outside. Held (Ondes3D's histories, applied as its body forces: physics/
-// grid_setup.cpp, ondes3d_force_points): samples[n * stride] is the moment accumulated by the
+// source_points.cpp, ondes3d_force_points): samples[n * stride] is the moment accumulated by the
 // velocity update at t = n t0 (t0 the solver's time step; n the held step, held_step), a fraction of
 // the total, held at its last value from index duration - 1 on (the static moment).
 ONDES_HD inline int64_t held_step(double t0, double duration, double t) {
