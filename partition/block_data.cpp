@@ -192,6 +192,7 @@ void finish_local(const Case& c, BlockData& b) {
   }
   alloc_pml(c, b);
   b.sources = source_points(c, b.info.x0, b.info.y0, s, b.material);
+  // The runs' still sums by the kernels' library, whose arithmetic is the update's (no contraction).
   for (SourceSet* set : {&b.sources.force, &b.sources.moment})
     set->runs = cpu::source_runs(set->points.data(), int64_t(set->points.size()), set->emitters.data(),
                                  int64_t(set->emitters.size()), set->samples.data());
