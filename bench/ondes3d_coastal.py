@@ -12,25 +12,11 @@ import math
 import os
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("out")
-    p.add_argument("--nx", type=int, default=400)
-    p.add_argument("--ny", type=int, default=300)
-    p.add_argument("--nz", type=int, default=120)
-    p.add_argument("--ds", type=float, default=200.0)
-    p.add_argument("--steps", type=int, default=500)
-    a = p.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    nx, ny, nz, ds = a.nx, a.ny, a.nz, a.ds
-    x0, y0, z0 = 900000.0, 1800000.0, -(nz - 10) * ds  # sea level 10 cells under the top
-    dt = 0.4 * ds / (6000.0 * math.sqrt(3) * (9 / 8 + 1 / 24))  # 40% of the CFL limit at vp 6000
-    sea_level_k = nz - 9  # the first cell at z >= 0
-
+def write_prm(a, x0, y0, z0, dt):
     with open(os.path.join(a.out, "coastal.prm"), "w") as f:
         f.write(f"""synthetic coastal case (bench/ondes3d_coastal.py)
-<dt> {dt:.6f} </dt> <ds> {ds} </ds> <tmax> {a.steps} </tmax>
-<xMin> 1 </xMin> <xMax> {nx} </xMax> <yMin> 1 </yMin> <yMax> {ny} </yMax> <zMin> 1 </zMin> <zMax> {nz} </zMax>
+<dt> {dt:.6f} </dt> <ds> {a.ds} </ds> <tmax> {a.steps} </tmax>
+<xMin> 1 </xMin> <xMax> {a.nx} </xMax> <yMin> 1 </yMin> <yMax> {a.ny} </yMax> <zMin> 1 </zMin> <zMax> {a.nz} </zMax>
 <fd0> 0.5 </fd0> <dir> ./output </dir>
 <i0> 1 </i0> <j0> 1 </j0> <k0> 1 </k0>
 <fstatMap> stations.map </fstatMap> <fsrcMap> fault.map </fsrcMap> <fsrcHist> fault.hist </fsrcHist>
@@ -42,6 +28,11 @@ def main():
 <layer4> <name> crust </name> <rho> 2700. </rho> <vp> 5800. </vp> <vs> 3300. </vs> </layer4>
 <layer5> <name> deep </name> <rho> 3000. </rho> <vp> 6000. </vp> <vs> 3460. </vs> </layer5>
 """)
+
+
+def write_geology(a, x0, y0, z0):
+    nx, ny, nz, ds = a.nx, a.ny, a.nz, a.ds
+    sea_level_k = nz - 9  # the first cell at z >= 0
 
     # Ground surface (cell index): 6 cells above sea level in the west, falling to 8 below in the east.
     def ground(i):
@@ -64,7 +55,11 @@ def main():
                         row.append("deep")
                 f.write(" ".join(row) + "\n")
 
-    # A 10 x 10 thrust fault, 2 km x 2 km, dipping 30 degrees under the coast, slip rates of 1 s.
+
+def write_fault(a, x0, y0):
+    """A 10 x 10 thrust fault, 2 km x 2 km, dipping 30 degrees under the coast, slip rates of 1 s; its
+    points."""
+    nx, ny, nz, ds = a.nx, a.ny, a.nz, a.ds
     n, step, dur = 10, 200.0, 1.2
     cx, cy, cz = x0 + nx * ds / 2, y0 + ny * ds / 2, -0.4 * (nz - 10) * ds  # 40% down below sea level
     pts = []
@@ -85,13 +80,35 @@ def main():
             f.write(f"{q + 1} 0. 30. 90.\n")
             f.write(" ".join(f"{max(0.0, math.sin(math.pi * (t * dtb - delay) / dur)) if 0 <= t * dtb - delay <= dur else 0.0:.5e}"
                              for t in range(samples)) + "\n")
+    return pts
 
+
+def write_stations(a, x0, y0):
     with open(os.path.join(a.out, "stations.map"), "w") as f:
-        sts = [(x0 + nx * ds * fx, y0 + ny * ds * fy) for fx in (0.2, 0.4, 0.6, 0.8) for fy in (0.3, 0.5, 0.7)]
+        sts = [(x0 + a.nx * a.ds * fx, y0 + a.ny * a.ds * fy) for fx in (0.2, 0.4, 0.6, 0.8) for fy in (0.3, 0.5, 0.7)]
         f.write(f"{len(sts)}\n")
         for q, (x, y) in enumerate(sts):
             f.write(f"{q + 1} {x:.1f} {y:.1f}\n")
-    print(f"{a.out}/coastal.prm: {nx} x {ny} x {nz} cells of {ds} m, {a.steps} steps of {dt:.5f} s, "
+    return sts
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("out")
+    p.add_argument("--nx", type=int, default=400)
+    p.add_argument("--ny", type=int, default=300)
+    p.add_argument("--nz", type=int, default=120)
+    p.add_argument("--ds", type=float, default=200.0)
+    p.add_argument("--steps", type=int, default=500)
+    a = p.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    x0, y0, z0 = 900000.0, 1800000.0, -(a.nz - 10) * a.ds  # sea level 10 cells under the top
+    dt = 0.4 * a.ds / (6000.0 * math.sqrt(3) * (9 / 8 + 1 / 24))  # 40% of the CFL limit at vp 6000
+    write_prm(a, x0, y0, z0, dt)
+    write_geology(a, x0, y0, z0)
+    pts = write_fault(a, x0, y0)
+    sts = write_stations(a, x0, y0)
+    print(f"{a.out}/coastal.prm: {a.nx} x {a.ny} x {a.nz} cells of {a.ds} m, {a.steps} steps of {dt:.5f} s, "
           f"{len(pts)} source points, {len(sts)} stations")
 
 

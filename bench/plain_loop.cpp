@@ -6,9 +6,11 @@
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 #include "codelets/compute.hpp"
 #include "codelets/source.hpp"
@@ -37,6 +39,46 @@ T* to_device(const T* host, size_t count) {
   return static_cast<T*>(d);
 }
 
+// The block's arrays, sources and stations on the GPU (never freed: the program ends with them).
+struct DeviceBlock {
+  float *v, *s, *mat;
+  char* pml;
+  SourceArgs force, moment;
+  std::vector<StationPoint*> stations;
+  std::vector<float*> traces;
+};
+
+SourceArgs sources_to_device(const SourceSet& set) {
+  double* values = nullptr;
+  if (!set.emitters.empty()) check(cudaMalloc(&values, set.emitters.size() * sizeof(double)), "cudaMalloc");
+  return SourceArgs{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
+                    to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
+                    to_device(set.samples.data(), set.samples.size()), values,
+                    to_device(set.runs.data(), set.runs.size()), int64_t(set.runs.size())};
+}
+
+DeviceBlock upload(const BlockData& b, const std::vector<StationGroup>& groups) {
+  const int64_t n = b.info.shape.cells();
+  DeviceBlock d{to_device(b.velocity, kVelocityComponents * n), to_device(b.stress, kStressComponents * n),
+                to_device(b.material, material_floats(b)), to_device(b.pml, b.pml_bytes),
+                sources_to_device(b.sources.force), sources_to_device(b.sources.moment), {}, {}};
+  for (const StationGroup& g : groups) {
+    d.stations.push_back(to_device(g.points.data(), g.points.size()));
+    d.traces.push_back(to_device(g.traces.data(), g.traces.size()));
+  }
+  return d;
+}
+
+// Seconds that steps [first, last) take on `stream`, from an idle stream to their end.
+template <class Step>
+double timed(const Step& step, int first, int last, cudaStream_t stream) {
+  check(cudaStreamSynchronize(stream), "before the steps");
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int it = first; it < last; ++it) step(it);
+  check(cudaStreamSynchronize(stream), "the steps");
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -51,61 +93,36 @@ int main(int argc, char** argv) try {
   c.run.set_blocks(1, 1);
   validate_case(c);
   Runtime rt("", 1, 0);
-  const Decomposition d = decompose(c.grid, 1, 1);
-  const RankMap one_rank = map_blocks(c.grid, d, 1, Mapping::Tiles);
-  std::vector<BlockData> blocks = build_blocks(c, d, one_rank, 0);
-  std::vector<StationGroup> groups = build_station_groups(c, d, c.time.steps, one_rank, 0);
-  BlockData& b = blocks[0];
-  const BlockShape sh = b.info.shape;
-  const int64_t n = sh.cells();
-  float* v = to_device(b.velocity, kVelocityComponents * n);
-  float* s = to_device(b.stress, kStressComponents * n);
-  float* mat = to_device(b.material, material_floats(b));
-  char* pml = to_device(b.pml, b.pml_bytes);
-  auto sources_to_device = [](const SourceSet& set) {
-    double* values = nullptr;
-    if (!set.emitters.empty()) check(cudaMalloc(&values, set.emitters.size() * sizeof(double)), "cudaMalloc");
-    return SourceArgs{to_device(set.points.data(), set.points.size()), int64_t(set.points.size()),
-                      to_device(set.emitters.data(), set.emitters.size()), int64_t(set.emitters.size()),
-                      to_device(set.samples.data(), set.samples.size()), values,
-                      to_device(set.runs.data(), set.runs.size()), int64_t(set.runs.size())};
-  };
-  const SourceArgs force = sources_to_device(b.sources.force), moment = sources_to_device(b.sources.moment);
-  std::vector<StationPoint*> st;
-  std::vector<float*> traces;
-  for (StationGroup& g : groups) {
-    st.push_back(to_device(g.points.data(), g.points.size()));
-    traces.push_back(to_device(g.traces.data(), g.traces.size()));
-  }
+  const Decomposition whole = decompose(c.grid, 1, 1);
+  const RankMap one_rank = map_blocks(c.grid, whole, 1, Mapping::Tiles);
+  std::vector<BlockData> blocks = build_blocks(c, whole, one_rank, 0);
+  std::vector<StationGroup> groups = build_station_groups(c, whole, c.time.steps, one_rank, 0);
+  const BlockData& b = blocks[0];
+  const DeviceBlock d = upload(b, groups);
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "stream");
   StepParams p = step_params(c);
-  p.shape = sh;
+  p.shape = b.info.shape;
   p.pml = b.pml_box;
   p.uniform_planes = b.uniform_planes;
   StationBlocks vb{};
-  vb.v[0] = v;
-  vb.cells[0] = n;
+  vb.v[0] = d.v;
+  vb.cells[0] = p.shape.cells();
   auto step = [&](int it) {
     const double t = it * c.time.dt;
-    cuda::compute_velocity(p, {v, s, mat, pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
-    cuda::apply_sources(v, force, t, stream);
-    cuda::compute_stress(p, {s, v, mat, pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
-    cuda::apply_sources(s, moment, t + 0.5 * c.time.dt, stream);
+    cuda::compute_velocity(p, {d.v, d.s, d.mat, d.pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
+    cuda::apply_sources(d.v, d.force, t, stream);
+    cuda::compute_stress(p, {d.s, d.v, d.mat, d.pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
+    cuda::apply_sources(d.s, d.moment, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
-      cuda::record(vb, st[g], groups[g].points.size(), it, c.time.steps, traces[g], stream);
+      cuda::record(vb, d.stations[g], groups[g].points.size(), it, c.time.steps, d.traces[g], stream);
   };
-  const int warm = std::min(10, c.time.steps / 2);
-  for (int it = 0; it < warm; ++it) step(it);
-  check(cudaStreamSynchronize(stream), "warm-up");
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int it = warm; it < c.time.steps; ++it) step(it);
-  check(cudaStreamSynchronize(stream), "loop");
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const int warm = std::min(10, c.time.steps / 2), steps = c.time.steps - warm;
+  timed(step, 0, warm, stream);
+  const double wall = timed(step, warm, c.time.steps, stream);
   const double cells = double(c.grid.nx) * c.grid.ny * c.grid.nz;
-  const int timed = c.time.steps - warm;
-  std::printf("plain loop: %d steps (after %d warm-up) in %.4f s: %.4g cell-updates/s, %.3f ms per step\n", timed,
-              warm, wall, cells * timed / wall, 1e3 * wall / timed);
+  std::printf("plain loop: %d steps (after %d warm-up) in %.4f s: %.4g cell-updates/s, %.3f ms per step\n", steps,
+              warm, wall, cells * steps / wall, 1e3 * wall / steps);
   std::fflush(stdout);
   release_station_groups(groups);
   release_blocks(blocks);

@@ -43,10 +43,7 @@ __device__ __forceinline__ void velocity_column(const StepParams& p, const PmlBo
   const float* const src[6] = {s + SXX * n, s + SXY * n, sxz, s + SYY * n, syz, mat + RHO * n};
   VelocityMedium<TY, Form> medium(mat, sh, c);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
-  auto stage = [&](auto& r, int k) {
-    st.load(r, src, plane_base(sh, k));
-    xp.load(sh, hs.x, k, slots);
-  };
+  auto stage = [&](auto& r, int k) { st.load(r, src, plane_base(sh, k)); xp.load(sh, hs.x, k, slots); };
   int64_t q = c.first(sh, b);
   VelocityAt<TY> at = velocity_windows<TY>(sxz, syz, szz, q, sz);
   medium.start(q, sz);
@@ -111,10 +108,7 @@ __device__ __forceinline__ void stress_column(const StepParams& p, const PmlBox&
   const int imu_tiles[2] = {3 * K, 4 * K};              // 1/mu by plane parity from k0
   StressMedium<Form> medium(mat, sh, c);
   XPatchIf<TY, XF> xp(sh, b, hs.x, c.i0, c.j0);
-  auto stage = [&](auto& r, int k) {
-    st.load(r, src, plane_base(sh, k));
-    xp.load(sh, hs.x, k, slots);
-  };
+  auto stage = [&](auto& r, int k) { st.load(r, src, plane_base(sh, k)); xp.load(sh, hs.x, k, slots); };
   int64_t q = c.first(sh, b);
   StressAt<TY> at = stress_windows<TY>(vx, vy, vz, q, sz);
   medium.start(q, sz);

@@ -98,7 +98,7 @@ def workers_env(ncpu, ncuda):
     return {"STARPU_NCPU": str(ncpu), "STARPU_NCUDA": str(ncuda)}
 
 
-def main():
+def parse_args():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("case")
     ap.add_argument("--out", required=True, help="folder for sweep.csv, machine.toml, traces, logs")
@@ -133,16 +133,19 @@ def main():
                             if args.simulate else "build it with tools/setup.sh, or name one with --bin"))
     if args.simulate:
         args.repeat = 1
-    os.makedirs(args.out, exist_ok=True)
-    run = Runner(args)
-    configs = [(w,) + parse_workers(w) for w in args.workers]
-    layouts = [(b,) + parse_blocks(b) for b in args.blocks]
-    steps = ["--steps", str(args.steps)] if args.steps else []
-    started = time.time()
+    args.configs = [(w,) + parse_workers(w) for w in args.workers]
+    args.layouts = [(b,) + parse_blocks(b) for b in args.blocks]
+    args.step_args = ["--steps", str(args.steps)] if args.steps else []
+    args.sim_args = (["--sim-task-gap", str(args.sim_task_gap), "--sim-launch-latency", str(args.sim_launch_latency)]
+                     if args.simulate else [])
+    return args
 
+
+def calibrate(run, args):
+    """Steps 1-3's models: the cost model's machine file (unless given), StarPU's performance models
+    (measured runs only), and the predicted figures of every point, by (workers, blocks)."""
+    configs, layouts, steps = args.configs, args.layouts, args.step_args
     machine = args.machine or os.path.join(args.out, "machine.toml")
-    simulated = (["--sim-task-gap", str(args.sim_task_gap), "--sim-launch-latency", str(args.sim_launch_latency)]
-                 if args.simulate else [])
     if not args.machine and not args.simulate:
         # The CPU figures are measured even for a GPU-only sweep (with a core left to drive the GPU).
         ncpu = max(c[1] for c in configs) or max(1, os.cpu_count() - 1)
@@ -163,67 +166,86 @@ def main():
                      "--ncuda", str(ncuda), "--csv"])
             lines = [l for l in p.stdout.splitlines() if l and not l.startswith("[")]
             predicted[(wname, b)] = dict(zip(lines[-2].split(","), lines[-1].split(",")))
+    return predicted
 
-    out_csv = os.path.join(args.out, "sweep.csv")
-    total = len(configs) * len(layouts) * len(args.schedulers) * args.repeat
-    done = 0
-    timed_out = []
-    with open(out_csv, "w", newline="") as f:
-        writer = None
-        for wname, ncpu, ncuda in configs:
-            for b, nbx, nby in layouts:
-                for sched in args.schedulers:
-                    for rep in range(args.repeat):
-                        summary = os.path.join(args.out, "summary.csv")
-                        if os.path.exists(summary):
-                            os.remove(summary)
-                        # --cpu-compute any: the policy, not ondes3d's own placement, decides where
-                        # each block runs (the point of the sweep).
-                        p = run(["run", args.case, "--blocks", b, "--sched", sched, "--summary", summary,
-                                 "--cpu-compute", "any", "--output", os.path.join(args.out, "o.h5")] + steps + simulated,
-                                env=workers_env(ncpu, ncuda),
-                                timeout=args.timeout)
-                        done += 1
-                        if p is None:
-                            timed_out.append(f"{wname} {b} {sched}")
-                            print(f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: timed out after "
-                                  f"{args.timeout:.0f} s", flush=True)
-                            continue
-                        with open(summary) as s:
-                            row = next(csv.DictReader(s))
-                        pred = predicted.get((wname, b), {})
-                        measured = float(row["seconds_per_iteration"])
-                        source = "simulated:" + args.simulate.rpartition(":")[2] if args.simulate else "measured"
-                        row.update(workers=wname, repeat=rep, blocks=b, source=source, **pred)
-                        row["model_error"] = (f"{float(pred['predicted_s_per_iteration']) / measured - 1:.4f}"
-                                              if pred else "")
-                        if writer is None:
-                            fields = ["case", "workers", "blocks"] + [k for k in row if k not in
-                                                                      ("case", "workers", "blocks")]
-                            writer = csv.DictWriter(f, fieldnames=fields)
-                            writer.writeheader()
-                        writer.writerow(row)
-                        f.flush()
-                        print(f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: "
-                              f"{float(row['cell_updates_per_s']):.3e} cell-updates/s" +
-                              (f", predicted {float(pred['predicted_cell_updates_per_s']):.3e} "
-                               f"({float(row['model_error']):+.0%})" if pred else f" ({source})"), flush=True)
 
+def measure(run, args, wname, ncpu, ncuda, b, sched):
+    """One point's summary row, or None if it timed out."""
+    summary = os.path.join(args.out, "summary.csv")
+    if os.path.exists(summary):
+        os.remove(summary)
+    # --cpu-compute any: the policy, not ondes3d's own placement, decides where each block runs (the
+    # point of the sweep).
+    p = run(["run", args.case, "--blocks", b, "--sched", sched, "--summary", summary, "--cpu-compute", "any",
+             "--output", os.path.join(args.out, "o.h5")] + args.step_args + args.sim_args,
+            env=workers_env(ncpu, ncuda), timeout=args.timeout)
+    if p is None:
+        return None
+    with open(summary) as s:
+        return next(csv.DictReader(s))
+
+
+def sweep(run, args, predicted, f):
+    """Step 3: every point --repeat times, a row each into the open CSV file f; the points that timed out."""
+    total = len(args.configs) * len(args.layouts) * len(args.schedulers) * args.repeat
+    done, timed_out, writer = 0, [], None
+    source = "simulated:" + args.simulate.rpartition(":")[2] if args.simulate else "measured"
+    points = [(c, l, s) for c in args.configs for l in args.layouts for s in args.schedulers]
+    for (wname, ncpu, ncuda), (b, _, _), sched in points:
+        for rep in range(args.repeat):
+            row = measure(run, args, wname, ncpu, ncuda, b, sched)
+            done += 1
+            head = f"[{done}/{total}] {wname:>14} {b:>5} {sched:>6} #{rep}: "
+            if row is None:
+                timed_out.append(f"{wname} {b} {sched}")
+                print(head + f"timed out after {args.timeout:.0f} s", flush=True)
+                continue
+            pred = predicted.get((wname, b), {})
+            measured = float(row["seconds_per_iteration"])
+            row.update(workers=wname, repeat=rep, blocks=b, source=source, **pred)
+            row["model_error"] = (f"{float(pred['predicted_s_per_iteration']) / measured - 1:.4f}" if pred else "")
+            if writer is None:
+                fields = ["case", "workers", "blocks"] + [k for k in row if k not in ("case", "workers", "blocks")]
+                writer = csv.DictWriter(f, fieldnames=fields)
+                writer.writeheader()
+            writer.writerow(row)
+            f.flush()
+            print(head + f"{float(row['cell_updates_per_s']):.3e} cell-updates/s" +
+                  (f", predicted {float(pred['predicted_cell_updates_per_s']):.3e} "
+                   f"({float(row['model_error']):+.0%})" if pred else f" ({source})"), flush=True)
+    return done, timed_out
+
+
+def trace(run, args):
+    """Step 4: the traced run; the trace's path."""
     tp = args.trace_point.split(":") if args.trace_point else []
     t_sched = tp[0] if tp else "dmdas"
-    t_blocks = tp[1] if len(tp) > 1 else layouts[len(layouts) // 2][0]
-    t_workers = ":".join(tp[2:]) if len(tp) > 2 else configs[-1][0]
+    t_blocks = tp[1] if len(tp) > 1 else args.layouts[len(args.layouts) // 2][0]
+    t_workers = ":".join(tp[2:]) if len(tp) > 2 else args.configs[-1][0]
     t_ncpu, t_ncuda = parse_workers(t_workers)
-    trace = os.path.join(args.out, f"trace_{t_sched}_{t_blocks}_{t_workers.replace(':', '').replace('+', '_')}.csv")
-    run(["run", args.case, "--blocks", t_blocks, "--sched", t_sched, "--trace", trace,
-         "--output", os.path.join(args.out, "o.h5")] + steps + simulated, env=workers_env(t_ncpu, t_ncuda))
+    path = os.path.join(args.out, f"trace_{t_sched}_{t_blocks}_{t_workers.replace(':', '').replace('+', '_')}.csv")
+    run(["run", args.case, "--blocks", t_blocks, "--sched", t_sched, "--trace", path,
+         "--output", os.path.join(args.out, "o.h5")] + args.step_args + args.sim_args, env=workers_env(t_ncpu, t_ncuda))
+    return path
+
+
+def main():
+    args = parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    run = Runner(args)
+    started = time.time()
+    predicted = calibrate(run, args)
+    out_csv = os.path.join(args.out, "sweep.csv")
+    with open(out_csv, "w", newline="") as f:
+        done, timed_out = sweep(run, args, predicted, f)
+    trace_csv = trace(run, args)
     for leftover in ("o.h5", "summary.csv"):
         if os.path.exists(os.path.join(args.out, leftover)):
             os.remove(os.path.join(args.out, leftover))
     if timed_out:
         with open(os.path.join(args.out, "timed_out.txt"), "w") as t:
             t.write("\n".join(timed_out) + "\n")
-    print(f"{out_csv}: {done} runs in {time.time() - started:.0f} s ({len(timed_out)} timed out); trace {trace}")
+    print(f"{out_csv}: {done} runs in {time.time() - started:.0f} s ({len(timed_out)} timed out); trace {trace_csv}")
 
 
 if __name__ == "__main__":
