@@ -8,11 +8,12 @@ import importlib
 import os
 import sys
 
-# module -> (Debian package, pip name)
+# module -> (Debian package, or None where Debian has none, pip name)
 PACKAGES = {
     "h5py": ("python3-h5py", "h5py"),
     "numpy": ("python3-numpy", "numpy"),
     "matplotlib": ("python3-matplotlib", "matplotlib"),
+    "lizard": (None, "lizard"),  # tools/setup.sh installs it into .venv
 }
 
 
@@ -27,7 +28,7 @@ def require(*modules):
     if missing:
         tool = os.path.basename(sys.argv[0]) or "this tool"
         packages = {m: PACKAGES.get(m, ("python3-" + m, m)) for m in missing}
-        how = ", ".join(f"{m} (Debian: apt-get install {deb}; pip: pip install {pip})"
+        how = ", ".join(f"{m} ({f'Debian: apt-get install {deb}; ' if deb else ''}pip: pip install {pip})"
                         for m, (deb, pip) in packages.items())
         sys.stderr.write(f"{tool} needs the Python module{'s' if len(missing) > 1 else ''} {how}; "
                          f"{sys.executable} has not got {'them' if len(missing) > 1 else 'it'}\n")

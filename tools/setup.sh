@@ -18,9 +18,9 @@ packages=(
   python3 python3-numpy python3-h5py python3-matplotlib python3-venv
   python3-paraview xvfb
 )
-# From the package index into .venv (Debian packages neither): ObsPy and pyasdf, which the ASDF
-# test and tools/convergence.py use.
-python_packages=(obspy pyasdf)
+# From the package index into .venv (Debian packages none): ObsPy and pyasdf, which the ASDF
+# test and tools/convergence.py use; lizard, which tools/code_shape.py measures functions with.
+python_packages=(obspy pyasdf lizard==1.24.3)
 
 if [ "${SKIP_APT:-0}" != 1 ]; then
   sudo=""
@@ -31,7 +31,7 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
 fi
 
 venv=$here/.venv
-if ! "$venv/bin/python" -c "import obspy, pyasdf" 2>/dev/null; then
+if ! "$venv/bin/python" -c "import obspy, pyasdf, lizard" 2>/dev/null; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q --disable-pip-version-check "${python_packages[@]}"
 fi
