@@ -105,6 +105,7 @@ int main(int argc, char** argv) try {
   p.shape = b.info.shape;
   p.pml = b.pml_box;
   p.uniform_planes = b.uniform_planes;
+  p.pml_classes = b.pml_classes;
   StationBlocks vb{};
   vb.v[0] = d.v;
   vb.cells[0] = p.shape.cells();

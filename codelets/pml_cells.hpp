@@ -22,9 +22,11 @@ namespace ondes {
 
 // The parts of a block's PML buffer (PmlLayout): the cells' padded indices, sorted; the profiles;
 // the memory variables, [18][count]. xy_int, xy_half: the x and y profiles of plane k's integer and
-// half levels' vp classes, set by at_plane(k) before any cell of the plane. (Two named pointers, not
-// an array: an array indexed in the unrolled loop went to local memory on the GPU, 8-56 bytes of
-// stack in the PML kernels.)
+// half levels' vp classes, set by at_plane(k) before any cell of the plane; one_class: the block's
+// levels are all of class 0 (StepParams::pml_classes == 1), whose profiles are taken without
+// reading the plane's classes (on the GPU that load came before the profiles' on every thread's
+// path). (Two named pointers, not an array: an array indexed in the unrolled loop went to local
+// memory on the GPU, 8-56 bytes of stack in the PML kernels.)
 struct PmlView {
   const int64_t* cells;
   const float* z;
@@ -36,10 +38,10 @@ struct PmlView {
   const float* xy_half;
   const PmlPointWords* point_class;  // Ondes3D's geological nodes: the cells' points' classes, or null
   const float* point_tables;
-  ONDES_HD PmlView at_plane(const BlockShape& s, int k) const {
+  ONDES_HD PmlView at_plane(const BlockShape& s, int k, bool one_class = false) const {
     PmlView v = *this;
-    v.xy_int = xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
-    v.xy_half = xy_tables + classes[2 * k + 1] * PmlLayout::xy_floats(s);
+    v.xy_int = one_class ? xy_tables : xy_tables + classes[2 * k] * PmlLayout::xy_floats(s);
+    v.xy_half = one_class ? xy_tables : xy_tables + classes[2 * k + 1] * PmlLayout::xy_floats(s);
     return v;
   }
 };
@@ -299,41 +301,44 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlList& fd, int64
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
-// One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
-// 256 per SM (64 registers): at five (48) both kernels spill, at three they are slower. One cell a
-// thread: two (t and t + count/2) no longer share their neighbourhoods with the neighbouring
-// warps' (docs/performance.md, Decisions: PML kernel bounds). The PML list's count travels with its
-// divisors (PmlList); the buffers stay apart: in one struct with them (the memory, the count and the
-// divisors) both kernels spilled, and ran slower (docs/performance.md, Decisions: PML kernel
-// parameters).
+// One thread per PML cell: the interior update and the C-PML correction. Three thread blocks of
+// 256 per SM (80 registers): at four (64) both kernels spilled since the C-PML's profiles by vp
+// class, and ran slower than at three; Ondes3D's geological nodes (kNodeForm) four, which ran
+// faster for them. One cell a thread: two (t and t + count/2) no longer share their
+// neighbourhoods with the neighbouring warps' (docs/performance.md, Decisions: PML kernel bounds).
+// The PML list's count travels with its divisors (PmlList); the buffers stay apart: in one struct
+// with them (the memory, the count and the divisors) both kernels spilled, and ran slower
+// (docs/performance.md, Decisions: PML kernel parameters).
+constexpr int pml_blocks(int form) { return form == kNodeForm ? 4 : 3; }
 template <bool Save, int Form>
-__global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+__global__ void __launch_bounds__(256, pml_blocks(Form)) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
                                    const float* __restrict__ mat, char* pml, BoundaryBuffers e, PmlList list) {
   if (thread_index() >= list.count) return;
   const PmlCell c = pml_cell(p, list, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k);
+  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
   const auto m = velocity_material<Form>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, {c.t, c.i, c.j, c.k}, c.q, c.damped, d);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
-// Thread blocks of 256 an SM for the stress kernel of N memory sets: elastic four (64 registers);
-// attenuating fewer, so that the cell's stress and memory, loaded with the C-PML memory
-// (anelastic_stress_pml_cell), stay in registers: three with one set (80), two with more (128); at
-// four they spilled (docs/performance.md, Decisions: anelastic PML loads).
-constexpr int stress_pml_blocks(int n) { return n == 0 ? 4 : n == 1 ? 3 : 2; }
+// Thread blocks of 256 an SM for the stress kernel of N memory sets of material form `form`:
+// elastic as the velocity kernel (pml_blocks); with one set three (80 registers), so that the
+// cell's stress and memory, loaded with the C-PML memory (anelastic_stress_pml_cell), stay in
+// registers; two with more (128); at four they spilled (docs/performance.md, Decisions: anelastic
+// PML loads, PML kernel bounds).
+constexpr int stress_pml_blocks(int n, int form) { return n == 0 ? pml_blocks(form) : n == 1 ? 3 : 2; }
 // Ondes3d: a is Ondes3D's Day and Bradley's (anelastic.hpp known_view; with more than one memory
 // set, never: the view is then read as it came, a copy of it spilled those kernels: docs/
 // performance.md, Decisions: anelastic PML view).
 template <bool Save, int N, int Form, bool Ondes3d>
-__global__ void __launch_bounds__(256, stress_pml_blocks(N))
+__global__ void __launch_bounds__(256, stress_pml_blocks(N, Form))
     stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v, const float* __restrict__ mat,
                      char* pml, AnelasticView block, BoundaryBuffers e, PmlList list) {
   const AnelasticView& a = N == 1 ? known_view<Ondes3d>(block) : block;
   if (thread_index() >= list.count) return;
   const PmlCell c = pml_cell(p, list, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k);
+  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
   const int plane = z_plane(c.k, p.free_surface);
   const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);

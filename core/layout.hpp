@@ -239,6 +239,10 @@ struct StepParams {
   int parity_planes = 0;
   // The material arrays hold Ondes3D's geological nodes (MaterialComponent: Medium::ondes3d_nodes).
   int node_material = 0;
+  // The vp classes of the block's C-PML levels (core/pml_layout.hpp; several only with Ondes3D's
+  // C-PML on layers), 0 where not known: with one, the CUDA PML kernels take class 0's profiles
+  // without reading the plane's classes (PmlView::at_plane).
+  int pml_classes = 0;
 };
 
 // A source's time function as its points in a block share it (physics/stf.hpp stf_value's

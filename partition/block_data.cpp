@@ -82,7 +82,7 @@ void alloc_pml(const Case& c, BlockData& b) {
   b.pml = static_cast<char*>(kSimulated ? folded(l.bytes) : starpu_zeroed(l.bytes));
   b.pml_bytes = l.bytes;
   b.pml_cells = count;
-  if (!kSimulated) fill_pml(c, b.info.x0, b.info.y0, s, cells, points, b.pml);
+  if (!kSimulated) b.pml_classes = fill_pml(c, b.info.x0, b.info.y0, s, cells, points, b.pml);
 }
 
 void alloc_boundary(BlockData& b, int dir) {

@@ -92,6 +92,7 @@ struct BlockData {
   AnelasticShape anelastic_shape;
   size_t pml_bytes = 0;
   int64_t pml_cells = 0;
+  int pml_classes = 0;        // the vp classes of its C-PML's levels (StepParams::pml_classes)
   PmlBox pml_box;             // the cells outside the PML; pml_index(pml_box, ...) places the others
   bool uniform_planes = false;  // every plane of the material uniform (StepParams::uniform_planes)
   bool parity_planes = false;   // else every plane of period 2 along x and y (StepParams::parity_planes)

@@ -258,8 +258,8 @@ PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t
   return out;
 }
 
-void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
-              const PmlPointClasses& points, char* pml) {
+int fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+             const PmlPointClasses& points, char* pml) {
   const auto axes = pml_axes(c);
   const PmlLayout l = PmlLayout::of(s, static_cast<int64_t>(cells.size()), int64_t(points.vps.size()));
   std::copy(cells.begin(), cells.end(), reinterpret_cast<int64_t*>(pml));
@@ -296,6 +296,7 @@ void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vec
   fill_classes(classes, 2, reinterpret_cast<float*>(pml + l.xy_offset), PmlLayout::xy_floats(s));
   std::copy(points.words.begin(), points.words.end(), reinterpret_cast<PmlPointWords*>(pml + l.point_offset));
   fill_classes(points.vps, 3, reinterpret_cast<float*>(pml + l.point_tables_offset), PmlLayout::point_floats(s));
+  return int(classes.size());
 }
 
 double energy(const BlockShape& sh, const float* v, const float* s, const float* mat, const CellRange& r, double h) {

@@ -46,8 +46,9 @@ struct PmlPointClasses {
 };
 PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t>& cells, const float* mat);
 // The PmlLayout buffer of those cells: indices, per-axis profiles, the point classes and their
-// profiles (none without Ondes3D's geological nodes); memory variables left as they are.
-void fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
+// profiles (none without Ondes3D's geological nodes); memory variables left as they are. Returns
+// the number of vp classes of the block's levels (StepParams::pml_classes).
+int fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
               const PmlPointClasses& points, char* pml);
 
 // A block's source points of one field kind, their sources' time functions (one emitter a source)

@@ -219,6 +219,7 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   if (b.h_pml) {
     a.has_pml = 1;
     a.pml_cells = b.pml_cells;
+    a.params.pml_classes = b.pml_classes;
   }
   if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
   a.has_source = (velocity ? b.h_force : b.h_moment).points != nullptr;
