@@ -335,8 +335,8 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
       constexpr int F = decltype(form)::value;
       return any(edges) ? velocity_pml_cells<true, F> : velocity_pml_cells<false, F>;
     });
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges,
-                                                      PmlList::of(p.shape, p.pml, pml_cells));
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(pml_params(p, pml_cells), v, s, mat, a.pml, edges,
+                                                      PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
   if (steps & kImagesStep) freeze_faces(p, kVelocityKind, v, stream);
@@ -375,8 +375,8 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
           constexpr int F = stress_form(decltype(form)::value, N);
           return any(edges) ? stress_pml_cells<true, N, F, D> : stress_pml_cells<false, N, F, D>;
         });
-        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, a, edges,
-                                                          PmlList::of(p.shape, p.pml, pml_cells));
+        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(pml_params(p, pml_cells), s, v, mat, pml, a, edges,
+                                                          PmlDivisors::of(p.shape, p.pml));
         check_launch("stress_pml_cells");
       }
     });

@@ -277,21 +277,25 @@ __device__ inline void pml_place(const BlockShape& s, const PmlBox& b, const Pml
   }
   in_full(r - rows_before - box_y * row_pml + I(b.hi[1]) * nx);
 }
-// A block's PML list as its kernels take it: its cell count, and pml_place's divisors as
-// multiply-and-shift (core/fast_div.hpp), computed once a launch, for blocks of at most INT32_MAX
-// cells (the others divide). Why: each PML thread found its cell by two or three dependent 32-bit
-// divisions (~20 instructions each, a reciprocal among them) before its first load.
-struct PmlList {
-  int64_t count;
+// pml_place's divisors as multiply-and-shift (core/fast_div.hpp), computed once a launch, for
+// blocks of at most INT32_MAX cells (the others divide). Why: each PML thread found its cell by two
+// or three dependent 32-bit divisions (~20 instructions each, a reciprocal among them) before its
+// first load.
+struct PmlDivisors {
   FastDiv by[PmlSizes::kCount];
-  static PmlList of(const BlockShape& s, const PmlBox& b, int64_t count) {
+  static PmlDivisors of(const BlockShape& s, const PmlBox& b) {
     const PmlSizes z = PmlSizes::of(s, b);
-    PmlList p{count, {}};
+    PmlDivisors p;
     for (int d = 0; d < PmlSizes::kCount; ++d) p.by[d] = FastDiv(unsigned(std::clamp<int64_t>(z.d[d], 1, INT32_MAX)));
     return p;
   }
 };
-__device__ inline PmlCell pml_cell(const StepParams& p, const PmlList& fd, int64_t t) {
+// The parameters the PML kernels take: p with the length of the block's PML list.
+inline StepParams pml_params(StepParams p, int64_t cells) {
+  p.pml_cells = cells;
+  return p;
+}
+__device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
   int i, j, k;
   const PmlSizes z = PmlSizes::of(p.shape, p.pml);
   if (p.shape.cells() <= INT32_MAX)
@@ -301,44 +305,41 @@ __device__ inline PmlCell pml_cell(const StepParams& p, const PmlList& fd, int64
   return {t, p.shape.idx(i, j, k), i, j, k, DampedMask{damped_axes(p.pml, i, j, k)}};
 }
 
-// One thread per PML cell: the interior update and the C-PML correction. Three thread blocks of
-// 256 per SM (80 registers): at four (64) both kernels spilled since the C-PML's profiles by vp
-// class, and ran slower than at three; Ondes3D's geological nodes (kNodeForm) four, which ran
-// faster for them. One cell a thread: two (t and t + count/2) no longer share their
-// neighbourhoods with the neighbouring warps' (docs/performance.md, Decisions: PML kernel bounds).
-// The PML list's count travels with its divisors (PmlList); the buffers stay apart: in one struct
-// with them (the memory, the count and the divisors) both kernels spilled, and ran slower
-// (docs/performance.md, Decisions: PML kernel parameters).
-constexpr int pml_blocks(int form) { return form == kNodeForm ? 4 : 3; }
+// One thread per PML cell: the interior update and the C-PML correction. Four thread blocks of
+// 256 per SM (64 registers): at five (48) both kernels spill, at three they are slower. One cell a
+// thread: two (t and t + count/2) no longer share their neighbourhoods with the neighbouring
+// warps' (docs/performance.md, Decisions: PML kernel bounds). The list's length comes in the
+// StepParams (pml_cells), its divisors apart, the buffers apart: the length in a struct parameter
+// with the divisors, or all of them in one, made both kernels spill (docs/performance.md,
+// Decisions: PML kernel parameters).
 template <bool Save, int Form>
-__global__ void __launch_bounds__(256, pml_blocks(Form)) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
-                                   const float* __restrict__ mat, char* pml, BoundaryBuffers e, PmlList list) {
-  if (thread_index() >= list.count) return;
-  const PmlCell c = pml_cell(p, list, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
+__global__ void __launch_bounds__(256, 4) velocity_pml_cells(StepParams p, float* __restrict__ v, const float* __restrict__ s,
+                                   const float* __restrict__ mat, char* pml, BoundaryBuffers e, PmlDivisors fd) {
+  if (thread_index() >= p.pml_cells) return;
+  const PmlCell c = pml_cell(p, fd, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, p.pml_cells, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
   const auto m = velocity_material<Form>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = velocity_diffs(array_at(s, p.shape, c.q));
   velocity_pml_update(p, v, m, pv, {c.t, c.i, c.j, c.k}, c.q, c.damped, d);
   if (Save) save_cell_edges(p.shape, e, kVelocityKind, v, c.q, c.i, c.j, c.k);
 }
 
-// Thread blocks of 256 an SM for the stress kernel of N memory sets of material form `form`:
-// elastic as the velocity kernel (pml_blocks); with one set three (80 registers), so that the
-// cell's stress and memory, loaded with the C-PML memory (anelastic_stress_pml_cell), stay in
-// registers; two with more (128); at four they spilled (docs/performance.md, Decisions: anelastic
-// PML loads, PML kernel bounds).
-constexpr int stress_pml_blocks(int n, int form) { return n == 0 ? pml_blocks(form) : n == 1 ? 3 : 2; }
+// Thread blocks of 256 an SM for the stress kernel of N memory sets: elastic four (64 registers);
+// attenuating fewer, so that the cell's stress and memory, loaded with the C-PML memory
+// (anelastic_stress_pml_cell), stay in registers: three with one set (80), two with more (128); at
+// four they spilled (docs/performance.md, Decisions: anelastic PML loads).
+constexpr int stress_pml_blocks(int n) { return n == 0 ? 4 : n == 1 ? 3 : 2; }
 // Ondes3d: a is Ondes3D's Day and Bradley's (anelastic.hpp known_view; with more than one memory
 // set, never: the view is then read as it came, a copy of it spilled those kernels: docs/
 // performance.md, Decisions: anelastic PML view).
 template <bool Save, int N, int Form, bool Ondes3d>
-__global__ void __launch_bounds__(256, stress_pml_blocks(N, Form))
+__global__ void __launch_bounds__(256, stress_pml_blocks(N))
     stress_pml_cells(StepParams p, float* __restrict__ s, const float* __restrict__ v, const float* __restrict__ mat,
-                     char* pml, AnelasticView block, BoundaryBuffers e, PmlList list) {
+                     char* pml, AnelasticView block, BoundaryBuffers e, PmlDivisors fd) {
   const AnelasticView& a = N == 1 ? known_view<Ondes3d>(block) : block;
-  if (thread_index() >= list.count) return;
-  const PmlCell c = pml_cell(p, list, thread_index());
-  const PmlView pv = pml_view(p.shape, pml, list.count, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
+  if (thread_index() >= p.pml_cells) return;
+  const PmlCell c = pml_cell(p, fd, thread_index());
+  const PmlView pv = pml_view(p.shape, pml, p.pml_cells, Form == kNodeForm).at_plane(p.shape, c.k, p.pml_classes == 1);
   const int plane = z_plane(c.k, p.free_surface);
   const auto m = stress_material<Form, N>(mat, p.shape, c.q, c.i, c.j, c.k);
   const Diffs d = stress_diffs(array_at(v, p.shape, c.q), plane);
