@@ -5,6 +5,8 @@
 #include <algorithm>
 
 #include "helpers.hpp"
+#include "partition/decomposition.hpp"
+#include "physics/grid_setup.hpp"
 
 using namespace ondes;
 
@@ -48,4 +50,34 @@ TEST(Pml, EnergyLeavesTheHalfSpace) {
   c.grid.nz = 30;
   c.sources = {explosion_and_shear(2400, 2600, 800)};
   EXPECT_LT(energy_left_fraction(c), 0.01);
+}
+
+// Ondes3D's C-PML on layers takes each level's own layer vp (alloAndInit.c CompABCCoef with its
+// layer's vp): a block's levels fall into as many vp classes as distinct vps reach them, the count
+// fill_pml returns and the CUDA PML kernels take class 0's profiles without the plane's classes by
+// (StepParams::pml_classes == 1). The standard profile takes the case's largest vp at every level.
+TEST(Pml, LevelClassesAreTheLayersVps) {
+  Case c = test::cube(24, 100, 4000, 2300, 2500, 0.005, 10, 6, true);
+  c.medium.layers = {{0, 3500, 2000, 2300}, {1050, 4000, 2300, 2500}};
+  auto classes = [&](int nbx, int nby) {
+    std::vector<int> out;
+    for (const BlockInfo& b : decompose(c.grid, nbx, nby).blocks) {
+      const std::vector<int64_t> cells = pml_cells(c, b.x0, b.y0, b.shape);
+      const PmlLayout l = PmlLayout::of(b.shape, int64_t(cells.size()));
+      std::vector<char> buffer(size_t(l.bytes));
+      const int count = fill_pml(c, b.x0, b.y0, b.shape, cells, {}, buffer.data());
+      const int* level = reinterpret_cast<const int*>(buffer.data() + l.classes_offset);
+      const int most = *std::max_element(level, level + 2 * b.shape.nz);
+      EXPECT_EQ(count, most + 1) << "the classes the levels use";
+      out.push_back(count);
+    }
+    return out;
+  };
+  EXPECT_EQ(classes(1, 1), std::vector<int>{1});
+  c.boundaries.pml_profile = PmlProfile::Ondes3d;
+  c.medium.layer_sampling = LayerSampling::Ondes3d;
+  EXPECT_EQ(classes(1, 1), std::vector<int>{2});
+  EXPECT_EQ(classes(2, 2), (std::vector<int>{2, 2, 2, 2}));
+  c.medium.layers = {{0, 4000, 2300, 2500}};
+  EXPECT_EQ(classes(1, 1), std::vector<int>{1});
 }
