@@ -49,7 +49,7 @@ PmlPointClasses pml_point_classes(const BlockShape& s, const std::vector<int64_t
 // profiles (none without Ondes3D's geological nodes); memory variables left as they are. Returns
 // the number of vp classes of the block's levels (StepParams::pml_classes).
 int fill_pml(const Case& c, int x0, int y0, const BlockShape& s, const std::vector<int64_t>& cells,
-              const PmlPointClasses& points, char* pml);
+             const PmlPointClasses& points, char* pml);
 
 // A block's source points of one field kind, their sources' time functions (one emitter a source)
 // and the samples of the sampled ones (never empty: a task reads them whether any is sampled or not).
