@@ -21,6 +21,7 @@
 #include "partition/block_data.hpp"
 #include "partition/stations.hpp"
 #include "physics/grid_setup.hpp"
+#include "tasks/compute.hpp"
 
 using namespace ondes;
 
@@ -101,11 +102,7 @@ int main(int argc, char** argv) try {
   const DeviceBlock d = upload(b, groups);
   cudaStream_t stream;
   check(cudaStreamCreate(&stream), "stream");
-  StepParams p = step_params(c);
-  p.shape = b.info.shape;
-  p.pml = b.pml_box;
-  p.uniform_planes = b.uniform_planes;
-  p.pml_classes = b.pml_classes;
+  const StepParams p = block_params(b, step_params(c));
   StationBlocks vb{};
   vb.v[0] = d.v;
   vb.cells[0] = p.shape.cells();

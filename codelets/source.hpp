@@ -71,7 +71,7 @@ void apply_sources(float* field, const SourceArgs& a, double t) {
   int64_t n = 0;  // the held step on `clock`
   for (int64_t r = 0; r < a.nruns; ++r) {
     const SourceRun& run = a.runs[r];
-    if (run.clock != clock) clock = run.clock, n = clock > 0 ? std::llround(t / clock) : 0;
+    if (run.clock != clock) clock = run.clock, n = clock > 0 ? step_at(clock, t) : 0;
     float add;
     if (clock > 0 && n < run.from) {
       add = run.before;

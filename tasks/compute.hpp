@@ -201,6 +201,21 @@ inline void set_time(ComputeArgs& a, double t) {
   if (a.anelastic.narrow_memory()) a.anelastic.seed = step_seed(a.anelastic.block_seed, t);
 }
 
+// The step parameters of block b: the run's (base) with b's shape, C-PML box and classes, planes,
+// and the grid's Ondes3D faces it lies on.
+inline StepParams block_params(const BlockData& b, const StepParams& base) {
+  StepParams p = base;
+  p.shape = b.info.shape;
+  p.pml = b.pml_box;
+  p.uniform_planes = b.uniform_planes;
+  p.parity_planes = b.parity_planes;
+  if (b.info.neighbour[YM] >= 0) p.ondes3d_faces &= ~1;  // not the grid's y faces
+  if (b.info.neighbour[YP] >= 0) p.ondes3d_faces &= ~2;
+  if (b.info.neighbour[XP] >= 0) p.ondes3d_faces &= ~8;  // not the grid's x-high face
+  if (b.pml) p.pml_classes = b.pml_classes;
+  return p;
+}
+
 // The arguments of block b's velocity (or stress) update at time t (of its sources), without its
 // neighbours (neighbour_mask 0), run as the policy says.
 inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, const ExecutionPolicy& policy,
@@ -208,18 +223,10 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   ComputeArgs a;
   a.march = policy.march;
   a.edges = policy.edges;
-  a.params = base;
-  a.params.shape = b.info.shape;
-  a.params.pml = b.pml_box;
-  a.params.uniform_planes = b.uniform_planes;
-  a.params.parity_planes = b.parity_planes;
-  if (b.info.neighbour[YM] >= 0) a.params.ondes3d_faces &= ~1;  // not the grid's y faces
-  if (b.info.neighbour[YP] >= 0) a.params.ondes3d_faces &= ~2;
-  if (b.info.neighbour[XP] >= 0) a.params.ondes3d_faces &= ~8;  // not the grid's x-high face
+  a.params = block_params(b, base);
   if (b.h_pml) {
     a.has_pml = 1;
     a.pml_cells = b.pml_cells;
-    a.params.pml_classes = b.pml_classes;
   }
   if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
   a.has_source = (velocity ? b.h_force : b.h_moment).points != nullptr;
