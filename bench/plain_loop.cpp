@@ -108,9 +108,9 @@ int main(int argc, char** argv) try {
   vb.cells[0] = p.shape.cells();
   auto step = [&](int it) {
     const double t = it * c.time.dt;
-    cuda::compute_velocity(p, {d.v, d.s, d.mat, d.pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
+    cuda::compute_velocity(p, {d.v, d.s, d.mat, d.pml, nullptr}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
     cuda::apply_sources(d.v, d.force, t, stream);
-    cuda::compute_stress(p, {d.s, d.v, d.mat, d.pml, nullptr, b.pml_cells}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
+    cuda::compute_stress(p, {d.s, d.v, d.mat, d.pml, nullptr}, BoundaryBuffers{}, BoundaryBuffers{}, march, stream);
     cuda::apply_sources(d.s, d.moment, t + 0.5 * c.time.dt, stream);
     for (size_t g = 0; g < groups.size(); ++g)
       cuda::record(vb, d.stations[g], groups[g].points.size(), it, c.time.steps, d.traces[g], stream);

@@ -20,15 +20,15 @@
 
 namespace ondes {
 // The arrays of a block one field's update reads and writes: the field it updates, the other one
-// (whose ghosts it fills), the material, the C-PML memory of its pml_cells PML cells (null and 0:
-// none), and for the stress the anelastic buffer of shape q (null: elastic).
+// (whose ghosts it fills), the material, the C-PML memory of its PML cells (null: none; their
+// count is the StepParams' pml_cells), and for the stress the anelastic buffer of shape q (null:
+// elastic).
 struct UpdateArrays {
   float* field;
   float* other;
   const float* mat;
   char* pml;
   char* anelastic;
-  int64_t pml_cells = 0;
   AnelasticShape q{};
 };
 }  // namespace ondes
@@ -276,7 +276,7 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
   float *v = a.field, *s = a.other;
   const float* mat = a.mat;
   char* pml = a.pml;
-  const int64_t count = a.pml_cells;
+  const int64_t count = p.pml_cells;
   load_ghosts(p.shape, kStressKind, ghosts, s);
   velocity_sweep(p, v, s, mat, pml, count);
   freeze_faces(p, kVelocityKind, v);
@@ -288,11 +288,11 @@ void compute_stress(const StepParams& p, const UpdateArrays& a, const BoundaryBu
   float *s = a.field, *v = a.other;
   const float* mat = a.mat;
   char *pml = a.pml, *anelastic = a.anelastic;
-  const int64_t count = a.pml_cells;
+  const int64_t count = p.pml_cells;
   const AnelasticShape& q = a.q;
   load_ghosts(p.shape, kVelocityKind, ghosts, v);
-  if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, count, anelastic, q));
-  if (anelastic && q.kristek_moczo) km_memory(p, v, mat, pml, count, anelastic_view(anelastic, p.shape, q));
+  if (p.free_surface == kOndes3dSurface) ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, anelastic, q));
+  if (anelastic && q.kristek_moczo) km_memory(p, v, mat, pml, anelastic_view(anelastic, p.shape, q));
   stress_sweep(p, s, v, mat, pml, count, anelastic, q);
   save_edges(p.shape, kStressKind, s, edges);
 }
@@ -324,8 +324,8 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
                       const BoundaryBuffers& edges, const MarchGeometry& g, cudaStream_t stream, int steps) {
   float *v = a.field, *s = a.other;
   const float* mat = a.mat;
-  const int64_t pml_cells = a.pml_cells;
-  const PmlBox b = interior(p, pml_cells);
+  const int64_t pml_cells = p.pml_cells;
+  const PmlBox b = interior(p);
   const XHalo h = march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kStressKind, ghosts, s, stream, h);
   if (steps & kMarchStep)
@@ -335,7 +335,7 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
       constexpr int F = decltype(form)::value;
       return any(edges) ? velocity_pml_cells<true, F> : velocity_pml_cells<false, F>;
     });
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(pml_params(p, pml_cells), v, s, mat, a.pml, edges,
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges,
                                                       PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
@@ -347,9 +347,9 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
   float *s = arrays.field, *v = arrays.other;
   const float* mat = arrays.mat;
   char *pml = arrays.pml, *anelastic = arrays.anelastic;
-  const int64_t pml_cells = arrays.pml_cells;
+  const int64_t pml_cells = p.pml_cells;
   const AnelasticShape& q = arrays.q;
-  const PmlBox b = interior(p, pml_cells);
+  const PmlBox b = interior(p);
   const AnelasticView a = anelastic ? anelastic_view(anelastic, p.shape, q) : AnelasticView{};
   // Ondes3D's Day and Bradley's sxz pass (day_bradley.hpp) reads the velocity's x ghosts from the
   // arrays: with it, no x halo is read from the buffers.
@@ -357,8 +357,8 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
   const XHalo h = sxz_pass ? XHalo{} : march::x_halo(p.shape, b, ghosts);
   if (steps & kGhostsStep) load_ghosts(p.shape, kVelocityKind, ghosts, v, stream, h);
   if ((steps & kGhostsStep) && p.free_surface == kOndes3dSurface)
-    ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, pml_cells, anelastic, q), stream);
-  if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, pml_cells, a, stream);
+    ondes3d_surface(p, v, mat, ghosts, free_abs(p, s, pml, anelastic, q), stream);
+  if ((steps & kGhostsStep) && a.kristek_moczo) km_memory(p, v, mat, pml, a, stream);
   with_mechanisms(update_mechanisms(anelastic, q), [&](auto n) {
     constexpr int N = decltype(n)::value;
     const int f = stress_form(material_form(p), N);
@@ -375,7 +375,7 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
           constexpr int F = stress_form(decltype(form)::value, N);
           return any(edges) ? stress_pml_cells<true, N, F, D> : stress_pml_cells<false, N, F, D>;
         });
-        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(pml_params(p, pml_cells), s, v, mat, pml, a, edges,
+        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, a, edges,
                                                           PmlDivisors::of(p.shape, p.pml));
         check_launch("stress_pml_cells");
       }

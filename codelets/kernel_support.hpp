@@ -36,10 +36,10 @@ inline int64_t blocks_for(int64_t n, int threads) { return (n + threads - 1) / t
 // The index of this thread in a 1D launch.
 __device__ inline int64_t thread_index() { return blockIdx.x * int64_t(blockDim.x) + threadIdx.x; }
 
-// The cells of a block its interior kernels update: the PmlBox, or the whole block when the case
-// has no C-PML (interior(p, 0)).
-inline PmlBox interior(const StepParams& p, int64_t pml_cells) {
-  if (pml_cells > 0) return p.pml;
+// The cells of a block its interior kernels update: the PmlBox, or the whole block when it has no
+// PML cells.
+inline PmlBox interior(const StepParams& p) {
+  if (p.pml_cells > 0) return p.pml;
   PmlBox b;
   b.hi[0] = p.shape.nx, b.hi[1] = p.shape.ny, b.hi[2] = p.shape.nz;
   return b;

@@ -238,23 +238,21 @@ ONDES_CELL void km_stress_cell(const StepParams& p, float* s, const AnelasticVie
 
 namespace ondes::cpu {
 // The ksil of every cell of the block (before its stress update), and the stress's terms (after).
-void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, int64_t pml_cells,
-               const AnelasticView& a);
+void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, const AnelasticView& a);
 void km_stress(const StepParams& p, float* s, const AnelasticView& a);
 }  // namespace ondes::cpu
 
 namespace ondes::cuda {
-void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, int64_t pml_cells,
-               const AnelasticView& a, cudaStream_t stream);
+void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, const AnelasticView& a,
+               cudaStream_t stream);
 void km_stress(const StepParams& p, float* s, const AnelasticView& a, cudaStream_t stream);
 }  // namespace ondes::cuda
 
 #ifdef ONDES_DEFINE_CPU_KERNELS
 namespace ondes::cpu {
-void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, int64_t pml_cells,
-               const AnelasticView& a) {
+void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, const AnelasticView& a) {
   const BlockShape& sh = p.shape;
-  const PmlView pv = pml ? pml_view(sh, pml, pml_cells, false) : PmlView{};
+  const PmlView pv = pml ? pml_view(sh, pml, p.pml_cells, false) : PmlView{};
   for (int z = 0; z < sh.nz; ++z)
     for (int y = 0; y < sh.ny; ++y)
       for (int x = 0; x < sh.nx; ++x) km_memory_cell(p, a, v, mat, pv, x, y, z);
@@ -290,9 +288,9 @@ __global__ void km_stress_kernel(StepParams p, float* s, AnelasticView a) {
 }
 }  // namespace
 
-void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, int64_t pml_cells,
-               const AnelasticView& a, cudaStream_t stream) {
-  const PmlView pv = pml ? pml_view(p.shape, pml, pml_cells, false) : PmlView{};
+void km_memory(const StepParams& p, const float* v, const float* mat, char* pml, const AnelasticView& a,
+               cudaStream_t stream) {
+  const PmlView pv = pml ? pml_view(p.shape, pml, p.pml_cells, false) : PmlView{};
   km_memory_kernel<<<km_grid(p.shape), dim3(kKmTx, kKmTy), 0, stream>>>(p, v, mat, pv, a);
   check_launch("km_memory_kernel");
 }

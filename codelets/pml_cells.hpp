@@ -290,11 +290,6 @@ struct PmlDivisors {
     return p;
   }
 };
-// The parameters the PML kernels take: p with the length of the block's PML list.
-inline StepParams pml_params(StepParams p, int64_t cells) {
-  p.pml_cells = cells;
-  return p;
-}
 __device__ inline PmlCell pml_cell(const StepParams& p, const PmlDivisors& fd, int64_t t) {
   int i, j, k;
   const PmlSizes z = PmlSizes::of(p.shape, p.pml);

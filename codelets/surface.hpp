@@ -86,10 +86,10 @@ struct FreeAbs {
 // damped along z, so the C-PML never uses those there.
 ONDES_HD constexpr int above_memory_slot(int axis) { return axis == 0 ? 2 : 5; }
 // The terms followed where Kristek and Moczo runs (one block: see above), from the block's buffers.
-inline FreeAbs free_abs(const StepParams& p, const float* s, char* pml, int64_t count, const char* anelastic,
+inline FreeAbs free_abs(const StepParams& p, const float* s, char* pml, const char* anelastic,
                         const AnelasticShape& q) {
-  if (!pml || count == 0 || !anelastic || !q.kristek_moczo) return {};
-  return {s, pml_view(p.shape, pml, count, false)};
+  if (!pml || p.pml_cells == 0 || !anelastic || !q.kristek_moczo) return {};
+  return {s, pml_view(p.shape, pml, p.pml_cells, false)};
 }
 
 // The C-PML's velocity increment of component c at surface cell (i, j) from its memory slots

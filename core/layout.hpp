@@ -243,8 +243,7 @@ struct StepParams {
   // C-PML on layers), 0 where not known: with one, the CUDA PML kernels take class 0's profiles
   // without reading the plane's classes (PmlView::at_plane).
   int pml_classes = 0;
-  // The length of the block's PML list, as the CUDA PML kernels take it (set by their launchers,
-  // codelets/pml_cells.hpp pml_params).
+  // The length of the block's PML list (0: none, or no C-PML; tasks/compute.hpp block_params).
   int64_t pml_cells = 0;
 };
 

@@ -110,7 +110,7 @@ void update_beside(const ChainArgs& a, const ComputeArgs& c, const IterationBuff
   const auto ready = static_cast<cudaEvent_t>(a.side.events[0]), pml = static_cast<cudaEvent_t>(a.side.events[1]);
   compute_task::update_field_by<Velocity, OnCuda>(c, field, out, source, [&](const BoundaryBuffers& e) {
     auto run = [&](int steps, cudaStream_t on) {
-      const UpdateArrays arrays{field, other, f.mat, f.pml, Velocity ? nullptr : f.anelastic, c.pml_cells, c.anelastic};
+      const UpdateArrays arrays{field, other, f.mat, f.pml, Velocity ? nullptr : f.anelastic, c.anelastic};
       if (Velocity)
         cuda::compute_velocity(c.params, arrays, in, e, c.march, on, steps);
       else
@@ -273,7 +273,7 @@ uint32_t read_counter(int node, const uint32_t* counter) {
 uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ChainArgs>(task->cl_arg);
   const BlockShape& s = a.velocity.params.shape;
-  return footprint_of({s.nx, s.ny, s.nz, a.velocity.pml_cells, a.velocity.neighbour_mask, a.stress.anelastic.mechanisms,
+  return footprint_of({s.nx, s.ny, s.nz, a.velocity.params.pml_cells, a.velocity.neighbour_mask, a.stress.anelastic.mechanisms,
                        a.velocity.has_source, a.stress.has_source, a.steps, a.watch, a.stress.station_slots, a.groups});
 }
 size_t size(starpu_task* task, unsigned) {

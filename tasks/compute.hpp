@@ -33,7 +33,6 @@ struct ComputeArgs {
   int has_pml = 0;
   AnelasticShape anelastic;  // mechanisms 0: elastic, no anelastic buffer
   int neighbour_mask = 0;  // directions whose ghosts it fills and whose boundary buffer it writes
-  int64_t pml_cells = 0;
   int has_source = 0;
   double time = 0;  // of the source's time functions
   int station_slots = 0;               // stations' corners sampled after a stress update
@@ -103,7 +102,6 @@ template <bool Velocity, class B>
 void update_field(const ComputeArgs& a, const UpdateArrays& f, const BoundaryBuffers& in, const BoundaryBuffers& out,
                   const SourceBuffers& src) {
   UpdateArrays arrays = f;
-  arrays.pml_cells = a.pml_cells;
   arrays.q = a.anelastic;
   update_field_by<Velocity, B>(a, f.field, out, src, [&](const BoundaryBuffers& edges) {
     if (Velocity)
@@ -152,7 +150,7 @@ inline uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ComputeArgs>(task->cl_arg);
   const BlockShape& s = a.params.shape;
   return footprint_of(
-      {s.nx, s.ny, s.nz, a.pml_cells, a.neighbour_mask, a.anelastic.mechanisms, a.has_source});
+      {s.nx, s.ny, s.nz, a.params.pml_cells, a.neighbour_mask, a.anelastic.mechanisms, a.has_source});
 }
 inline size_t size(starpu_task* task, unsigned) {
   return static_cast<size_t>(task_args<ComputeArgs>(task->cl_arg).params.shape.cells());
@@ -212,7 +210,7 @@ inline StepParams block_params(const BlockData& b, const StepParams& base) {
   if (b.info.neighbour[YM] >= 0) p.ondes3d_faces &= ~1;  // not the grid's y faces
   if (b.info.neighbour[YP] >= 0) p.ondes3d_faces &= ~2;
   if (b.info.neighbour[XP] >= 0) p.ondes3d_faces &= ~8;  // not the grid's x-high face
-  if (b.pml) p.pml_classes = b.pml_classes;
+  if (b.pml) p.pml_classes = b.pml_classes, p.pml_cells = b.pml_cells;
   return p;
 }
 
@@ -224,10 +222,7 @@ inline ComputeArgs compute_args(const BlockData& b, const StepParams& base, cons
   a.march = policy.march;
   a.edges = policy.edges;
   a.params = block_params(b, base);
-  if (b.h_pml) {
-    a.has_pml = 1;
-    a.pml_cells = b.pml_cells;
-  }
+  a.has_pml = b.h_pml != nullptr;
   if (!velocity && b.h_anelastic) a.anelastic = b.anelastic_shape;
   a.has_source = (velocity ? b.h_force : b.h_moment).points != nullptr;
   set_time(a, t);

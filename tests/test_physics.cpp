@@ -420,7 +420,7 @@ TEST(Medium, CoarseGrainedLayersReadByParityGiveTheArraysBits) {
     std::vector<float> vv = v, ss = sigma;
     std::vector<char> m = memory;
     cpu::compute_velocity(p, {vv.data(), ss.data(), mat.data(), nullptr, nullptr}, {}, {});
-    cpu::compute_stress(p, {ss.data(), vv.data(), mat.data(), nullptr, attenuating ? m.data() : nullptr, 0, q}, {}, {});
+    cpu::compute_stress(p, {ss.data(), vv.data(), mat.data(), nullptr, attenuating ? m.data() : nullptr, q}, {}, {});
     vv.insert(vv.end(), ss.begin(), ss.end());
     if (attenuating)  // the words, two a float
       vv.insert(vv.end(), reinterpret_cast<float*>(m.data()), reinterpret_cast<float*>(m.data()) + kStressComponents * s.cells() / 2);
