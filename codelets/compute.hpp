@@ -335,8 +335,7 @@ void compute_velocity(const StepParams& p, const UpdateArrays& a, const Boundary
       constexpr int F = decltype(form)::value;
       return any(edges) ? velocity_pml_cells<true, F> : velocity_pml_cells<false, F>;
     });
-    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges,
-                                                      PmlDivisors::of(p.shape, p.pml));
+    k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, v, s, mat, a.pml, edges, PmlDivisors::of(p.shape, p.pml));
     check_launch("velocity_pml_cells");
   }
   if (steps & kImagesStep) freeze_faces(p, kVelocityKind, v, stream);
@@ -375,8 +374,7 @@ void compute_stress(const StepParams& p, const UpdateArrays& arrays, const Bound
           constexpr int F = stress_form(decltype(form)::value, N);
           return any(edges) ? stress_pml_cells<true, N, F, D> : stress_pml_cells<false, N, F, D>;
         });
-        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, a, edges,
-                                                          PmlDivisors::of(p.shape, p.pml));
+        k<<<blocks_for(pml_cells, 256), 256, 0, stream>>>(p, s, v, mat, pml, a, edges, PmlDivisors::of(p.shape, p.pml));
         check_launch("stress_pml_cells");
       }
     });
