@@ -10,13 +10,14 @@
 
 namespace ondes {
 
+// The step n of the solver's clock t0 that time t falls on (unclamped).
+ONDES_HD inline int64_t step_at(double t0, double t) { return std::llround(t / t0); }
+
 // Sampled: samples[0 .. duration - 1] at times t0 + i / f0 (f0 the sampling rate), linearly
 // interpolated, zero outside. Held (Ondes3D's histories, applied as its body forces: physics/
 // source_points.cpp, ondes3d_force_points): samples[n * stride] is the moment accumulated by the
 // velocity update at t = n t0 (t0 the solver's time step; n the held step, held_step), a fraction of
 // the total, held at its last value from index duration - 1 on (the static moment).
-// The step n of the solver's clock t0 that time t falls on (unclamped).
-ONDES_HD inline int64_t step_at(double t0, double t) { return std::llround(t / t0); }
 ONDES_HD inline int64_t held_step(double t0, double duration, double t) {
   const int64_t n = step_at(t0, t), last = static_cast<int64_t>(duration) - 1;
   return n < last ? n : last;

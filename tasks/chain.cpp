@@ -273,8 +273,9 @@ uint32_t read_counter(int node, const uint32_t* counter) {
 uint32_t footprint(starpu_task* task) {
   const auto a = task_args<ChainArgs>(task->cl_arg);
   const BlockShape& s = a.velocity.params.shape;
-  return footprint_of({s.nx, s.ny, s.nz, a.velocity.params.pml_cells, a.velocity.neighbour_mask, a.stress.anelastic.mechanisms,
-                       a.velocity.has_source, a.stress.has_source, a.steps, a.watch, a.stress.station_slots, a.groups});
+  return footprint_of({s.nx, s.ny, s.nz, a.velocity.params.pml_cells, a.velocity.neighbour_mask,
+                       a.stress.anelastic.mechanisms, a.velocity.has_source, a.stress.has_source, a.steps, a.watch,
+                       a.stress.station_slots, a.groups});
 }
 size_t size(starpu_task* task, unsigned) {
   const auto a = task_args<ChainArgs>(task->cl_arg);

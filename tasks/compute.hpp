@@ -210,7 +210,8 @@ inline StepParams block_params(const BlockData& b, const StepParams& base) {
   if (b.info.neighbour[YM] >= 0) p.ondes3d_faces &= ~1;  // not the grid's y faces
   if (b.info.neighbour[YP] >= 0) p.ondes3d_faces &= ~2;
   if (b.info.neighbour[XP] >= 0) p.ondes3d_faces &= ~8;  // not the grid's x-high face
-  if (b.pml) p.pml_classes = b.pml_classes, p.pml_cells = b.pml_cells;
+  p.pml_classes = b.pml_classes;  // both 0 for a block without PML cells (no PML buffer)
+  p.pml_cells = b.pml_cells;
   return p;
 }
 

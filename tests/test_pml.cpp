@@ -54,8 +54,9 @@ TEST(Pml, EnergyLeavesTheHalfSpace) {
 
 // Ondes3D's C-PML on layers takes each level's own layer vp (alloAndInit.c CompABCCoef with its
 // layer's vp): a block's levels fall into as many vp classes as distinct vps reach them, the count
-// fill_pml returns and the CUDA PML kernels take class 0's profiles without the plane's classes by
-// (StepParams::pml_classes == 1). The standard profile takes the case's largest vp at every level.
+// fill_pml returns; where it is 1 (StepParams::pml_classes) the CUDA PML kernels take class 0's
+// profiles without reading the plane's classes. The standard profile takes the case's largest vp at
+// every level.
 TEST(Pml, LevelClassesAreTheLayersVps) {
   Case c = test::cube(24, 100, 4000, 2300, 2500, 0.005, 10, 6, true);
   c.medium.layers = {{0, 3500, 2000, 2300}, {1050, 4000, 2300, 2500}};
